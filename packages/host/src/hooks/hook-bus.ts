@@ -1,0 +1,105 @@
+import type { GatehouseEvent, GatehouseEventType, HandlerContext, ObserverHandler } from "@gatehouse/sdk";
+import { AsyncSeriesHook } from "tapable";
+import { deepFreeze } from "../common/deep-freeze.ts";
+import type { FinalResult, LoopHooks, ToolCallRequest, ToolCallVerdict, ToolResultRequest } from "../loop/types.ts";
+import type { EnforceHandler, Registration, ResultHandler, TransformHandler } from "./registrations.ts";
+import { runHandler } from "./run-handler.ts";
+import { enforceStage, guardedEvent, type StageOptions, transformStage } from "./tool-call-stages.ts";
+import { runToolResultChain, toolResultChain } from "./tool-result-chain.ts";
+
+const NEVER_ABORTED = new AbortController().signal;
+
+type Observer = { extension: string; handler: ObserverHandler<GatehouseEventType> };
+
+function observerHook(taps: readonly Observer[], type: string, options: StageOptions) {
+  const hook = new AsyncSeriesHook<[GatehouseEvent, HandlerContext]>(["event", "ctx"]);
+  for (const { extension, handler } of taps) {
+    hook.tapPromise(extension, async (event, ctx) => {
+      const out = await runHandler(
+        handler as ObserverHandler<GatehouseEventType>,
+        event as never,
+        ctx,
+        options.timeoutMs,
+      );
+      if (!out.ok) options.onError({ extension, hook: type, error: out.error, timedOut: out.timedOut });
+    });
+  }
+  return hook;
+}
+
+/**
+ * The typed hook bus: every extension handler, compiled into tapable hooks in load order.
+ * A bus is immutable; the host builds a new one when registrations change and swaps it in at a
+ * turn boundary, so a call in flight never sees half a reload.
+ * Contract: guards fail closed (a `tool_call` handler that throws or times out blocks the call),
+ * observers fail open; every failure goes to `onError` naming the extension.
+ */
+export class HookBus implements LoopHooks {
+  readonly #transform;
+  readonly #enforce;
+  readonly #result;
+  readonly #observers = new Map<string, AsyncSeriesHook<[GatehouseEvent, HandlerContext]>>();
+
+  constructor(registrations: readonly Registration[], options: StageOptions) {
+    const transforms: { extension: string; handler: TransformHandler }[] = [];
+    const enforcers: { extension: string; handler: EnforceHandler }[] = [];
+    const results: { extension: string; handler: ResultHandler }[] = [];
+    const observers = new Map<string, Observer[]>();
+    for (const r of registrations) {
+      if (r.kind === "transform") transforms.push(r);
+      else if (r.kind === "enforce") enforcers.push(r);
+      else if (r.kind === "tool_result") results.push(r);
+      else {
+        const list = observers.get(r.event) ?? [];
+        list.push(r);
+        observers.set(r.event, list);
+      }
+    }
+    this.#transform = transforms.length > 0 ? transformStage(transforms, options) : undefined;
+    this.#enforce = enforcers.length > 0 ? enforceStage(enforcers, options) : undefined;
+    this.#result = results.length > 0 ? toolResultChain(results, options) : undefined;
+    for (const [type, taps] of observers) this.#observers.set(type, observerHook(taps, type, options));
+  }
+
+  /** Stage 7: transform handlers, re-validation, then enforce handlers on the frozen final input. */
+  toolCall(request: ToolCallRequest): ToolCallVerdict | Promise<ToolCallVerdict> {
+    if (!this.#transform && !this.#enforce) return { action: "allow", input: deepFreeze(request.input) };
+    return this.#runToolCall(request);
+  }
+
+  async #runToolCall(request: ToolCallRequest): Promise<ToolCallVerdict> {
+    const ctx = { signal: request.signal };
+    let input = request.input;
+    if (this.#transform) {
+      const state = { request, input, ctx };
+      const verdict = await this.#transform.promise(state);
+      if (verdict) return verdict;
+      input = state.input;
+    }
+    const frozen = deepFreeze(input);
+    if (this.#enforce) {
+      const event = guardedEvent(request, frozen);
+      if ("action" in event) return event;
+      const verdict = await this.#enforce.promise({ event, ctx });
+      if (verdict) return verdict;
+    }
+    return { action: "allow", input: frozen };
+  }
+
+  /** Stage 10: the `tool_result` patch chain. */
+  toolResult(request: ToolResultRequest): FinalResult | Promise<FinalResult> {
+    if (!this.#result) return { result: request.result, isError: request.isError };
+    return runToolResultChain(this.#result, request);
+  }
+
+  /** Whether any extension observes this event type (lets the host skip work). */
+  observes(type: GatehouseEventType): boolean {
+    return this.#observers.has(type);
+  }
+
+  /** Delivers an event to its observers in load order; resolves when all have run or timed out. */
+  observe(event: GatehouseEvent, signal: AbortSignal = NEVER_ABORTED): Promise<void> | undefined {
+    const hook = this.#observers.get(event.type);
+    return hook?.promise(event, { signal });
+  }
+}

@@ -1,0 +1,112 @@
+import type { GuardedToolCallEvent, HandlerContext, ToolEffect } from "@gatehouse/sdk";
+import { AsyncSeriesBailHook } from "tapable";
+import { deepFreeze } from "../common/deep-freeze.ts";
+import { errorMessage } from "../common/errors.ts";
+import type { ToolCallRequest, ToolCallVerdict } from "../loop/types.ts";
+import { trackMutations } from "./mutation-tracker.ts";
+import type { EnforceHandler, HandlerFailure, TransformHandler } from "./registrations.ts";
+import { runHandler } from "./run-handler.ts";
+
+/** Settings shared by every stage of the bus. */
+export interface StageOptions {
+  timeoutMs: number;
+  onError: (failure: HandlerFailure) => void;
+}
+
+interface TransformState {
+  request: ToolCallRequest;
+  input: Record<string, unknown>;
+  ctx: HandlerContext;
+}
+
+interface EnforceState {
+  event: GuardedToolCallEvent;
+  ctx: HandlerContext;
+}
+
+function failedClosed(
+  extension: string,
+  hook: string,
+  failure: { error: Error; timedOut: boolean },
+  options: StageOptions,
+): ToolCallVerdict {
+  options.onError({ extension, hook, ...failure });
+  const reason = `Blocked: extension "${extension}" failed in its ${hook} handler (${failure.error.message}), so the call was not run.`;
+  return { action: "block", blockedBy: extension, reason };
+}
+
+function blocked(extension: string, reason: unknown): ToolCallVerdict {
+  const text = typeof reason === "string" && reason.length > 0 ? reason : `Blocked by extension "${extension}".`;
+  return { action: "block", blockedBy: extension, reason: text };
+}
+
+/** The transform stage: handlers may mutate or replace the input, or block; each change is re-validated. */
+export function transformStage(
+  taps: readonly { extension: string; handler: TransformHandler }[],
+  options: StageOptions,
+): AsyncSeriesBailHook<[TransformState], ToolCallVerdict | undefined> {
+  const hook = new AsyncSeriesBailHook<[TransformState], ToolCallVerdict | undefined>(["state"]);
+  const name = "tool_call (transform)";
+  for (const { extension, handler } of taps) {
+    hook.tapPromise(extension, async (state) => {
+      const tracked = trackMutations(state.input);
+      const { toolCall } = state.request;
+      const event = { toolCallId: toolCall.id, toolName: toolCall.name, input: tracked.proxy };
+      const out = await runHandler(handler, event, state.ctx, options.timeoutMs);
+      if (!out.ok) return failedClosed(extension, name, out, options);
+      const value = out.value as Record<string, unknown> | undefined | null;
+      let candidate: unknown;
+      if (value && typeof value === "object") {
+        if (value.block === true) return blocked(extension, value.reason);
+        if ("input" in value) candidate = value.input;
+      }
+      if (candidate === undefined && tracked.isDirty()) candidate = state.input;
+      if (candidate === undefined) return undefined;
+      const validation = state.request.validate(candidate);
+      if (!validation.ok) {
+        const reason = `Extension "${extension}" changed the arguments of ${toolCall.name} into an invalid shape: ${validation.message}`;
+        return { action: "invalid", blockedBy: extension, reason };
+      }
+      state.input = validation.value;
+      return undefined;
+    });
+  }
+  return hook;
+}
+
+/** The enforce stage: handlers see the final input, frozen, with its effects, and may only block. */
+export function enforceStage(
+  taps: readonly { extension: string; handler: EnforceHandler }[],
+  options: StageOptions,
+): AsyncSeriesBailHook<[EnforceState], ToolCallVerdict | undefined> {
+  const hook = new AsyncSeriesBailHook<[EnforceState], ToolCallVerdict | undefined>(["state"]);
+  const name = "tool_call (enforce)";
+  for (const { extension, handler } of taps) {
+    hook.tapPromise(extension, async (state) => {
+      const out = await runHandler(handler, state.event, state.ctx, options.timeoutMs);
+      if (!out.ok) return failedClosed(extension, name, out, options);
+      const value = out.value as { block?: unknown; reason?: unknown } | undefined | null;
+      if (value && typeof value === "object" && value.block === true) return blocked(extension, value.reason);
+      return undefined;
+    });
+  }
+  return hook;
+}
+
+/** Computes a call's effects for the guards; a tool whose effects cannot be computed does not run. */
+export function guardedEvent(
+  request: ToolCallRequest,
+  input: Readonly<Record<string, unknown>>,
+): GuardedToolCallEvent | ToolCallVerdict {
+  let effects: ToolEffect[] | undefined;
+  try {
+    effects = request.tool.effects?.(input);
+  } catch (error) {
+    const reason = `Blocked: the effects of tool ${request.tool.name} could not be determined (${errorMessage(error)}).`;
+    return { action: "block", blockedBy: "gatehouse", reason };
+  }
+  const { toolCall } = request;
+  return deepFreeze({ toolCallId: toolCall.id, toolName: toolCall.name, input, effects });
+}
+
+export type { EnforceState, TransformState };

@@ -1,0 +1,86 @@
+import type { AgentEvent, Message, ToolResultMessage } from "@gatehouse/sdk";
+import { isPromiseLike } from "../common/is-promise.ts";
+import { streamAssistant } from "./assistant-turn.ts";
+import { runToolBatch } from "./tool-batch.ts";
+import type { LoopConfig } from "./types.ts";
+
+const NEVER_ABORTED = new AbortController().signal;
+
+async function emit(config: LoopConfig, event: AgentEvent): Promise<void> {
+  const r = config.emit(event);
+  if (isPromiseLike(r)) await r;
+}
+
+async function inject(config: LoopConfig, added: Message[], messages: readonly Message[]): Promise<void> {
+  for (const message of messages) {
+    await emit(config, { type: "message_start", message });
+    await emit(config, { type: "message_end", message });
+    config.messages.push(message);
+    added.push(message);
+  }
+}
+
+async function poll(source: LoopConfig["getSteeringMessages"]): Promise<Message[]> {
+  if (!source) return [];
+  return (await source()) ?? [];
+}
+
+/**
+ * Runs the agent loop from new prompt messages until the model stops, the batch terminates or
+ * the run is aborted (SPEC §4). Pure: model, tools, hooks and the event sink are injected.
+ * Contract: `config.messages` is appended to in place (never copied); the returned array holds
+ * every message the run added, prompts included. Steering is injected only at turn boundaries,
+ * follow-ups only when the agent would otherwise stop; after abort no new turn begins.
+ */
+export async function runAgentLoop(prompts: readonly Message[], config: LoopConfig): Promise<Message[]> {
+  const signal = config.signal ?? NEVER_ABORTED;
+  const added: Message[] = [];
+  await emit(config, { type: "agent_start" });
+  await emit(config, { type: "turn_start" });
+  await inject(config, added, prompts);
+
+  let pending = signal.aborted ? [] : await poll(config.getSteeringMessages);
+  let firstTurn = true;
+  for (;;) {
+    let moreToolCalls = true;
+    while (moreToolCalls || pending.length > 0) {
+      if (!firstTurn) await emit(config, { type: "turn_start" });
+      firstTurn = false;
+      await inject(config, added, pending);
+      pending = [];
+
+      const turn = await config.prepareTurn();
+      const assistant = await streamAssistant(config, turn, signal);
+      config.messages.push(assistant);
+      added.push(assistant);
+      if (assistant.stopReason === "error" || assistant.stopReason === "aborted") {
+        await emit(config, { type: "turn_end", message: assistant, toolResults: [] });
+        await emit(config, { type: "agent_end", messages: added });
+        return added;
+      }
+
+      moreToolCalls = false;
+      let toolResults: ToolResultMessage[] = [];
+      if (assistant.content.some((block) => block.type === "toolCall")) {
+        const batch = await runToolBatch(assistant, config, turn, signal);
+        toolResults = batch.results;
+        for (const result of toolResults) {
+          config.messages.push(result);
+          added.push(result);
+        }
+        moreToolCalls = !batch.terminate;
+      }
+      await emit(config, { type: "turn_end", message: assistant, toolResults });
+      if (signal.aborted) {
+        await emit(config, { type: "agent_end", messages: added });
+        return added;
+      }
+      pending = await poll(config.getSteeringMessages);
+    }
+    const followUps = await poll(config.getFollowUpMessages);
+    if (followUps.length === 0) break;
+    pending = followUps;
+  }
+  await emit(config, { type: "agent_end", messages: added });
+  return added;
+}

@@ -1,0 +1,14 @@
+export { runAgentLoop } from "./agent-loop.ts";
+export type {
+  EmitFn,
+  FinalResult,
+  LoopConfig,
+  LoopHooks,
+  ToolCallRequest,
+  ToolCallVerdict,
+  ToolResultRequest,
+  ToolSet,
+  TurnState,
+  Validation,
+} from "./types.ts";
+export { describeIssues, validateArguments } from "./validate-arguments.ts";

@@ -1,0 +1,154 @@
+import type { AgentEvent, AssistantMessage, ToolCall, ToolResultMessage } from "@gatehouse/sdk";
+import { isPromiseLike } from "../common/is-promise.ts";
+import { executeAndFinalize } from "./tool-execution.ts";
+import { type PreparedCall, preflight } from "./tool-preflight.ts";
+import { type FinalizedCall, immediate, toResultMessage } from "./tool-results.ts";
+import type { LoopConfig, TurnState } from "./types.ts";
+
+/** The outcome of one assistant message's tool calls. */
+export interface BatchResult {
+  results: ToolResultMessage[];
+  /** True when at least one call finalized and every finalized result asked to terminate. */
+  terminate: boolean;
+}
+
+type Settled = FinalizedCall | { skipped: ToolCall };
+
+const SKIPPED_TEXT = "Tool call skipped: the run was aborted before it started.";
+
+async function emitAll(config: LoopConfig, events: AgentEvent[]): Promise<void> {
+  for (const event of events) {
+    const r = config.emit(event);
+    if (isPromiseLike(r)) await r;
+  }
+}
+
+function endEvent(call: FinalizedCall): AgentEvent {
+  const event: AgentEvent = {
+    type: "tool_execution_end",
+    toolCallId: call.toolCall.id,
+    toolName: call.toolCall.name,
+    args: call.args,
+    result: call.result,
+    isError: call.isError,
+    outcome: call.outcome,
+  };
+  if (call.blockedBy !== undefined) event.blockedBy = call.blockedBy;
+  if (call.reason !== undefined) event.reason = call.reason;
+  return event;
+}
+
+function startEvent(toolCall: ToolCall): AgentEvent {
+  return { type: "tool_execution_start", toolCallId: toolCall.id, toolName: toolCall.name, args: toolCall.arguments };
+}
+
+function duplicate(toolCall: ToolCall): FinalizedCall {
+  const text = `Duplicate tool call id "${toolCall.id}": only the first call with this id runs.`;
+  return immediate(toolCall, "invalid", text, { reason: text });
+}
+
+/** Stages 3–7 for one call, with its start event and (for immediates) its end event. */
+async function startCall(
+  toolCall: ToolCall,
+  seen: Set<string>,
+  config: LoopConfig,
+  turn: TurnState,
+  signal: AbortSignal,
+): Promise<FinalizedCall | { prepared: PreparedCall }> {
+  await emitAll(config, [startEvent(toolCall)]);
+  const isDuplicate = seen.has(toolCall.id);
+  seen.add(toolCall.id);
+  const pre = isDuplicate
+    ? { kind: "immediate" as const, call: duplicate(toolCall) }
+    : await preflight(toolCall, turn, signal);
+  if (pre.kind === "immediate") {
+    await emitAll(config, [endEvent(pre.call)]);
+    return pre.call;
+  }
+  return { prepared: pre.call };
+}
+
+/** Stages 8–11 up to the end event; a call prepared before an abort but not yet run does not run. */
+async function finish(
+  prepared: PreparedCall,
+  config: LoopConfig,
+  turn: TurnState,
+  signal: AbortSignal,
+): Promise<FinalizedCall> {
+  const call = signal.aborted
+    ? immediate(prepared.toolCall, "aborted", "Tool call aborted before it ran.", { args: prepared.args })
+    : await executeAndFinalize(prepared, config, turn, signal);
+  await emitAll(config, [endEvent(call)]);
+  return call;
+}
+
+async function emitResult(slot: Settled, config: LoopConfig): Promise<ToolResultMessage> {
+  const now = config.now ?? Date.now;
+  const call = "skipped" in slot ? immediate(slot.skipped, "aborted", SKIPPED_TEXT) : slot;
+  const message = toResultMessage(call, now());
+  if ("skipped" in slot) message.details = { skipped: true };
+  await emitAll(config, [
+    { type: "message_start", message },
+    { type: "message_end", message },
+  ]);
+  return message;
+}
+
+function shouldTerminate(slots: readonly Settled[]): boolean {
+  let finalized = 0;
+  for (const slot of slots) {
+    if ("skipped" in slot) return false;
+    if (slot.result.terminate !== true) return false;
+    finalized++;
+  }
+  return finalized > 0;
+}
+
+/**
+ * Runs the tool calls of one finalized assistant message (SPEC §4.1–4.2).
+ * Sequential: each call is fully finalized, result message included, before the next starts.
+ * Parallel: preflight in source order, then passing calls run concurrently; end events follow
+ * completion order, result messages follow source order. After abort no further call starts;
+ * calls that never started get an explicit "skipped" error result so the transcript stays paired.
+ */
+export async function runToolBatch(
+  assistant: AssistantMessage,
+  config: LoopConfig,
+  turn: TurnState,
+  signal: AbortSignal,
+): Promise<BatchResult> {
+  const calls: ToolCall[] = [];
+  for (const block of assistant.content) if (block.type === "toolCall") calls.push(block);
+  const sequential =
+    config.toolExecution === "sequential" || calls.some((c) => turn.tools.get(c.name)?.executionMode === "sequential");
+  const seen = new Set<string>();
+  const results: ToolResultMessage[] = [];
+  const settled: Settled[] = [];
+
+  if (sequential) {
+    for (const toolCall of calls) {
+      let slot: Settled;
+      if (signal.aborted) slot = { skipped: toolCall };
+      else {
+        const started = await startCall(toolCall, seen, config, turn, signal);
+        slot = "prepared" in started ? await finish(started.prepared, config, turn, signal) : started;
+      }
+      settled.push(slot);
+      results.push(await emitResult(slot, config));
+    }
+    return { results, terminate: shouldTerminate(settled) };
+  }
+
+  const pending: (Settled | PreparedCall)[] = [];
+  for (const toolCall of calls) {
+    if (signal.aborted) pending.push({ skipped: toolCall });
+    else {
+      const started = await startCall(toolCall, seen, config, turn, signal);
+      pending.push("prepared" in started ? started.prepared : started);
+    }
+  }
+  const running = pending.map((slot) => ("tool" in slot ? finish(slot, config, turn, signal) : slot));
+  for (const slot of running) settled.push(await slot);
+  for (const slot of settled) results.push(await emitResult(slot, config));
+  return { results, terminate: shouldTerminate(settled) };
+}

@@ -1,0 +1,79 @@
+import type { AgentEvent, ToolOutcome, ToolProgress, ToolResult } from "@gatehouse/sdk";
+import { errorMessage } from "../common/errors.ts";
+import { isPromiseLike } from "../common/is-promise.ts";
+import type { PreparedCall } from "./tool-preflight.ts";
+import { errorResult, type FinalizedCall } from "./tool-results.ts";
+import type { FinalResult, LoopConfig, TurnState } from "./types.ts";
+
+function isToolResult(value: unknown): value is ToolResult {
+  return typeof value === "object" && value !== null && Array.isArray((value as { content?: unknown }).content);
+}
+
+/**
+ * Stage 8–9: runs the tool with its frozen args, signal and a progress callback.
+ * Contract: never throws. Progress emitted after the tool settles is dropped; progress already
+ * emitted is awaited before this resolves, so updates always precede the call's end.
+ */
+async function execute(call: PreparedCall, config: LoopConfig, signal: AbortSignal): Promise<FinalResult> {
+  const { toolCall, tool, args } = call;
+  let accepting = true;
+  const pending: Promise<void>[] = [];
+  const onUpdate = (partialResult: ToolProgress): void => {
+    if (!accepting) return;
+    const event: AgentEvent = {
+      type: "tool_execution_update",
+      toolCallId: toolCall.id,
+      toolName: toolCall.name,
+      args,
+      partialResult,
+    };
+    const emitted = config.emit(event);
+    if (isPromiseLike(emitted)) pending.push(Promise.resolve(emitted).catch(() => undefined));
+  };
+  let final: FinalResult;
+  try {
+    const ctx = { toolCallId: toolCall.id, signal, onUpdate, cwd: config.cwd, logger: config.logger };
+    const returned = await tool.execute(args, ctx);
+    final = isToolResult(returned)
+      ? { result: returned, isError: returned.isError === true }
+      : {
+          result: errorResult(`Tool ${tool.name} returned an invalid result (expected { content: [...] }).`),
+          isError: true,
+        };
+  } catch (error) {
+    final = { result: errorResult(errorMessage(error)), isError: true };
+  }
+  accepting = false;
+  if (pending.length > 0) await Promise.all(pending);
+  return final;
+}
+
+function outcomeOf(isError: boolean, signal: AbortSignal): ToolOutcome {
+  if (!isError) return "executed";
+  return signal.aborted ? "aborted" : "failed";
+}
+
+/** Stages 8–10 for one prepared call: execute, convert throws, apply `tool_result` hooks. */
+export async function executeAndFinalize(
+  call: PreparedCall,
+  config: LoopConfig,
+  turn: TurnState,
+  signal: AbortSignal,
+): Promise<FinalizedCall> {
+  let final = await execute(call, config, signal);
+  if (turn.hooks) {
+    try {
+      final = await turn.hooks.toolResult({
+        toolCall: call.toolCall,
+        input: call.args,
+        result: final.result,
+        isError: final.isError,
+        signal,
+      });
+    } catch (error) {
+      final = { result: errorResult(`tool_result hooks failed: ${errorMessage(error)}`), isError: true };
+    }
+  }
+  const { result, isError } = final;
+  return { toolCall: call.toolCall, args: call.args, result, isError, outcome: outcomeOf(isError, signal) };
+}

@@ -1,0 +1,87 @@
+import type { AnyToolDefinition, ToolCall } from "@gatehouse/sdk";
+import { deepFreeze } from "../common/deep-freeze.ts";
+import { errorMessage } from "../common/errors.ts";
+import { isPromiseLike } from "../common/is-promise.ts";
+import { type FinalizedCall, immediate } from "./tool-results.ts";
+import type { ToolCallVerdict, TurnState } from "./types.ts";
+import { validateArguments } from "./validate-arguments.ts";
+
+/** A call that passed stages 4–7 and may execute with its final, frozen input. */
+export interface PreparedCall {
+  toolCall: ToolCall;
+  tool: AnyToolDefinition;
+  args: Readonly<Record<string, unknown>>;
+}
+
+/** The preflight answer: ready to execute, or already finalized as an immediate error. */
+export type Preflight = { kind: "prepared"; call: PreparedCall } | { kind: "immediate"; call: FinalizedCall };
+
+function unknownTool(toolCall: ToolCall, turn: TurnState): FinalizedCall {
+  const names = turn.tools.list.map((t) => t.name).join(", ");
+  return immediate(toolCall, "unknown", `Tool "${toolCall.name}" not found. Available tools: ${names || "none"}.`);
+}
+
+function fromVerdict(toolCall: ToolCall, tool: AnyToolDefinition, verdict: ToolCallVerdict): Preflight {
+  if (verdict.action === "allow") return { kind: "prepared", call: { toolCall, tool, args: verdict.input } };
+  const extra = { blockedBy: verdict.blockedBy, reason: verdict.reason };
+  if (verdict.action === "block") {
+    return { kind: "immediate", call: immediate(toolCall, "blocked", verdict.reason, extra) };
+  }
+  return { kind: "immediate", call: immediate(toolCall, "invalid", verdict.reason, extra) };
+}
+
+/**
+ * Stages 4–7 for one call: lookup, prepareArguments, validation, `tool_call` hooks.
+ * Contract: never throws; every failure is an immediate finalized call.
+ */
+export function preflight(toolCall: ToolCall, turn: TurnState, signal: AbortSignal): Preflight | Promise<Preflight> {
+  if (signal.aborted) {
+    return { kind: "immediate", call: immediate(toolCall, "aborted", "Tool call aborted before it ran.") };
+  }
+  const tool = turn.tools.get(toolCall.name);
+  if (!tool) return { kind: "immediate", call: unknownTool(toolCall, turn) };
+
+  let raw: unknown = toolCall.arguments;
+  if (tool.prepareArguments) {
+    try {
+      raw = tool.prepareArguments(toolCall.arguments);
+    } catch (error) {
+      const text = `Invalid arguments for ${tool.name}: prepareArguments failed: ${errorMessage(error)}`;
+      return { kind: "immediate", call: immediate(toolCall, "invalid", text) };
+    }
+  }
+  const validation = validateArguments(tool, raw);
+  if (!validation.ok) {
+    const text = `Invalid arguments for ${tool.name}: ${validation.message}`;
+    return { kind: "immediate", call: immediate(toolCall, "invalid", text) };
+  }
+  if (!turn.hooks) {
+    return { kind: "prepared", call: { toolCall, tool, args: deepFreeze(validation.value) } };
+  }
+  const hooks = turn.hooks;
+  let verdict: ToolCallVerdict | Promise<ToolCallVerdict>;
+  try {
+    verdict = hooks.toolCall({
+      toolCall,
+      tool,
+      input: validation.value,
+      validate: (input) => validateArguments(tool, input),
+      signal,
+    });
+  } catch (error) {
+    return hookFailure(toolCall, error);
+  }
+  if (isPromiseLike<ToolCallVerdict>(verdict)) {
+    return verdict.then(
+      (v) => fromVerdict(toolCall, tool, v),
+      (error) => hookFailure(toolCall, error),
+    );
+  }
+  return fromVerdict(toolCall, tool, verdict);
+}
+
+/** Fail closed: if the hook machinery itself breaks, the call does not run. */
+function hookFailure(toolCall: ToolCall, error: unknown): Preflight {
+  const reason = `Blocked: the tool_call hooks failed (${errorMessage(error)}).`;
+  return { kind: "immediate", call: immediate(toolCall, "blocked", reason, { blockedBy: "gatehouse", reason }) };
+}

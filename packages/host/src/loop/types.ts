@@ -1,0 +1,88 @@
+import type {
+  AgentEvent,
+  AnyToolDefinition,
+  ExecutionMode,
+  Logger,
+  Message,
+  ToolCall,
+  ToolResult,
+} from "@gatehouse/sdk";
+import type { Model } from "../model/types.ts";
+
+/** The tools one turn may use, looked up by name. */
+export interface ToolSet {
+  readonly list: readonly AnyToolDefinition[];
+  get(name: string): AnyToolDefinition | undefined;
+}
+
+/** The outcome of validating arguments against a tool's schema. */
+export type Validation = { ok: true; value: Record<string, unknown> } | { ok: false; message: string };
+
+/** What the loop asks the `tool_call` hooks about one validated call. */
+export interface ToolCallRequest {
+  toolCall: ToolCall;
+  tool: AnyToolDefinition;
+  /** A private, mutable copy of the validated arguments. */
+  input: Record<string, unknown>;
+  /** Validates a (possibly mutated) input against the tool's schema. */
+  validate: (input: unknown) => Validation;
+  signal: AbortSignal;
+}
+
+/** The hooks' decision on one call; `input` is the final, frozen input the tool will run with. */
+export type ToolCallVerdict =
+  | { action: "allow"; input: Readonly<Record<string, unknown>> }
+  | { action: "block"; blockedBy: string; reason: string }
+  | { action: "invalid"; blockedBy: string; reason: string };
+
+/** What the loop asks the `tool_result` hooks about one executed call. */
+export interface ToolResultRequest {
+  toolCall: ToolCall;
+  input: Readonly<Record<string, unknown>>;
+  result: ToolResult;
+  isError: boolean;
+  signal: AbortSignal;
+}
+
+/** The patched result after the `tool_result` hooks. */
+export interface FinalResult {
+  result: ToolResult;
+  isError: boolean;
+}
+
+/** The interception points the loop calls; implemented by the hook bus. */
+export interface LoopHooks {
+  toolCall(request: ToolCallRequest): ToolCallVerdict | Promise<ToolCallVerdict>;
+  toolResult(request: ToolResultRequest): FinalResult | Promise<FinalResult>;
+}
+
+/** The state fixed for one turn: tool set and hooks change only at turn boundaries. */
+export interface TurnState {
+  tools: ToolSet;
+  hooks?: LoopHooks | undefined;
+}
+
+/** Receives every event; a returned promise is awaited before the loop goes on. */
+export type EmitFn = (event: AgentEvent) => void | Promise<void>;
+
+/** Everything the pure loop needs, injected. */
+export interface LoopConfig {
+  model: Model;
+  systemPrompt?: string | undefined;
+  /** The context: read by the model, appended to by the loop (never copied). */
+  messages: Message[];
+  /** Called at every turn boundary, before the model request. */
+  prepareTurn: () => TurnState | Promise<TurnState>;
+  emit: EmitFn;
+  toolExecution?: ExecutionMode | undefined;
+  signal?: AbortSignal | undefined;
+  /** Polled after each turn_end; messages are injected before the next model request. */
+  getSteeringMessages?: (() => Message[] | Promise<Message[]>) | undefined;
+  /** Polled only when the agent would otherwise stop. */
+  getFollowUpMessages?: (() => Message[] | Promise<Message[]>) | undefined;
+  /** Working directory and logger handed to tools. */
+  cwd: string;
+  logger: Logger;
+  /** Current time in ms; injectable for deterministic tests. */
+  now?: (() => number) | undefined;
+}

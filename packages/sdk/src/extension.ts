@@ -1,0 +1,124 @@
+import type { z } from "zod";
+import type { GatehouseEventOf, GatehouseEventType } from "./events.ts";
+import type { ImageContent, TextContent } from "./messages.ts";
+import type { AnyToolDefinition, Logger, ToolEffect } from "./tool.ts";
+
+/** A `tool_call` as a transform-stage handler sees it: `input` may be mutated in place. */
+export interface ToolCallEvent {
+  toolCallId: string;
+  toolName: string;
+  input: Record<string, unknown>;
+}
+
+/** A `tool_call` as an enforce-stage handler sees it: the final input, deeply frozen. */
+export interface GuardedToolCallEvent {
+  toolCallId: string;
+  toolName: string;
+  input: Readonly<Record<string, unknown>>;
+  /** What the call touches, computed from the final input; `undefined` if the tool declares nothing. */
+  effects: readonly ToolEffect[] | undefined;
+}
+
+/** What a transform-stage `tool_call` handler may return. */
+export type ToolCallTransformResult =
+  | { block: true; reason?: string }
+  | { input: Record<string, unknown> }
+  | undefined
+  // biome-ignore lint/suspicious/noConfusingVoidType: handlers that return nothing are typed void
+  | void;
+
+/** What an enforce-stage `tool_call` handler may return. */
+export type ToolCallEnforceResult =
+  | { block: true; reason?: string }
+  | undefined
+  // biome-ignore lint/suspicious/noConfusingVoidType: handlers that return nothing are typed void
+  | void;
+
+/** The result of an executed call, as `tool_result` handlers see it (after earlier patches). */
+export interface ToolResultEvent {
+  toolCallId: string;
+  toolName: string;
+  input: Readonly<Record<string, unknown>>;
+  content: (TextContent | ImageContent)[];
+  details: unknown;
+  isError: boolean;
+}
+
+/** A field-by-field patch of a tool result; omitted fields keep their value, nothing is deep-merged. */
+export interface ToolResultPatch {
+  content?: (TextContent | ImageContent)[];
+  details?: unknown;
+  isError?: boolean;
+  terminate?: boolean;
+}
+
+/** Extra context for every handler. */
+export interface HandlerContext {
+  /** Aborted when the run is aborted or the handler timed out. */
+  signal: AbortSignal;
+}
+
+type Awaitable<T> = T | Promise<T>;
+
+/** Handlers for observed events: their return value is ignored and their failures never block. */
+export type ObserverHandler<K extends GatehouseEventType> = (
+  event: GatehouseEventOf<K>,
+  ctx: HandlerContext,
+) => Awaitable<void>;
+
+/** Options of `api.on`. */
+export interface OnOptions {
+  /** Only for `tool_call`: "transform" (default) may mutate or block; "enforce" sees frozen input and may only block. */
+  stage?: "transform" | "enforce";
+}
+
+/** The API an extension's `setup` receives. */
+export interface ExtensionAPI {
+  /** Adds a tool; a name that matches a built-in overrides it. */
+  registerTool(def: AnyToolDefinition): void;
+  /** Intercepts a call before it runs; the enforce stage runs after every transform. */
+  on(
+    event: "tool_call",
+    handler: (event: ToolCallEvent, ctx: HandlerContext) => Awaitable<ToolCallTransformResult>,
+    opts?: { stage?: "transform" },
+  ): void;
+  on(
+    event: "tool_call",
+    handler: (event: GuardedToolCallEvent, ctx: HandlerContext) => Awaitable<ToolCallEnforceResult>,
+    opts: { stage: "enforce" },
+  ): void;
+  /** Patches the result of an executed call before it is emitted and persisted. */
+  on(
+    event: "tool_result",
+    handler: (
+      event: ToolResultEvent,
+      ctx: HandlerContext,
+      // biome-ignore lint/suspicious/noConfusingVoidType: handlers that change nothing return void
+    ) => Awaitable<ToolResultPatch | undefined | void>,
+  ): void;
+  /** Observes any event of the run. */
+  on<K extends GatehouseEventType>(event: K, handler: ObserverHandler<K>): void;
+  /** Parses this extension's section of the settings (`config.<name>`) with a zod schema. */
+  config<S extends z.ZodType>(schema: S): z.output<S>;
+  /** A logger bound to this extension. */
+  logger: Logger;
+  /** The project's working directory. */
+  cwd: string;
+}
+
+/** A named extension whose `setup` registers tools and handlers. */
+export interface ExtensionDefinition {
+  name: string;
+  setup: (api: ExtensionAPI) => Awaitable<void>;
+}
+
+/** An extension module's default export: a definition, or a bare setup function. */
+export type ExtensionExport = ExtensionDefinition | ((api: ExtensionAPI) => Awaitable<void>);
+
+/**
+ * Declares an extension.
+ * Contract: returns the definition unchanged; the host calls `setup` once per load.
+ */
+export function defineExtension(def: ExtensionDefinition): ExtensionDefinition {
+  return def;
+}

@@ -1,0 +1,51 @@
+/** zod 4, re-exported so extensions need nothing installed next to them. */
+export { z } from "zod";
+export type {
+  AgentEvent,
+  AssistantMessageEvent,
+  GatehouseEvent,
+  GatehouseEventOf,
+  GatehouseEventType,
+  HostEvent,
+  ToolExecutionEndEvent,
+  ToolOutcome,
+} from "./events.ts";
+export type {
+  ExtensionAPI,
+  ExtensionDefinition,
+  ExtensionExport,
+  GuardedToolCallEvent,
+  HandlerContext,
+  ObserverHandler,
+  OnOptions,
+  ToolCallEnforceResult,
+  ToolCallEvent,
+  ToolCallTransformResult,
+  ToolResultEvent,
+  ToolResultPatch,
+} from "./extension.ts";
+export { defineExtension } from "./extension.ts";
+export type {
+  AssistantMessage,
+  ImageContent,
+  Message,
+  StopReason,
+  TextContent,
+  ThinkingContent,
+  ToolCall,
+  ToolResultMessage,
+  Usage,
+  UserMessage,
+} from "./messages.ts";
+export type {
+  AnyToolDefinition,
+  ExecutionMode,
+  Logger,
+  ToolContext,
+  ToolDefinition,
+  ToolEffect,
+  ToolParameters,
+  ToolProgress,
+  ToolResult,
+} from "./tool.ts";
+export { defineTool } from "./tool.ts";

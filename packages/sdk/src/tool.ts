@@ -1,0 +1,83 @@
+import type { z } from "zod";
+import type { ImageContent, TextContent } from "./messages.ts";
+
+/**
+ * What a tool call touches, declared by the tool so that policy can check every tool the same way.
+ * Paths are as the model spelled them (relative to the working directory unless absolute).
+ */
+export type ToolEffect =
+  | { kind: "read"; path: string }
+  | { kind: "write"; path: string }
+  | { kind: "exec"; command: string }
+  | { kind: "net"; url: string };
+
+/** What a tool returns; `terminate: true` on every result of a batch ends the run after it. */
+export interface ToolResult<TDetails = unknown> {
+  content: (TextContent | ImageContent)[];
+  details?: TDetails;
+  isError?: boolean;
+  terminate?: boolean;
+}
+
+/** A partial result reported while a tool runs; shown live, never persisted. */
+export interface ToolProgress<TDetails = unknown> {
+  content: (TextContent | ImageContent)[];
+  details?: TDetails;
+}
+
+/** The minimal structured logger a tool or extension receives (a pino child in the host). */
+export interface Logger {
+  debug(obj: unknown, msg?: string): void;
+  info(obj: unknown, msg?: string): void;
+  warn(obj: unknown, msg?: string): void;
+  error(obj: unknown, msg?: string): void;
+}
+
+/** Everything a tool's `execute` may use besides its arguments. */
+export interface ToolContext {
+  toolCallId: string;
+  /** Aborted when the run is aborted or the call must stop; tools must honour it. */
+  signal: AbortSignal;
+  /** Reports progress; calls after the tool settles are dropped. */
+  onUpdate: (partial: ToolProgress) => void;
+  /** The working directory relative paths are resolved against. */
+  cwd: string;
+  logger: Logger;
+}
+
+/** How a batch containing this tool is scheduled. */
+export type ExecutionMode = "parallel" | "sequential";
+
+/** A zod object schema usable as tool parameters. */
+export type ToolParameters = z.ZodType<Record<string, unknown>>;
+
+/** A tool as written by its author: schema, effects and behaviour. */
+export interface ToolDefinition<TParams extends ToolParameters = ToolParameters, TDetails = unknown> {
+  name: string;
+  description: string;
+  parameters: TParams;
+  /** "sequential" makes every batch that calls this tool run sequentially. */
+  executionMode?: ExecutionMode;
+  /** Compatibility shim over the raw model arguments; runs before validation. */
+  prepareArguments?: (raw: Record<string, unknown>) => Record<string, unknown>;
+  /**
+   * What a call touches. An override of a built-in that declares none inherits the built-in's,
+   * so an override can never step outside path policy.
+   */
+  effects?: (args: z.output<TParams>) => ToolEffect[];
+  execute: (args: z.output<TParams>, ctx: ToolContext) => Promise<ToolResult<TDetails>> | ToolResult<TDetails>;
+}
+
+/** A tool definition with its parameter types erased, as stored in registries. */
+// biome-ignore lint/suspicious/noExplicitAny: erasure point for heterogeneous tool lists
+export type AnyToolDefinition = ToolDefinition<any, any>;
+
+/**
+ * Declares a tool with typed, zod-validated parameters.
+ * Contract: returns the definition unchanged; typing is the whole point.
+ */
+export function defineTool<TParams extends ToolParameters, TDetails = unknown>(
+  def: ToolDefinition<TParams, TDetails>,
+): ToolDefinition<TParams, TDetails> {
+  return def;
+}
