@@ -81,7 +81,7 @@ export class HookBus implements LoopHooks {
       const event = guardedEvent(request, frozen);
       if ("action" in event) return event;
       const verdict = await this.#enforce.promise({ event, ctx });
-      if (verdict) return verdict;
+      if (verdict) return verdict.action === "block" ? { ...verdict, input: frozen } : verdict;
     }
     return { action: "allow", input: frozen };
   }

@@ -1,3 +1,4 @@
+export { HandlerRegistry } from "./handler-registry.ts";
 export { HookBus } from "./hook-bus.ts";
 export type {
   EnforceHandler,

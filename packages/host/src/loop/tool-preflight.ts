@@ -25,7 +25,8 @@ function fromVerdict(toolCall: ToolCall, tool: AnyToolDefinition, verdict: ToolC
   if (verdict.action === "allow") return { kind: "prepared", call: { toolCall, tool, args: verdict.input } };
   const extra = { blockedBy: verdict.blockedBy, reason: verdict.reason };
   if (verdict.action === "block") {
-    return { kind: "immediate", call: immediate(toolCall, "blocked", verdict.reason, extra) };
+    const args = verdict.input ? { ...extra, args: verdict.input as Record<string, unknown> } : extra;
+    return { kind: "immediate", call: immediate(toolCall, "blocked", verdict.reason, args) };
   }
   return { kind: "immediate", call: immediate(toolCall, "invalid", verdict.reason, extra) };
 }

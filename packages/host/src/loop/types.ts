@@ -29,10 +29,13 @@ export interface ToolCallRequest {
   signal: AbortSignal;
 }
 
-/** The hooks' decision on one call; `input` is the final, frozen input the tool will run with. */
+/**
+ * The hooks' decision on one call; `input` is the final, frozen input the tool will run with
+ * (or, for a block in the enforce stage, the input the guard refused).
+ */
 export type ToolCallVerdict =
   | { action: "allow"; input: Readonly<Record<string, unknown>> }
-  | { action: "block"; blockedBy: string; reason: string }
+  | { action: "block"; blockedBy: string; reason: string; input?: Readonly<Record<string, unknown>> }
   | { action: "invalid"; blockedBy: string; reason: string };
 
 /** What the loop asks the `tool_result` hooks about one executed call. */

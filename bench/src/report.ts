@@ -1,0 +1,46 @@
+import { rename, writeFile } from "node:fs/promises";
+import type { Figure, ResultRow, SectionResult } from "./section.ts";
+
+function pad(text: string, width: number, right = false): string {
+  return right ? text.padStart(width) : text.padEnd(width);
+}
+
+/** Renders the workload rows and derived figures of one section as a plain-text table. */
+export function formatSection(title: string, result: SectionResult): string {
+  const header = ["workload", "gatehouse µs/call", "peer µs/call", "ratio gh/peer", "target / note"];
+  const body = result.rows.map((r) => [
+    r.workload,
+    r.gatehouse_us.toFixed(2),
+    r.peer_us.toFixed(2),
+    r.ratio.toFixed(3),
+    result.targets[r.workload] ?? "",
+  ]);
+  const widths = header.map((h, i) => Math.max(h.length, ...body.map((row) => row[i]!.length)));
+  const line = (cells: string[]) => cells.map((c, i) => pad(c, widths[i]!, i > 0 && i < 4)).join("  ");
+  const lines = [title, line(header), widths.map((w) => "-".repeat(w)).join("  "), ...body.map(line)];
+  for (const f of result.figures) {
+    lines.push(`${f.name}: gatehouse ${f.gatehouse.toFixed(3)} (target ${f.target}), peer ${f.peer.toFixed(3)}`);
+  }
+  return lines.join("\n");
+}
+
+/** A derived figure as stored in results.json, next to the workload rows. */
+interface FigureRow {
+  figure: string;
+  gatehouse: number;
+  peer: number;
+  target: string;
+}
+
+/**
+ * Writes results.json: the workload rows `{ workload, gatehouse_us, peer_us, ratio }` followed by
+ * one `{ figure, gatehouse, peer, target }` row per derived figure (e.g. W2 flatness).
+ */
+export async function writeResults(path: string, rows: readonly ResultRow[], figures: readonly Figure[]) {
+  const out: (ResultRow | FigureRow)[] = [
+    ...rows.map(({ workload, gatehouse_us, peer_us, ratio }) => ({ workload, gatehouse_us, peer_us, ratio })),
+    ...figures.map((f) => ({ figure: f.name, gatehouse: f.gatehouse, peer: f.peer, target: f.target })),
+  ];
+  await writeFile(`${path}.tmp`, `${JSON.stringify(out, null, 2)}\n`);
+  await rename(`${path}.tmp`, path);
+}

@@ -1,0 +1,11 @@
+import type { GatehouseEvent } from "@gatehouse/sdk";
+
+/** Writes every event as one JSON line (SPEC §3 names and fields), for machines. */
+export function jsonLines(out: NodeJS.WritableStream): { onEvent(event: GatehouseEvent): void; close(): void } {
+  return {
+    onEvent(event) {
+      out.write(`${JSON.stringify(event)}\n`);
+    },
+    close() {},
+  };
+}

@@ -1,0 +1,50 @@
+import { GatehouseError } from "../common/errors.ts";
+import { ExitCode } from "./exit-codes.ts";
+import { type CliIo, processIo } from "./io.ts";
+import { RUN_USAGE, runCommand } from "./run-command.ts";
+import { toolsCommand } from "./tools-command.ts";
+
+const HELP = `gatehouse — a tool-call host for AI coding agents
+
+usage:
+  ${RUN_USAGE}
+  gatehouse tools [--cwd DIR] [--json]
+
+exit codes: 0 finished · 1 model error or host failure · 2 bad usage or input · 130 interrupted
+`;
+
+const COMMANDS: Record<string, (args: string[], io: CliIo) => Promise<number>> = {
+  run: runCommand,
+  tools: toolsCommand,
+};
+
+const INPUT_ERRORS = new Set(["GH_USAGE", "GH_SCRIPT_INVALID", "GH_JSON_SYNTAX", "GH_SETTINGS_INVALID"]);
+
+/**
+ * The CLI entry point.
+ * Contract: never throws; prints errors to stderr as "gatehouse: <message>" and returns an exit code.
+ */
+export async function main(argv: string[], io: CliIo = processIo()): Promise<number> {
+  const [command, ...rest] = argv;
+  if (command === undefined || command === "help" || command === "--help" || command === "-h") {
+    (command === undefined ? io.stderr : io.stdout).write(HELP);
+    return command === undefined ? ExitCode.usage : ExitCode.ok;
+  }
+  const handler = COMMANDS[command];
+  if (!handler) {
+    io.stderr.write(`gatehouse: unknown command "${command}"\n\n${HELP}`);
+    return ExitCode.usage;
+  }
+  try {
+    return await handler(rest, io);
+  } catch (error) {
+    if (error instanceof GatehouseError) {
+      io.stderr.write(`gatehouse: ${error.message}\n`);
+      return INPUT_ERRORS.has(error.code) ? ExitCode.usage : ExitCode.runFailed;
+    }
+    io.stderr.write(
+      `gatehouse: unexpected failure: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+    );
+    return ExitCode.runFailed;
+  }
+}

@@ -1,0 +1,80 @@
+import { statSync } from "node:fs";
+import { resolve } from "node:path";
+import pino from "pino";
+import { GatehouseError } from "../common/errors.ts";
+import { createHost } from "../host/create-host.ts";
+import { createScriptedModel, loadScript } from "../model/index.ts";
+import { ExitCode } from "./exit-codes.ts";
+import type { CliIo } from "./io.ts";
+import { jsonLines } from "./json-lines.ts";
+import { parseFlags } from "./parse-flags.ts";
+import { createLiveView } from "./view/index.ts";
+
+/** The usage line of `gatehouse run`. */
+export const RUN_USAGE = "gatehouse run [prompt] --script FILE [--cwd DIR] [--json] [--sequential]";
+
+/** Resolves --cwd against the user's directory and checks that it is a directory. */
+export function projectDir(io: CliIo, flag: string | undefined): string {
+  const dir = resolve(io.cwd, flag ?? ".");
+  let isDir = false;
+  try {
+    isDir = statSync(dir).isDirectory();
+  } catch {
+    throw new GatehouseError("GH_USAGE", `--cwd ${dir}: no such directory`);
+  }
+  if (!isDir) throw new GatehouseError("GH_USAGE", `--cwd ${dir}: not a directory`);
+  return dir;
+}
+
+/**
+ * `gatehouse run`: the agent loop on the scripted model, with a live view or JSON lines.
+ * Contract: returns an exit code of ExitCode; Ctrl-C aborts the run (a second one exits at once).
+ */
+export async function runCommand(args: string[], io: CliIo): Promise<number> {
+  const { values, positionals } = parseFlags(
+    args,
+    {
+      script: { type: "string" },
+      cwd: { type: "string" },
+      json: { type: "boolean", default: false },
+      sequential: { type: "boolean", default: false },
+    },
+    RUN_USAGE,
+  );
+  if (!values.script) throw new GatehouseError("GH_USAGE", `--script FILE is required.\nusage: ${RUN_USAGE}`);
+  const cwd = projectDir(io, values.cwd);
+  const script = await loadScript(resolve(io.cwd, values.script));
+  const prompt = positionals.join(" ") || script.prompt || "Run the script.";
+
+  const view = values.json ? jsonLines(io.stdout) : createLiveView({ out: io.stdout });
+  const level = io.env.GATEHOUSE_LOG_LEVEL ?? (values.json ? "warn" : "silent");
+  const logger = pino({ level }, pino.destination({ fd: 2, sync: true }));
+  const host = await createHost({
+    cwd,
+    model: createScriptedModel(script),
+    toolExecution: values.sequential ? "sequential" : "parallel",
+    onEvent: (event) => view.onEvent(event),
+    logger,
+  });
+
+  let interrupts = 0;
+  const onSigint = () => {
+    interrupts++;
+    if (interrupts === 1) host.abort();
+    else process.exit(ExitCode.interrupted);
+  };
+  process.on("SIGINT", onSigint);
+  try {
+    const result = await host.run(prompt);
+    const code = result.aborted
+      ? ExitCode.interrupted
+      : result.stopReason === "error"
+        ? ExitCode.runFailed
+        : ExitCode.ok;
+    view.close({ exitCode: code });
+    return code;
+  } finally {
+    process.off("SIGINT", onSigint);
+    await host.close();
+  }
+}

@@ -1,0 +1,29 @@
+import { createHost } from "../host/create-host.ts";
+import { createScriptedModel } from "../model/index.ts";
+import type { CliIo } from "./io.ts";
+import { parseFlags } from "./parse-flags.ts";
+import { projectDir } from "./run-command.ts";
+
+const USAGE = "gatehouse tools [--cwd DIR] [--json]";
+
+/** `gatehouse tools`: every active tool, its source, and the built-in it overrides. */
+export async function toolsCommand(args: string[], io: CliIo): Promise<number> {
+  const { values } = parseFlags(args, { cwd: { type: "string" }, json: { type: "boolean", default: false } }, USAGE);
+  const host = await createHost({ cwd: projectDir(io, values.cwd), model: createScriptedModel({ turns: [] }) });
+  try {
+    const tools = host.tools();
+    if (values.json) {
+      io.stdout.write(`${JSON.stringify(tools, null, 2)}\n`);
+      return 0;
+    }
+    const width = Math.max(...tools.map((t) => t.name.length));
+    for (const t of tools) {
+      const from = t.source.file ? `${t.source.owner} (${t.source.file})` : t.source.owner;
+      const note = t.overrides ? `  overrides built-in ${t.overrides}` : "";
+      io.stdout.write(`${t.name.padEnd(width)}  ${from}${note}\n`);
+    }
+    return 0;
+  } finally {
+    await host.close();
+  }
+}

@@ -1,0 +1,99 @@
+import type { AnyToolDefinition, ExtensionAPI, Logger } from "@gatehouse/sdk";
+import type { z } from "zod";
+import { GatehouseError } from "../common/errors.ts";
+import type { HandlerRegistry } from "../hooks/handler-registry.ts";
+import type { Registration } from "../hooks/registrations.ts";
+import { describeIssues } from "../loop/validate-arguments.ts";
+import type { ToolConflict, ToolRegistry } from "../tools/tool-registry.ts";
+import { HANDLER_EVENTS, isObservableEvent } from "./event-names.ts";
+
+/** What the host gives one extension's API. */
+export interface ExtensionApiContext {
+  name: string;
+  /** The file or package the extension came from ("inline" for createHost extensions). */
+  source: string;
+  cwd: string;
+  logger: Logger;
+  tools: ToolRegistry;
+  handlers: HandlerRegistry;
+  /** This extension's settings section (`config.<name>`), if any. */
+  configSection: unknown;
+  /** Where that section was read from, for error messages. */
+  configSource: string;
+  onConflict: (conflict: ToolConflict) => void;
+}
+
+/** An extension's API and the switch that turns it off when the extension is unloaded. */
+export interface ExtensionApiHandle {
+  api: ExtensionAPI;
+  /** After this, every API call throws: an unloaded extension cannot register anything. */
+  revoke(): void;
+}
+
+function usage(name: string, message: string): GatehouseError {
+  return new GatehouseError("GH_EXTENSION_LOAD", `Extension "${name}": ${message}`);
+}
+
+/**
+ * Builds the API of SPEC §5 for one extension.
+ * Contract: programmer errors (unknown event, non-function handler, bad stage, tool without a
+ * name or execute) throw at the call site, so they surface as a load error of that extension.
+ */
+export function createExtensionApi(ctx: ExtensionApiContext): ExtensionApiHandle {
+  let revoked = false;
+  const live = (what: string) => {
+    if (revoked) throw usage(ctx.name, `${what} was called after the extension was unloaded.`);
+  };
+
+  function registerTool(def: AnyToolDefinition): void {
+    live("registerTool");
+    if (!def || typeof def.name !== "string" || def.name.length === 0)
+      throw usage(ctx.name, "registerTool needs a tool with a name.");
+    if (typeof def.execute !== "function") throw usage(ctx.name, `tool "${def.name}" has no execute function.`);
+    if (!def.parameters || typeof (def.parameters as { safeParse?: unknown }).safeParse !== "function") {
+      throw usage(ctx.name, `tool "${def.name}" needs zod parameters (z.object({...})).`);
+    }
+    const conflict = ctx.tools.register(def, { owner: ctx.name, file: ctx.source });
+    if (conflict) ctx.onConflict(conflict);
+  }
+
+  function on(event: string, handler: unknown, opts?: { stage?: unknown }): void {
+    live("on");
+    if (typeof handler !== "function") throw usage(ctx.name, `the handler for "${event}" is not a function.`);
+    const fn = handler as never;
+    let registration: Registration;
+    if (event === "tool_call") {
+      const stage = opts?.stage ?? "transform";
+      if (stage !== "transform" && stage !== "enforce") {
+        throw usage(ctx.name, `tool_call stage must be "transform" or "enforce", not ${JSON.stringify(stage)}.`);
+      }
+      registration = { kind: stage, extension: ctx.name, handler: fn };
+    } else if (event === "tool_result") {
+      registration = { kind: "tool_result", extension: ctx.name, handler: fn };
+    } else if (isObservableEvent(event)) {
+      registration = { kind: "event", event, extension: ctx.name, handler: fn };
+    } else {
+      throw usage(ctx.name, `unknown event "${event}"; expected one of: ${HANDLER_EVENTS.join(", ")}.`);
+    }
+    ctx.handlers.add(registration);
+  }
+
+  function config<S extends z.ZodType>(schema: S): z.output<S> {
+    live("config");
+    const parsed = schema.safeParse(ctx.configSection ?? {});
+    if (parsed.success) return parsed.data;
+    const where = parsed.error.issues.map((issue) => ({ ...issue, path: ["config", ctx.name, ...issue.path] }));
+    throw new GatehouseError(
+      "GH_EXTENSION_CONFIG",
+      `Invalid configuration for extension "${ctx.name}" in ${ctx.configSource}: ${describeIssues(where, { config: { [ctx.name]: ctx.configSection } })}`,
+    );
+  }
+
+  const api = { registerTool, on, config, logger: ctx.logger, cwd: ctx.cwd } as ExtensionAPI;
+  return {
+    api,
+    revoke() {
+      revoked = true;
+    },
+  };
+}

@@ -1,0 +1,74 @@
+import type {
+  AnyToolDefinition,
+  ExecutionMode,
+  ExtensionDefinition,
+  GatehouseEvent,
+  Message,
+  StopReason,
+  UserMessage,
+} from "@gatehouse/sdk";
+import type { Logger } from "pino";
+import type { ExtensionRecord } from "../extensions/types.ts";
+import type { Model } from "../model/types.ts";
+import type { ToolInfo } from "../tools/tool-registry.ts";
+
+/** Options of `createHost`. */
+export interface HostOptions {
+  /** The project directory: tools resolve relative paths against it. */
+  cwd: string;
+  model: Model;
+  /** Extra tools; a name that matches a built-in overrides it. */
+  tools?: AnyToolDefinition[];
+  /** In-code extensions, set up in order, with the same API as extension files. */
+  extensions?: ExtensionDefinition[];
+  /** Per-extension configuration sections, keyed by extension name. */
+  config?: Record<string, unknown>;
+  /** "parallel" (default) or "sequential" for every batch. */
+  toolExecution?: ExecutionMode;
+  /** Time limit for each extension handler and async setup, in ms (default 5000). */
+  hookTimeoutMs?: number;
+  systemPrompt?: string;
+  /** A pino logger; default: warnings and errors to stderr. */
+  logger?: Logger;
+  /** Receives every event from the start, including extension loading. */
+  onEvent?: (event: GatehouseEvent) => void;
+  /** Messages the context starts with (e.g. a resumed session). */
+  messages?: Message[];
+}
+
+/** What one run produced. */
+export interface RunResult {
+  /** Every message the run added, the prompt included. */
+  messages: Message[];
+  /** The stop reason of the last assistant message. */
+  stopReason: StopReason | undefined;
+  errorMessage?: string;
+  aborted: boolean;
+}
+
+/** Options of one run. */
+export interface RunOptions {
+  signal?: AbortSignal;
+}
+
+/** An embedded Gatehouse: the full tool pipeline over a model. */
+export interface Host {
+  /** Runs the agent loop from a prompt until it stops. One run at a time. */
+  run(prompt: string | UserMessage, options?: RunOptions): Promise<RunResult>;
+  /** Subscribes to every event; returns the unsubscribe function. */
+  subscribe(listener: (event: GatehouseEvent) => void): () => void;
+  /** Queues a message injected at the next turn boundary of the current run. */
+  steer(message: string | UserMessage): void;
+  /** Queues a message processed when the agent would otherwise stop. */
+  followUp(message: string | UserMessage): void;
+  /** Aborts the current run: no further tool call starts and no new model turn begins. */
+  abort(): void;
+  /** The context the next model request receives. */
+  readonly messages: readonly Message[];
+  /** The active tools with their sources. */
+  tools(): ToolInfo[];
+  /** Every extension with its status, tools, handlers and errors. */
+  extensions(): ExtensionRecord[];
+  /** Unloads every extension and releases resources. */
+  close(): Promise<void>;
+}

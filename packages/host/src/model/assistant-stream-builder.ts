@@ -1,0 +1,202 @@
+import type {
+  AssistantMessage,
+  AssistantMessageEvent,
+  StopReason,
+  TextContent,
+  ThinkingContent,
+  ToolCall,
+  Usage,
+} from "@gatehouse/sdk";
+import { GatehouseError } from "../common/errors.ts";
+import { parsePartialJson } from "./partial-json.ts";
+import type { ModelStreamEvent } from "./types.ts";
+
+/** The `start` step of a model stream. */
+export type StartEvent = Extract<ModelStreamEvent, { type: "start" }>;
+/** A `delta` step of a model stream. */
+export type DeltaEvent = Extract<ModelStreamEvent, { type: "delta" }>;
+/** The `end` step of a model stream. */
+export type EndEvent = Extract<ModelStreamEvent, { type: "end" }>;
+
+/** A tool call whose streamed arguments were not a JSON object when it ended; it got `{}`. */
+export interface ToolArgumentsError {
+  contentIndex: number;
+  toolCallId: string;
+  toolName: string;
+  message: string;
+}
+
+/** Options of an AssistantStreamBuilder. */
+export interface AssistantStreamBuilderOptions {
+  /** The clock for the message timestamp; default `Date.now`. */
+  now?: () => number;
+}
+
+/** What `finish` may add to the message besides its stopReason. */
+export interface FinishDetails {
+  errorMessage?: string;
+  usage?: Usage;
+}
+
+type Open =
+  | { kind: "text"; index: number; block: TextContent }
+  | { kind: "thinking"; index: number; block: ThinkingContent }
+  | { kind: "toolCall"; index: number; block: ToolCall; raw: string };
+
+/**
+ * Owns one partial AssistantMessage and turns provider-neutral steps into ModelStreamEvents.
+ * Contract: `message` is created once and mutated in place; every event carries that same object and
+ * `finish` returns it as the final message. One block is open at a time; a step out of order (a delta
+ * with no open block of its kind, a start while a block is open, anything after `finish`) is a
+ * programmer error and throws `GH_INTERNAL`. Blocks still open at `finish` are kept as streamed so far.
+ */
+export class AssistantStreamBuilder {
+  /** The message being built; partial until `finish`. */
+  readonly message: AssistantMessage;
+  /** Tool calls whose final arguments were not a JSON object; the caller decides what that means. */
+  readonly argumentErrors: ToolArgumentsError[] = [];
+  private open: Open | undefined;
+  private finished = false;
+
+  constructor(options: AssistantStreamBuilderOptions = {}) {
+    this.message = { role: "assistant", content: [], stopReason: "stop", timestamp: (options.now ?? Date.now)() };
+  }
+
+  /** The first step of every stream. */
+  start(): StartEvent {
+    this.assertLive();
+    return { type: "start", partial: this.message };
+  }
+
+  /** Opens a text block. */
+  textStart(): DeltaEvent {
+    const index = this.begin({ kind: "text", index: 0, block: { type: "text", text: "" } });
+    return this.delta({ type: "text_start", contentIndex: index });
+  }
+
+  /** Appends to the open text block. */
+  textDelta(delta: string): DeltaEvent {
+    const open = this.expect("text");
+    open.block.text += delta;
+    return this.delta({ type: "text_delta", contentIndex: open.index, delta });
+  }
+
+  /** Closes the open text block. */
+  textEnd(): DeltaEvent {
+    const open = this.close("text");
+    return this.delta({ type: "text_end", contentIndex: open.index, content: open.block.text });
+  }
+
+  /** Opens a thinking block. */
+  thinkingStart(): DeltaEvent {
+    const index = this.begin({ kind: "thinking", index: 0, block: { type: "thinking", thinking: "" } });
+    return this.delta({ type: "thinking_start", contentIndex: index });
+  }
+
+  /** Appends to the open thinking block. */
+  thinkingDelta(delta: string): DeltaEvent {
+    const open = this.expect("thinking");
+    open.block.thinking += delta;
+    return this.delta({ type: "thinking_delta", contentIndex: open.index, delta });
+  }
+
+  /** Closes the open thinking block. */
+  thinkingEnd(): DeltaEvent {
+    const open = this.close("thinking");
+    return this.delta({ type: "thinking_end", contentIndex: open.index, content: open.block.thinking });
+  }
+
+  /** Opens a tool-call block with empty arguments. */
+  toolCallStart(id: string, name: string): DeltaEvent {
+    const block: ToolCall = { type: "toolCall", id, name, arguments: {} };
+    const index = this.begin({ kind: "toolCall", index: 0, block, raw: "" });
+    return this.delta({ type: "toolcall_start", contentIndex: index, id, name });
+  }
+
+  /**
+   * Appends a chunk of the raw argument JSON.
+   * Contract: `arguments` is re-derived from the whole accumulated text (best-effort partial parse),
+   * so it is always an object, never the raw text.
+   */
+  toolCallDelta(chunk: string): DeltaEvent {
+    const open = this.expect("toolCall");
+    open.raw += chunk;
+    open.block.arguments = asObject(parsePartialJson(open.raw)) ?? {};
+    return this.delta({ type: "toolcall_delta", contentIndex: open.index, delta: chunk });
+  }
+
+  /**
+   * Closes the open tool call with `JSON.parse` of the accumulated text (empty text means `{}`).
+   * Contract: text that is not a JSON object gives `{}` and a record in `argumentErrors`.
+   */
+  toolCallEnd(): DeltaEvent {
+    const open = this.close("toolCall");
+    const { block, raw, index } = open;
+    let parsed: Record<string, unknown> | undefined;
+    let problem = "it is not a JSON object";
+    try {
+      parsed = raw.trim() === "" ? {} : asObject(JSON.parse(raw));
+    } catch (error) {
+      problem = `it is not valid JSON (${(error as Error).message})`;
+    }
+    if (parsed === undefined) {
+      const message = `The arguments of tool call ${block.id} (${block.name}) were dropped: ${problem}.`;
+      this.argumentErrors.push({ contentIndex: index, toolCallId: block.id, toolName: block.name, message });
+    }
+    block.arguments = parsed ?? {};
+    return this.delta({ type: "toolcall_end", contentIndex: index, toolCall: block });
+  }
+
+  /**
+   * Finalizes the message; the last step of every stream.
+   * Contract: sets stopReason and the given details; the returned message is `this.message`.
+   */
+  finish(stopReason: StopReason, details: FinishDetails = {}): EndEvent {
+    this.assertLive();
+    this.finished = true;
+    this.open = undefined;
+    this.message.stopReason = stopReason;
+    if (details.errorMessage !== undefined) this.message.errorMessage = details.errorMessage;
+    if (details.usage !== undefined) this.message.usage = details.usage;
+    return { type: "end", message: this.message };
+  }
+
+  private begin(open: Open): number {
+    this.assertLive();
+    if (this.open) throw misuse(`cannot start a ${open.kind} block while a ${this.open.kind} block is open`);
+    open.index = this.message.content.push(open.block) - 1;
+    this.open = open;
+    return open.index;
+  }
+
+  private expect<K extends Open["kind"]>(kind: K): Extract<Open, { kind: K }> {
+    this.assertLive();
+    const open = this.open;
+    if (open?.kind !== kind) throw misuse(`no ${kind} block is open`);
+    return open as Extract<Open, { kind: K }>;
+  }
+
+  private close<K extends Open["kind"]>(kind: K): Extract<Open, { kind: K }> {
+    const open = this.expect(kind);
+    this.open = undefined;
+    return open;
+  }
+
+  private delta(event: AssistantMessageEvent): DeltaEvent {
+    return { type: "delta", event, partial: this.message };
+  }
+
+  private assertLive(): void {
+    if (this.finished) throw misuse("the message is already finished");
+  }
+}
+
+function asObject(value: unknown): Record<string, unknown> | undefined {
+  return value !== null && typeof value === "object" && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : undefined;
+}
+
+function misuse(what: string): GatehouseError {
+  return new GatehouseError("GH_INTERNAL", `AssistantStreamBuilder: ${what}.`);
+}

@@ -1,0 +1,129 @@
+import { readFile, stat, writeFile } from "node:fs/promises";
+import { type AnyToolDefinition, defineTool, type ToolResult } from "@gatehouse/sdk";
+import { z } from "zod";
+import { applyEdits, type TextEdit } from "./apply-edits.ts";
+import type { FileMutationQueue } from "./file-mutation-queue.ts";
+import { resolveToolPath } from "./resolve-path.ts";
+import { describeFailure, failureResult, textResult } from "./tool-result.ts";
+
+/** What an edit result tells the host. */
+export interface EditDetails {
+  path: string;
+  /** Number of edits requested. */
+  edits: number;
+  /** Total replacements made (more than `edits` when replaceAll matched several times). */
+  replacements: number;
+  /** Replacements per edit, in request order. */
+  counts: number[];
+  /** 1-based line of the first change. */
+  firstChangedLine?: number;
+}
+
+const editItem = z.object({
+  oldText: z.string().min(1).describe("Exact text to replace, including whitespace and indentation."),
+  newText: z.string().describe("Replacement text."),
+  replaceAll: z.boolean().optional().describe("Replace every occurrence instead of requiring exactly one."),
+});
+
+// One flat object (not a union) so providers that require an object schema accept it; the refinement
+// says in words which combination is missing.
+const parameters = z
+  .object({
+    path: z
+      .string()
+      .describe("File to edit; relative to the working directory unless absolute; ~ is the home directory."),
+    oldText: z.string().min(1).optional().describe("Exact text to replace; must occur exactly once unless replaceAll."),
+    newText: z.string().optional().describe("Replacement for oldText."),
+    replaceAll: z.boolean().optional().describe("Replace every occurrence of oldText (default false)."),
+    edits: z
+      .array(editItem)
+      .min(1)
+      .optional()
+      .describe(
+        "Several replacements in one call, instead of oldText/newText; each is matched against the original file.",
+      ),
+  })
+  .superRefine((args, ctx) => {
+    const single = args.oldText !== undefined || args.newText !== undefined;
+    if (args.edits !== undefined && single) {
+      ctx.addIssue({ code: "custom", path: ["edits"], message: "pass either oldText/newText or edits, not both" });
+      return;
+    }
+    if (args.edits !== undefined) return;
+    for (const key of ["oldText", "newText"] as const) {
+      if (args[key] === undefined) {
+        ctx.addIssue({ code: "custom", path: [key], message: "required (or pass edits: [{oldText, newText}])" });
+      }
+    }
+  });
+
+type EditArgs = z.output<typeof parameters>;
+
+function editsOf(args: EditArgs): TextEdit[] {
+  if (args.edits !== undefined) {
+    return args.edits.map((edit) => ({ ...edit, replaceAll: edit.replaceAll ?? args.replaceAll }));
+  }
+  return [{ oldText: args.oldText ?? "", newText: args.newText ?? "", replaceAll: args.replaceAll }];
+}
+
+function summary(displayPath: string, counts: number[]): string {
+  const total = counts.reduce((sum, n) => sum + n, 0);
+  const replaced = `${total} ${total === 1 ? "occurrence" : "occurrences"}`;
+  if (counts.length === 1) return `Edited ${displayPath}: replaced ${replaced}.`;
+  return `Edited ${displayPath}: applied ${counts.length} edits, replacing ${replaced}.`;
+}
+
+async function editFile(options: { target: string; displayPath: string; absPath: string; edits: TextEdit[] }) {
+  const { target, displayPath, absPath, edits } = options;
+  const empty: EditDetails = { path: absPath, edits: edits.length, replacements: 0, counts: [] };
+  if (!(await stat(target)).isFile()) {
+    return failureResult(`${displayPath} is not a regular file; edit only changes files.`, empty);
+  }
+  const raw = await readFile(target);
+  const content = raw.toString("utf8");
+  // Rewriting text that did not decode cleanly would silently replace bytes with U+FFFD.
+  if (!Buffer.from(content, "utf8").equals(raw)) {
+    return failureResult(
+      `${displayPath} is not valid UTF-8 text; edit cannot change it safely. Use write or bash.`,
+      empty,
+    );
+  }
+  const outcome = applyEdits({ content, edits, displayPath });
+  if (!outcome.ok) return failureResult(`${outcome.message} ${displayPath} was not changed.`, empty);
+  await writeFile(target, outcome.content, "utf8");
+  const replacements = outcome.counts.reduce((sum, n) => sum + n, 0);
+  const details: EditDetails = { ...empty, replacements, counts: outcome.counts };
+  details.firstChangedLine = outcome.firstChangedLine;
+  return textResult(summary(displayPath, outcome.counts), details);
+}
+
+/**
+ * The `edit` built-in: exact-text replacements in an existing file, all or nothing.
+ * Contract: runs through `queue` keyed by the file's real path (read, change and write happen
+ * inside one queue slot); on any failure the file is left untouched.
+ */
+export function createEditTool(options: { queue: FileMutationQueue }): AnyToolDefinition {
+  const { queue } = options;
+  return defineTool({
+    name: "edit",
+    description:
+      "Edit an existing file by replacing exact text. oldText must match the file exactly (whitespace and indentation included) and occur exactly once, unless replaceAll is true; add surrounding lines to make it unique. To make several changes in one call, pass edits: [{oldText, newText}, ...] instead; each is matched against the original file and they must not overlap. The file's line endings (LF or CRLF) are kept. Paths are relative to the working directory unless absolute; ~ is the home directory. To create a file or replace it whole, use write.",
+    parameters,
+    effects: (args) => [{ kind: "write", path: args.path }],
+    execute: async (args, ctx): Promise<ToolResult> => {
+      let absPath: string | undefined;
+      try {
+        absPath = resolveToolPath(args.path, ctx.cwd);
+        const resolved = absPath;
+        // No await before enqueueing: the queue's order must be the order the calls arrived in.
+        return await queue.run(resolved, async (target) => {
+          if (ctx.signal.aborted) throw new Error(`Edit of ${args.path} was aborted before it started.`);
+          return editFile({ target, displayPath: args.path, absPath: resolved, edits: editsOf(args) });
+        });
+      } catch (error) {
+        const text = describeFailure({ action: "edit", displayPath: args.path, absPath, error });
+        return failureResult(text, { path: absPath ?? args.path, edits: 0, replacements: 0, counts: [] });
+      }
+    },
+  });
+}

@@ -1,0 +1,87 @@
+import { stat } from "node:fs/promises";
+import { type AnyToolDefinition, defineTool, type ToolResult } from "@gatehouse/sdk";
+import { minimatch } from "minimatch";
+import { z } from "zod";
+import { resolveToolPath } from "./resolve-path.ts";
+import { describeFailure, failureResult, textResult } from "./tool-result.ts";
+import { byName, walkTree } from "./walk-tree.ts";
+
+/** Most paths one find call returns. */
+export const FIND_MAX_RESULTS = 1000;
+
+/** What a find result tells the host. */
+export interface FindDetails {
+  path: string;
+  /** Paths returned (at most FIND_MAX_RESULTS). */
+  matches: number;
+  /** True when more paths matched than were returned. */
+  truncated: boolean;
+}
+
+const parameters = z.object({
+  pattern: z
+    .string()
+    .min(1)
+    .describe('Glob, e.g. "**/*.ts", "src/**/test-*.js" or "*.md" (a pattern without "/" matches names at any depth).'),
+  path: z
+    .string()
+    .optional()
+    .describe(
+      "Directory to search (default: the working directory); relative unless absolute; ~ is the home directory.",
+    ),
+});
+
+async function search(options: {
+  pattern: string;
+  displayPath: string;
+  absPath: string;
+  signal: AbortSignal;
+}): Promise<ToolResult<FindDetails>> {
+  const { pattern, displayPath, absPath, signal } = options;
+  if (!(await stat(absPath)).isDirectory()) {
+    const text = `${displayPath} is not a directory; find searches a directory tree (use read for a file).`;
+    return failureResult(text, { path: absPath, matches: 0, truncated: false });
+  }
+  // matchBase: "*.ts" finds files at any depth, as models (and fd) expect; patterns with "/" match the whole path.
+  const globOptions = { dot: true, matchBase: true };
+  const found: string[] = [];
+  let truncated = false;
+  for await (const entry of walkTree(absPath, signal)) {
+    if (!minimatch(entry.relPath, pattern, globOptions)) continue;
+    if (found.length === FIND_MAX_RESULTS) {
+      truncated = true;
+      break;
+    }
+    found.push(entry.kind === "dir" ? `${entry.relPath}/` : entry.relPath);
+  }
+  const details: FindDetails = { path: absPath, matches: found.length, truncated };
+  if (found.length === 0) return textResult(`No paths match ${pattern} under ${displayPath}`, details);
+  found.sort(byName);
+  const marker = truncated
+    ? `\n\n[truncated: showing the first ${FIND_MAX_RESULTS} matches; narrow the pattern or search a subdirectory]`
+    : "";
+  return textResult(found.join("\n") + marker, details);
+}
+
+/** The `find` built-in: paths under a directory that match a glob, relative to that directory. */
+export function createFindTool(): AnyToolDefinition {
+  return defineTool({
+    name: "find",
+    description: `Find files and directories by glob pattern under a directory (default: the working directory). Results are relative to the searched directory, one per line; directories end with "/". Hidden (dot) files are included; .git and node_modules directories are skipped and symlinked directories are not entered. A pattern without "/" (e.g. "*.ts") matches names at any depth; use "**" for explicit depth (e.g. "src/**/*.test.ts"). At most ${FIND_MAX_RESULTS} results. To search file contents, use grep.`,
+    parameters,
+    effects: (args) => [{ kind: "read", path: args.path ?? "." }],
+    execute: async (args, ctx) => {
+      const displayPath = args.path ?? ".";
+      let absPath: string | undefined;
+      try {
+        absPath = resolveToolPath(displayPath, ctx.cwd);
+        return await search({ pattern: args.pattern, displayPath, absPath, signal: ctx.signal });
+      } catch (error) {
+        const text = ctx.signal.aborted
+          ? `find in ${displayPath} was aborted.`
+          : describeFailure({ action: "search", displayPath, absPath, error });
+        return failureResult(text, { path: absPath ?? displayPath, matches: 0, truncated: false });
+      }
+    },
+  });
+}

@@ -1,0 +1,159 @@
+import { readFile, stat } from "node:fs/promises";
+import path from "node:path";
+import { type AnyToolDefinition, defineTool, type ToolResult } from "@gatehouse/sdk";
+import { minimatch } from "minimatch";
+import { z } from "zod";
+import { resolveToolPath } from "./resolve-path.ts";
+import { describeFailure, failureResult, textResult } from "./tool-result.ts";
+import { truncateHead, truncateLine } from "./truncate.ts";
+import { walkTree } from "./walk-tree.ts";
+
+/** Most matching lines one grep call returns. */
+export const GREP_MAX_MATCHES = 200;
+/** Longest line text shown per match; minified files would otherwise flood the output. */
+export const GREP_MAX_LINE_CHARS = 500;
+/** Files with a NUL byte in this many leading bytes are binary and skipped (what git and grep do). */
+const BINARY_SNIFF_BYTES = 8192;
+
+/** What a grep result tells the host. */
+export interface GrepDetails {
+  path: string;
+  /** Matching lines returned (at most GREP_MAX_MATCHES). */
+  matches: number;
+  filesSearched: number;
+  binarySkipped: number;
+  truncated: boolean;
+}
+
+const parameters = z.object({
+  pattern: z
+    .string()
+    .min(1)
+    .describe('JavaScript regular expression matched against each line, e.g. "foo\\\\(" or "^import ".'),
+  path: z
+    .string()
+    .optional()
+    .describe(
+      "File or directory to search (default: the working directory); relative unless absolute; ~ is the home directory.",
+    ),
+  glob: z
+    .string()
+    .optional()
+    .describe('Only search files whose relative path or name matches this glob, e.g. "*.ts" or "src/**/*.md".'),
+});
+
+type Target = { absPath: string; relPath: string };
+
+async function* targets(options: {
+  absPath: string;
+  displayPath: string;
+  glob: string | undefined;
+  signal: AbortSignal;
+}) {
+  const { absPath, displayPath, glob, signal } = options;
+  const info = await stat(absPath);
+  // A single file is searched as named: the model chose it, so the glob does not apply.
+  if (!info.isDirectory()) {
+    // Devices and FIFOs never end or block; only regular files are searched.
+    if (!info.isFile()) throw new Error(`Cannot search ${displayPath}: it is not a regular file or a directory.`);
+    yield { absPath, relPath: path.basename(absPath) } satisfies Target;
+    return;
+  }
+  const globOptions = { dot: true };
+  for await (const entry of walkTree(absPath, signal)) {
+    if (entry.kind !== "file") continue;
+    if (glob !== undefined) {
+      const name = path.posix.basename(entry.relPath);
+      if (!minimatch(entry.relPath, glob, globOptions) && !minimatch(name, glob, globOptions)) continue;
+    }
+    yield { absPath: entry.absPath, relPath: entry.relPath } satisfies Target;
+  }
+}
+
+async function search(options: {
+  regex: RegExp;
+  glob: string | undefined;
+  displayPath: string;
+  absPath: string;
+  signal: AbortSignal;
+}): Promise<ToolResult<GrepDetails>> {
+  const { regex, displayPath, absPath, signal } = options;
+  const details: GrepDetails = { path: absPath, matches: 0, filesSearched: 0, binarySkipped: 0, truncated: false };
+  const out: string[] = [];
+  files: for await (const target of targets({ absPath, displayPath, glob: options.glob, signal })) {
+    signal.throwIfAborted();
+    let buffer: Buffer;
+    try {
+      buffer = await readFile(target.absPath);
+    } catch {
+      continue; // vanished or unreadable while walking: a search is best effort
+    }
+    if (buffer.subarray(0, BINARY_SNIFF_BYTES).includes(0)) {
+      details.binarySkipped++;
+      continue;
+    }
+    details.filesSearched++;
+    const lines = buffer.toString("utf8").split(/\r?\n/);
+    if (lines[lines.length - 1] === "") lines.pop(); // a final newline ends the last line, it starts none
+    for (const [index, line] of lines.entries()) {
+      if (!regex.test(line)) continue;
+      if (out.length === GREP_MAX_MATCHES) {
+        details.truncated = true;
+        break files;
+      }
+      out.push(`${target.relPath}:${index + 1}: ${truncateLine(line, GREP_MAX_LINE_CHARS)}`);
+    }
+  }
+  details.matches = out.length;
+  if (out.length === 0) {
+    const skipped = details.binarySkipped > 0 ? ` (${details.binarySkipped} binary files skipped)` : "";
+    return textResult(`No matches for /${regex.source}/ in ${displayPath}${skipped}`, details);
+  }
+  // 200 lines of 500 chars can still exceed the byte cap every tool output keeps to.
+  const view = truncateHead(out.join("\n"));
+  details.truncated ||= view.truncated;
+  const marker = details.truncated
+    ? `\n\n[truncated: showing the first ${view.keptLines} matches; narrow the pattern, path or glob]`
+    : "";
+  return textResult(view.text + marker, details);
+}
+
+/** The `grep` built-in: lines matching a JavaScript regular expression in a file or a tree. */
+export function createGrepTool(): AnyToolDefinition {
+  return defineTool({
+    name: "grep",
+    description: `Search file contents for a JavaScript regular expression (case-sensitive; e.g. "[Ff]oo" for either case). path may be a file or a directory (default: the working directory); glob limits a directory search to files whose relative path or name matches. Output lines are "path:line: text" with paths relative to the searched directory. Binary files, .git and node_modules are skipped; lines longer than ${GREP_MAX_LINE_CHARS} characters are cut; at most ${GREP_MAX_MATCHES} matches. To find files by name, use find.`,
+    parameters,
+    effects: (args) => [{ kind: "read", path: args.path ?? "." }],
+    execute: async (args, ctx) => {
+      const displayPath = args.path ?? ".";
+      const empty: GrepDetails = {
+        path: displayPath,
+        matches: 0,
+        filesSearched: 0,
+        binarySkipped: 0,
+        truncated: false,
+      };
+      let regex: RegExp;
+      try {
+        regex = new RegExp(args.pattern);
+      } catch (error) {
+        const reason = error instanceof Error ? error.message : String(error);
+        return failureResult(
+          `Invalid regular expression ${JSON.stringify(args.pattern)} for grep in ${displayPath}: ${reason}`,
+          empty,
+        );
+      }
+      let absPath: string | undefined;
+      try {
+        absPath = resolveToolPath(displayPath, ctx.cwd);
+        return await search({ regex, glob: args.glob, displayPath, absPath, signal: ctx.signal });
+      } catch (error) {
+        const text = ctx.signal.aborted
+          ? `grep in ${displayPath} was aborted.`
+          : describeFailure({ action: "search", displayPath, absPath, error });
+        return failureResult(text, { ...empty, path: absPath ?? displayPath });
+      }
+    },
+  });
+}

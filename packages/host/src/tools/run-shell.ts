@@ -1,0 +1,105 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { toError } from "../common/errors.ts";
+
+/**
+ * How long to keep reading after the shell exits. A background job (`server &`) inherits the
+ * pipes and would keep them open for its whole life; waiting for that would hang the call.
+ */
+export const EXIT_GRACE_MS = 200;
+
+/** How a shell run ended. */
+export interface ShellExit {
+  /** The shell's exit code; null when it was killed by a signal or never started. */
+  exitCode: number | null;
+  exitSignal: NodeJS.Signals | null;
+  timedOut: boolean;
+  aborted: boolean;
+  /** Set when bash could not be started at all (missing cwd, no bash). */
+  spawnError?: Error;
+}
+
+/** What `runShell` needs: the command, where to run it, how long it may take and where output goes. */
+export interface ShellOptions {
+  command: string;
+  cwd: string;
+  timeoutMs: number;
+  signal: AbortSignal;
+  /** Receives stdout and stderr chunks interleaved in arrival order. */
+  onData: (chunk: Buffer) => void;
+}
+
+/** setTimeout fires at once for delays above this (2^31-1 ms, about 24.8 days), so longer ones are capped. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+function killGroup(child: ChildProcess): void {
+  if (child.pid === undefined) return;
+  try {
+    // Negative pid: the whole process group the detached shell leads, so its children die too.
+    process.kill(-child.pid, "SIGKILL");
+  } catch {
+    // Already gone.
+  }
+}
+
+/**
+ * Runs `bash -c command` in its own process group and resolves when it is over.
+ * Contract: never rejects. On timeout or abort the whole group is SIGKILLed. After the shell exits,
+ * output is read until the pipes close or EXIT_GRACE_MS pass, whichever is first; processes it left
+ * running in the background are not killed.
+ */
+export function runShell(options: ShellOptions): Promise<ShellExit> {
+  const { command, cwd, timeoutMs, signal, onData } = options;
+  return new Promise((resolve) => {
+    const state = {
+      timedOut: false,
+      aborted: false,
+      exitCode: null as number | null,
+      exitSignal: null as NodeJS.Signals | null,
+    };
+    let settled = false;
+    let grace: NodeJS.Timeout | undefined;
+    let child: ChildProcess;
+    try {
+      child = spawn("bash", ["-c", command], { cwd, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+    } catch (error) {
+      // Invalid arguments (a NUL byte in the command) throw synchronously instead of emitting "error".
+      resolve({ ...state, spawnError: toError(error) });
+      return;
+    }
+    const timer = setTimeout(
+      () => {
+        state.timedOut = true;
+        killGroup(child);
+      },
+      Math.min(timeoutMs, MAX_TIMER_MS),
+    );
+    const onAbort = (): void => {
+      state.aborted = true;
+      killGroup(child);
+    };
+    signal.addEventListener("abort", onAbort, { once: true });
+    const finish = (spawnError?: Error): void => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      clearTimeout(grace);
+      signal.removeEventListener("abort", onAbort);
+      // Stop reading pipes a background job may still hold, so they do not keep the host alive.
+      child.stdout?.destroy();
+      child.stderr?.destroy();
+      resolve(spawnError === undefined ? { ...state } : { ...state, spawnError });
+    };
+    child.stdout?.on("data", onData);
+    child.stderr?.on("data", onData);
+    child.once("error", (error) => finish(error));
+    child.once("exit", (code, exitSignal) => {
+      state.exitCode = code;
+      state.exitSignal = exitSignal;
+      // The shell is done: a timeout or abort from now on must not kill what it left in the background.
+      clearTimeout(timer);
+      signal.removeEventListener("abort", onAbort);
+      grace = setTimeout(() => finish(), EXIT_GRACE_MS);
+    });
+    child.once("close", () => finish());
+  });
+}

@@ -1,0 +1,93 @@
+import { mkdir, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { builtin, context, run, tempDir, textOf } from "./helpers.ts";
+
+const grep = builtin("grep");
+
+async function tree(files: Record<string, string | Buffer>): Promise<string> {
+  const dir = await tempDir();
+  for (const [file, content] of Object.entries(files)) {
+    await mkdir(path.dirname(path.join(dir, file)), { recursive: true });
+    await writeFile(path.join(dir, file), content);
+  }
+  return dir;
+}
+
+describe("grep", () => {
+  it("prints relpath:line: text for every matching line in a tree", async () => {
+    const dir = await tree({ "a.ts": "import x\nconst y = 1\nimport z\n", "src/b.ts": "nothing\r\nimport w\r\n" });
+    const result = await run(grep, { pattern: "^import" }, context(dir).ctx);
+    expect(textOf(result)).toBe("a.ts:1: import x\na.ts:3: import z\nsrc/b.ts:2: import w");
+    expect(result.details).toMatchObject({ matches: 3, filesSearched: 2, truncated: false });
+  });
+
+  it("path may be a single file", async () => {
+    const dir = await tree({ "src/a.ts": "foo\nbar foo\n" });
+    const result = await run(grep, { pattern: "foo", path: "src/a.ts" }, context(dir).ctx);
+    expect(textOf(result)).toBe("a.ts:1: foo\na.ts:2: bar foo");
+  });
+
+  it("glob filters by basename or by relative path", async () => {
+    const dir = await tree({ "a.ts": "hit", "a.md": "hit", "docs/b.md": "hit", "src/c.ts": "hit" });
+    const byName = await run(grep, { pattern: "hit", glob: "*.md" }, context(dir).ctx);
+    expect(textOf(byName)).toBe("a.md:1: hit\ndocs/b.md:1: hit");
+    const byPath = await run(grep, { pattern: "hit", glob: "src/**" }, context(dir).ctx);
+    expect(textOf(byPath)).toBe("src/c.ts:1: hit");
+  });
+
+  it("skips binary files, .git and node_modules", async () => {
+    const dir = await tree({
+      "bin.dat": Buffer.concat([Buffer.from("hit\n"), Buffer.from([0])]),
+      ".git/config": "hit",
+      "node_modules/m/i.js": "hit",
+      "ok.txt": "hit",
+    });
+    const result = await run(grep, { pattern: "hit" }, context(dir).ctx);
+    expect(textOf(result)).toBe("ok.txt:1: hit");
+    expect(result.details).toMatchObject({ binarySkipped: 1, filesSearched: 1 });
+  });
+
+  it("cuts long lines at 500 characters", async () => {
+    const dir = await tree({ "min.js": `hit${"x".repeat(1000)}\n` });
+    const result = await run(grep, { pattern: "hit" }, context(dir).ctx);
+    expect(textOf(result)).toBe(`min.js:1: hit${"x".repeat(497)}… [line cut at 500 chars]`);
+  });
+
+  it("caps at 200 matches with a marker", async () => {
+    const dir = await tree({ "many.txt": "hit\n".repeat(300) });
+    const result = await run(grep, { pattern: "hit" }, context(dir).ctx);
+    const lines = textOf(result).split("\n");
+    expect(lines.filter((l) => l.startsWith("many.txt:"))).toHaveLength(200);
+    expect(lines[199]).toBe("many.txt:200: hit");
+    expect(lines.at(-1)).toBe("[truncated: showing the first 200 matches; narrow the pattern, path or glob]");
+    expect(result.details).toMatchObject({ matches: 200, truncated: true });
+  });
+
+  it("an invalid regular expression is a clear error", async () => {
+    const dir = await tree({ "a.txt": "x" });
+    const result = await run(grep, { pattern: "foo(" }, context(dir).ctx);
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toMatch(/^Invalid regular expression "foo\(" for grep in \.: .*unterminated group/i);
+  });
+
+  it("no match says so", async () => {
+    const dir = await tree({ "a.txt": "x\n" });
+    const result = await run(grep, { pattern: "^$" }, context(dir).ctx);
+    expect(result.isError).toBeUndefined();
+    expect(textOf(result)).toBe("No matches for /^$/ in .");
+  });
+
+  it("a device path is an error, not an endless read", async () => {
+    const result = await run(grep, { pattern: "x", path: "/dev/zero" }, context("/").ctx);
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toBe("Cannot search /dev/zero: it is not a regular file or a directory.");
+  });
+
+  it("a missing path is an error naming it", async () => {
+    const dir = await tempDir();
+    const result = await run(grep, { pattern: "x", path: "gone" }, context(dir).ctx);
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toBe(`Cannot search gone (${path.join(dir, "gone")}): no such file or directory.`);
+  });
+});

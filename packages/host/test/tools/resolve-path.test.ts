@@ -1,0 +1,34 @@
+import { homedir } from "node:os";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { resolveToolPath } from "../../src/tools/index.ts";
+
+describe("resolveToolPath", () => {
+  it("resolves a relative path against cwd", () => {
+    expect(resolveToolPath("src/a.ts", "/work/p")).toBe("/work/p/src/a.ts");
+    expect(resolveToolPath("../b", "/work/p")).toBe("/work/b");
+  });
+
+  it("keeps an absolute path, normalised", () => {
+    expect(resolveToolPath("/etc/../etc/hosts", "/work/p")).toBe("/etc/hosts");
+  });
+
+  it("expands ~ and ~/x to the home directory", () => {
+    expect(resolveToolPath("~", "/work/p")).toBe(homedir());
+    expect(resolveToolPath("~/notes/a.md", "/work/p")).toBe(path.join(homedir(), "notes/a.md"));
+  });
+
+  it("does not expand ~ inside a name (~user, a~b)", () => {
+    expect(resolveToolPath("~other/x", "/work/p")).toBe("/work/p/~other/x");
+    expect(resolveToolPath("a~b", "/work/p")).toBe("/work/p/a~b");
+  });
+
+  it("rejects a path with a NUL byte, naming it", () => {
+    expect(() => resolveToolPath("a.txt\0.png", "/work/p")).toThrow(/Invalid path "a\.txt\\u0000\.png".*NUL byte/);
+  });
+
+  it("rejects an empty or blank path", () => {
+    expect(() => resolveToolPath("", "/work/p")).toThrow(/Invalid path "": the path is empty/);
+    expect(() => resolveToolPath("  ", "/work/p")).toThrow(/the path is empty/);
+  });
+});

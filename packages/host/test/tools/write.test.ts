@@ -1,0 +1,64 @@
+import { mkdir, readFile, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { builtin, context, run, tempDir, textOf } from "./helpers.ts";
+
+const write = builtin("write");
+
+describe("write", () => {
+  it("creates a file and its missing parent directories, reporting bytes written", async () => {
+    const dir = await tempDir();
+    const result = await run(write, { path: "a/b/c.txt", content: "héllo" }, context(dir).ctx);
+    expect(result.isError).toBeUndefined();
+    expect(textOf(result)).toBe("Wrote 6 bytes to a/b/c.txt");
+    expect(result.details).toEqual({ path: path.join(dir, "a/b/c.txt"), bytes: 6 });
+    expect(await readFile(path.join(dir, "a/b/c.txt"), "utf8")).toBe("héllo");
+  });
+
+  it("overwrites an existing file whole", async () => {
+    const dir = await tempDir();
+    await writeFile(path.join(dir, "f.txt"), "old content that is longer");
+    await run(write, { path: path.join(dir, "f.txt"), content: "new" }, context("/").ctx);
+    expect(await readFile(path.join(dir, "f.txt"), "utf8")).toBe("new");
+  });
+
+  it("writing an empty file reports 0 bytes", async () => {
+    const dir = await tempDir();
+    const result = await run(write, { path: "empty", content: "" }, context(dir).ctx);
+    expect(textOf(result)).toBe("Wrote 0 bytes to empty");
+    expect(await readFile(path.join(dir, "empty"), "utf8")).toBe("");
+  });
+
+  it("writing onto a directory is an error naming the path", async () => {
+    const dir = await tempDir();
+    await mkdir(path.join(dir, "d"));
+    const result = await run(write, { path: "d", content: "x" }, context(dir).ctx);
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toBe("Cannot write d: it is a directory.");
+  });
+
+  it("a parent that is a file is an error naming the path", async () => {
+    const dir = await tempDir();
+    await writeFile(path.join(dir, "file"), "x");
+    const result = await run(write, { path: "file/child.txt", content: "x" }, context(dir).ctx);
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toMatch(/^Cannot write file\/child\.txt/);
+  });
+
+  it("a path with a NUL byte is an error and writes nothing", async () => {
+    const dir = await tempDir();
+    const result = await run(write, { path: "x\0.txt", content: "x" }, context(dir).ctx);
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toContain("NUL byte");
+  });
+
+  it("does not write when the call was aborted before its turn in the queue", async () => {
+    const dir = await tempDir();
+    const controller = new AbortController();
+    controller.abort();
+    const result = await run(write, { path: "f.txt", content: "x" }, context(dir, controller).ctx);
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toBe("Write to f.txt was aborted before it started.");
+    await expect(readFile(path.join(dir, "f.txt"))).rejects.toThrow();
+  });
+});
