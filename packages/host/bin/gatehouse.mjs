@@ -3,6 +3,6 @@
 // result, so there is no build step to remember after `pnpm install`.
 import { createJiti } from "jiti";
 
-const jiti = createJiti(import.meta.url, { fsCache: true, moduleCache: true });
+const jiti = createJiti(import.meta.url, { fsCache: true, moduleCache: true, interopDefault: false });
 const { main } = await jiti.import("../src/cli/main.ts");
 process.exitCode = await main(process.argv.slice(2));

@@ -1,6 +1,6 @@
 import { statSync } from "node:fs";
 import { resolve } from "node:path";
-import pino from "pino";
+import { pino } from "pino";
 import { GatehouseError } from "../common/errors.ts";
 import { createHost } from "../host/create-host.ts";
 import { createScriptedModel, loadScript } from "../model/index.ts";

@@ -1,6 +1,5 @@
-import { HookBus } from "./hook-bus.ts";
+import { type BusOptions, HookBus } from "./hook-bus.ts";
 import type { Registration } from "./registrations.ts";
-import type { StageOptions } from "./tool-call-stages.ts";
 
 /**
  * Every handler every extension registered, in load order, and the bus compiled from them.
@@ -8,10 +7,10 @@ import type { StageOptions } from "./tool-call-stages.ts";
  */
 export class HandlerRegistry {
   readonly #registrations: Registration[] = [];
-  readonly #options: StageOptions;
+  readonly #options: BusOptions;
   #bus: HookBus | undefined;
 
-  constructor(options: StageOptions) {
+  constructor(options: BusOptions) {
     this.#options = options;
   }
 

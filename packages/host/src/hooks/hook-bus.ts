@@ -2,10 +2,17 @@ import type { GatehouseEvent, GatehouseEventType, HandlerContext, ObserverHandle
 import { AsyncSeriesHook } from "tapable";
 import { deepFreeze } from "../common/deep-freeze.ts";
 import type { FinalResult, LoopHooks, ToolCallRequest, ToolCallVerdict, ToolResultRequest } from "../loop/types.ts";
-import type { EnforceHandler, Registration, ResultHandler, TransformHandler } from "./registrations.ts";
+import { DeadlineQueue } from "./deadline-queue.ts";
+import type { EnforceHandler, HandlerFailure, Registration, ResultHandler, TransformHandler } from "./registrations.ts";
 import { runHandler } from "./run-handler.ts";
 import { enforceStage, guardedEvent, type StageOptions, transformStage } from "./tool-call-stages.ts";
 import { runToolResultChain, toolResultChain } from "./tool-result-chain.ts";
+
+/** How a bus treats handlers: their time limit and where failures are reported. */
+export interface BusOptions {
+  timeoutMs: number;
+  onError: (failure: HandlerFailure) => void;
+}
 
 const NEVER_ABORTED = new AbortController().signal;
 
@@ -19,7 +26,7 @@ function observerHook(taps: readonly Observer[], type: string, options: StageOpt
         handler as ObserverHandler<GatehouseEventType>,
         event as never,
         ctx,
-        options.timeoutMs,
+        options.deadlines,
       );
       if (!out.ok) options.onError({ extension, hook: type, error: out.error, timedOut: out.timedOut });
     });
@@ -40,7 +47,8 @@ export class HookBus implements LoopHooks {
   readonly #result;
   readonly #observers = new Map<string, AsyncSeriesHook<[GatehouseEvent, HandlerContext]>>();
 
-  constructor(registrations: readonly Registration[], options: StageOptions) {
+  constructor(registrations: readonly Registration[], busOptions: BusOptions) {
+    const options: StageOptions = { deadlines: new DeadlineQueue(busOptions.timeoutMs), onError: busOptions.onError };
     const transforms: { extension: string; handler: TransformHandler }[] = [];
     const enforcers: { extension: string; handler: EnforceHandler }[] = [];
     const results: { extension: string; handler: ResultHandler }[] = [];

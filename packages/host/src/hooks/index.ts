@@ -1,5 +1,5 @@
 export { HandlerRegistry } from "./handler-registry.ts";
-export { HookBus } from "./hook-bus.ts";
+export { type BusOptions, HookBus } from "./hook-bus.ts";
 export type {
   EnforceHandler,
   HandlerFailure,
@@ -7,4 +7,3 @@ export type {
   ResultHandler,
   TransformHandler,
 } from "./registrations.ts";
-export type { StageOptions } from "./tool-call-stages.ts";

@@ -1,5 +1,7 @@
 import type { HandlerContext } from "@gatehouse/sdk";
 import { toError } from "../common/errors.ts";
+import { isPromiseLike } from "../common/is-promise.ts";
+import type { DeadlineQueue } from "./deadline-queue.ts";
 
 /** What one handler invocation produced: its value, or why it failed. */
 export type HandlerOutcome<T> = { ok: true; value: T } | { ok: false; error: Error; timedOut: boolean };
@@ -13,7 +15,7 @@ export function runHandler<E, T>(
   handler: (event: E, ctx: HandlerContext) => T | Promise<T>,
   event: E,
   ctx: HandlerContext,
-  timeoutMs: number,
+  deadlines: DeadlineQueue,
 ): Promise<HandlerOutcome<T>> {
   let returned: T | Promise<T>;
   try {
@@ -21,21 +23,18 @@ export function runHandler<E, T>(
   } catch (error) {
     return Promise.resolve({ ok: false, error: toError(error), timedOut: false });
   }
-  if (!(returned instanceof Promise) && !(returned && typeof (returned as { then?: unknown }).then === "function")) {
-    return Promise.resolve({ ok: true, value: returned as T });
-  }
+  if (!isPromiseLike<T>(returned)) return Promise.resolve({ ok: true, value: returned });
+  const pending = returned;
   return new Promise((resolve) => {
-    const timer = setTimeout(() => {
-      resolve({ ok: false, error: new Error(`timed out after ${timeoutMs} ms`), timedOut: true });
-    }, timeoutMs);
-    Promise.resolve(returned).then(
+    const deadline = deadlines.track(() => {
+      resolve({ ok: false, error: new Error(`timed out after ${deadlines.timeoutMs} ms`), timedOut: true });
+    });
+    pending.then(
       (value) => {
-        clearTimeout(timer);
-        resolve({ ok: true, value });
+        if (deadlines.settle(deadline)) resolve({ ok: true, value });
       },
       (error: unknown) => {
-        clearTimeout(timer);
-        resolve({ ok: false, error: toError(error), timedOut: false });
+        if (deadlines.settle(deadline)) resolve({ ok: false, error: toError(error), timedOut: false });
       },
     );
   });

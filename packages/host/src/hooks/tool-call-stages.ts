@@ -3,13 +3,14 @@ import { AsyncSeriesBailHook } from "tapable";
 import { deepFreeze } from "../common/deep-freeze.ts";
 import { errorMessage } from "../common/errors.ts";
 import type { ToolCallRequest, ToolCallVerdict } from "../loop/types.ts";
+import type { DeadlineQueue } from "./deadline-queue.ts";
 import { trackMutations } from "./mutation-tracker.ts";
 import type { EnforceHandler, HandlerFailure, TransformHandler } from "./registrations.ts";
 import { runHandler } from "./run-handler.ts";
 
-/** Settings shared by every stage of the bus. */
+/** Settings shared by every stage of one bus. */
 export interface StageOptions {
-  timeoutMs: number;
+  deadlines: DeadlineQueue;
   onError: (failure: HandlerFailure) => void;
 }
 
@@ -52,7 +53,7 @@ export function transformStage(
       const tracked = trackMutations(state.input);
       const { toolCall } = state.request;
       const event = { toolCallId: toolCall.id, toolName: toolCall.name, input: tracked.proxy };
-      const out = await runHandler(handler, event, state.ctx, options.timeoutMs);
+      const out = await runHandler(handler, event, state.ctx, options.deadlines);
       if (!out.ok) return failedClosed(extension, name, out, options);
       const value = out.value as Record<string, unknown> | undefined | null;
       let candidate: unknown;
@@ -83,7 +84,7 @@ export function enforceStage(
   const name = "tool_call (enforce)";
   for (const { extension, handler } of taps) {
     hook.tapPromise(extension, async (state) => {
-      const out = await runHandler(handler, state.event, state.ctx, options.timeoutMs);
+      const out = await runHandler(handler, state.event, state.ctx, options.deadlines);
       if (!out.ok) return failedClosed(extension, name, out, options);
       const value = out.value as { block?: unknown; reason?: unknown } | undefined | null;
       if (value && typeof value === "object" && value.block === true) return blocked(extension, value.reason);

@@ -35,7 +35,7 @@ export function toolResultChain(
         details: state.result.details,
         isError: state.isError,
       };
-      const out = await runHandler(handler, event, state.ctx, options.timeoutMs);
+      const out = await runHandler(handler, event, state.ctx, options.deadlines);
       if (!out.ok) {
         options.onError({ extension, hook: "tool_result", error: out.error, timedOut: out.timedOut });
         const text = `Result withheld: extension "${extension}" failed in its tool_result handler (${out.error.message}).`;

@@ -1,5 +1,5 @@
 import type { GatehouseEvent, Message, UserMessage } from "@gatehouse/sdk";
-import pino, { type Logger } from "pino";
+import { type Logger, pino } from "pino";
 import { GatehouseError } from "../common/errors.ts";
 import { setupExtension } from "../extensions/setup-extension.ts";
 import type { ExtensionRecord } from "../extensions/types.ts";

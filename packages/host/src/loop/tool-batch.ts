@@ -16,11 +16,10 @@ type Settled = FinalizedCall | { skipped: ToolCall };
 
 const SKIPPED_TEXT = "Tool call skipped: the run was aborted before it started.";
 
-async function emitAll(config: LoopConfig, events: AgentEvent[]): Promise<void> {
-  for (const event of events) {
-    const r = config.emit(event);
-    if (isPromiseLike(r)) await r;
-  }
+/** Emits one event; returns a promise only when the sink is asynchronous (saves a microtask per event). */
+function emit(config: LoopConfig, event: AgentEvent): PromiseLike<void> | undefined {
+  const r = config.emit(event);
+  return isPromiseLike<void>(r) ? r : undefined;
 }
 
 function endEvent(call: FinalizedCall): AgentEvent {
@@ -55,14 +54,16 @@ async function startCall(
   turn: TurnState,
   signal: AbortSignal,
 ): Promise<FinalizedCall | { prepared: PreparedCall }> {
-  await emitAll(config, [startEvent(toolCall)]);
+  const started = emit(config, startEvent(toolCall));
+  if (started) await started;
   const isDuplicate = seen.has(toolCall.id);
   seen.add(toolCall.id);
   const pre = isDuplicate
     ? { kind: "immediate" as const, call: duplicate(toolCall) }
     : await preflight(toolCall, turn, signal);
   if (pre.kind === "immediate") {
-    await emitAll(config, [endEvent(pre.call)]);
+    const ended = emit(config, endEvent(pre.call));
+    if (ended) await ended;
     return pre.call;
   }
   return { prepared: pre.call };
@@ -78,7 +79,8 @@ async function finish(
   const call = signal.aborted
     ? immediate(prepared.toolCall, "aborted", "Tool call aborted before it ran.", { args: prepared.args })
     : await executeAndFinalize(prepared, config, turn, signal);
-  await emitAll(config, [endEvent(call)]);
+  const ended = emit(config, endEvent(call));
+  if (ended) await ended;
   return call;
 }
 
@@ -87,10 +89,10 @@ async function emitResult(slot: Settled, config: LoopConfig): Promise<ToolResult
   const call = "skipped" in slot ? immediate(slot.skipped, "aborted", SKIPPED_TEXT) : slot;
   const message = toResultMessage(call, now());
   if ("skipped" in slot) message.details = { skipped: true };
-  await emitAll(config, [
-    { type: "message_start", message },
-    { type: "message_end", message },
-  ]);
+  const started = emit(config, { type: "message_start", message });
+  if (started) await started;
+  const ended = emit(config, { type: "message_end", message });
+  if (ended) await ended;
   return message;
 }
 

@@ -2,7 +2,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type AnyToolDefinition, defineTool, type ExtensionDefinition, type GatehouseEvent } from "@gatehouse/sdk";
-import pino from "pino";
+import { pino } from "pino";
 import { z } from "zod";
 import { createHost } from "../../src/host/create-host.ts";
 import type { Host, HostOptions } from "../../src/host/types.ts";
