@@ -1,5 +1,5 @@
 import type { AssistantMessage, Message, ToolCall, ToolResultMessage } from "./messages.ts";
-import type { ToolProgress, ToolResult } from "./tool.ts";
+import type { ToolEffect, ToolProgress, ToolResult } from "./tool.ts";
 
 /** One streaming step of an assistant message, as carried by `message_update`. */
 export type AssistantMessageEvent =
@@ -54,6 +54,8 @@ export interface ToolExecutionEndEvent {
   blockedBy?: string;
   /** Why the call was refused, for `blocked` and `invalid`. */
   reason?: string;
+  /** What the call touches, when it was computed for the guards (SPEC §2 `effects`). */
+  effects?: readonly ToolEffect[];
 }
 
 /** Events the host adds around extensions. */

@@ -100,6 +100,11 @@ export interface ExtensionAPI {
   on<K extends GatehouseEventType>(event: K, handler: ObserverHandler<K>): void;
   /** Parses this extension's section of the settings (`config.<name>`) with a zod schema. */
   config<S extends z.ZodType>(schema: S): z.output<S>;
+  /**
+   * Stops the current run with an error (e.g. an audit that can no longer be written): no further
+   * tool call starts, no new model turn begins, and the run reports `reason` naming this extension.
+   */
+  abortRun(reason: string): void;
   /** A logger bound to this extension. */
   logger: Logger;
   /** The project's working directory. */

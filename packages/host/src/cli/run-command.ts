@@ -66,11 +66,14 @@ export async function runCommand(args: string[], io: CliIo): Promise<number> {
   process.on("SIGINT", onSigint);
   try {
     const result = await host.run(prompt);
-    const code = result.aborted
-      ? ExitCode.interrupted
-      : result.stopReason === "error"
-        ? ExitCode.runFailed
-        : ExitCode.ok;
+    if (result.stoppedBy) io.stderr.write(`gatehouse: ${result.errorMessage}\n`);
+    const code = result.stoppedBy
+      ? ExitCode.runFailed
+      : result.aborted
+        ? ExitCode.interrupted
+        : result.stopReason === "error"
+          ? ExitCode.runFailed
+          : ExitCode.ok;
     view.close({ exitCode: code });
     return code;
   } finally {

@@ -21,6 +21,8 @@ export interface ExtensionApiContext {
   /** Where that section was read from, for error messages. */
   configSource: string;
   onConflict: (conflict: ToolConflict) => void;
+  /** Stops the current run on behalf of this extension. */
+  abortRun: (extension: string, reason: string) => void;
 }
 
 /** An extension's API and the switch that turns it off when the extension is unloaded. */
@@ -89,7 +91,12 @@ export function createExtensionApi(ctx: ExtensionApiContext): ExtensionApiHandle
     );
   }
 
-  const api = { registerTool, on, config, logger: ctx.logger, cwd: ctx.cwd } as ExtensionAPI;
+  function abortRun(reason: string): void {
+    live("abortRun");
+    ctx.abortRun(ctx.name, typeof reason === "string" && reason ? reason : "no reason given");
+  }
+
+  const api = { registerTool, on, config, abortRun, logger: ctx.logger, cwd: ctx.cwd } as ExtensionAPI;
   return {
     api,
     revoke() {

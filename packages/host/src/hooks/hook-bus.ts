@@ -85,13 +85,12 @@ export class HookBus implements LoopHooks {
       input = state.input;
     }
     const frozen = deepFreeze(input);
-    if (this.#enforce) {
-      const event = guardedEvent(request, frozen);
-      if ("action" in event) return event;
-      const verdict = await this.#enforce.promise({ event, ctx });
-      if (verdict) return verdict.action === "block" ? { ...verdict, input: frozen } : verdict;
-    }
-    return { action: "allow", input: frozen };
+    if (!this.#enforce) return { action: "allow", input: frozen };
+    const event = guardedEvent(request, frozen);
+    if ("action" in event) return event;
+    const verdict = await this.#enforce.promise({ event, ctx });
+    if (!verdict) return { action: "allow", input: frozen, effects: event.effects };
+    return verdict.action === "block" ? { ...verdict, input: frozen, effects: event.effects } : verdict;
   }
 
   /** Stage 10: the `tool_result` patch chain. */

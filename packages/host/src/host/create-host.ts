@@ -49,6 +49,17 @@ export async function createHost(options: HostOptions): Promise<Host> {
   const handlers = new HandlerRegistry({ timeoutMs, onError: reportFailure });
   for (const def of options.tools ?? []) tools.register(def, { owner: "host" });
 
+  let controller: AbortController | undefined;
+  const stop: { by?: { extension: string; reason: string } } = {};
+  const stoppedBy = () => stop.by;
+  const abortRun = (extension: string, reason: string) => {
+    logger.error({ extension, reason }, "extension stopped the run");
+    if (!controller || controller.signal.aborted) return;
+    stop.by = { extension, reason };
+    void hub.emit({ type: "extension_error", extension, hook: "abortRun", error: reason });
+    controller.abort();
+  };
+
   const records: ExtensionRecord[] = [];
   const unloaders: (() => void)[] = [];
   for (const def of options.extensions ?? []) {
@@ -64,6 +75,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
         handlers,
         configSection: options.config?.[name],
         configSource: "createHost({ config })",
+        abortRun,
       },
       timeoutMs,
     );
@@ -85,7 +97,6 @@ export async function createHost(options: HostOptions): Promise<Host> {
   const context: Message[] = options.messages ? [...options.messages] : [];
   const steering: UserMessage[] = [];
   const followUps: UserMessage[] = [];
-  let controller: AbortController | undefined;
   const drain = (queue: UserMessage[]) => queue.splice(0, queue.length);
 
   const prepareTurn = (): TurnState => {
@@ -98,6 +109,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
     if (controller) throw new GatehouseError("GH_USAGE", "A run is already in progress on this host.");
     const own = new AbortController();
     controller = own;
+    delete stop.by;
     const onAbort = () => own.abort();
     runOptions?.signal?.addEventListener("abort", onAbort, { once: true });
     if (runOptions?.signal?.aborted) own.abort();
@@ -120,6 +132,11 @@ export async function createHost(options: HostOptions): Promise<Host> {
       const last = added.findLast((m) => m.role === "assistant");
       const result: RunResult = { messages: added, stopReason: last?.stopReason, aborted: own.signal.aborted };
       if (last?.errorMessage !== undefined) result.errorMessage = last.errorMessage;
+      const by = stoppedBy();
+      if (by) {
+        result.stoppedBy = by;
+        result.errorMessage = `Stopped by extension "${by.extension}": ${by.reason}`;
+      }
       return result;
     } finally {
       runOptions?.signal?.removeEventListener("abort", onAbort);

@@ -44,6 +44,8 @@ export interface RunResult {
   stopReason: StopReason | undefined;
   errorMessage?: string;
   aborted: boolean;
+  /** Set when an extension stopped the run with `api.abortRun`. */
+  stoppedBy?: { extension: string; reason: string };
 }
 
 /** Options of one run. */

@@ -34,6 +34,7 @@ function endEvent(call: FinalizedCall): AgentEvent {
   };
   if (call.blockedBy !== undefined) event.blockedBy = call.blockedBy;
   if (call.reason !== undefined) event.reason = call.reason;
+  if (call.effects !== undefined) event.effects = call.effects;
   return event;
 }
 

@@ -75,5 +75,6 @@ export async function executeAndFinalize(
     }
   }
   const { result, isError } = final;
-  return { toolCall: call.toolCall, args: call.args, result, isError, outcome: outcomeOf(isError, signal) };
+  const outcome = outcomeOf(isError, signal);
+  return { toolCall: call.toolCall, args: call.args, result, isError, outcome, effects: call.effects };
 }

@@ -1,4 +1,4 @@
-import type { AnyToolDefinition, ToolCall } from "@gatehouse/sdk";
+import type { AnyToolDefinition, ToolCall, ToolEffect } from "@gatehouse/sdk";
 import { deepFreeze } from "../common/deep-freeze.ts";
 import { errorMessage } from "../common/errors.ts";
 import { isPromiseLike } from "../common/is-promise.ts";
@@ -11,6 +11,8 @@ export interface PreparedCall {
   toolCall: ToolCall;
   tool: AnyToolDefinition;
   args: Readonly<Record<string, unknown>>;
+  /** The effects the guards saw, when they were computed. */
+  effects?: readonly ToolEffect[] | undefined;
 }
 
 /** The preflight answer: ready to execute, or already finalized as an immediate error. */
@@ -22,10 +24,14 @@ function unknownTool(toolCall: ToolCall, turn: TurnState): FinalizedCall {
 }
 
 function fromVerdict(toolCall: ToolCall, tool: AnyToolDefinition, verdict: ToolCallVerdict): Preflight {
-  if (verdict.action === "allow") return { kind: "prepared", call: { toolCall, tool, args: verdict.input } };
+  if (verdict.action === "allow") {
+    return { kind: "prepared", call: { toolCall, tool, args: verdict.input, effects: verdict.effects } };
+  }
   const extra = { blockedBy: verdict.blockedBy, reason: verdict.reason };
   if (verdict.action === "block") {
-    const args = verdict.input ? { ...extra, args: verdict.input as Record<string, unknown> } : extra;
+    const args = verdict.input
+      ? { ...extra, args: verdict.input as Record<string, unknown>, effects: verdict.effects }
+      : extra;
     return { kind: "immediate", call: immediate(toolCall, "blocked", verdict.reason, args) };
   }
   return { kind: "immediate", call: immediate(toolCall, "invalid", verdict.reason, extra) };

@@ -1,4 +1,4 @@
-import type { ToolCall, ToolOutcome, ToolResult, ToolResultMessage } from "@gatehouse/sdk";
+import type { ToolCall, ToolEffect, ToolOutcome, ToolResult, ToolResultMessage } from "@gatehouse/sdk";
 
 /** One call after stages 3–11: everything needed for its end event and its result message. */
 export interface FinalizedCall {
@@ -9,6 +9,7 @@ export interface FinalizedCall {
   outcome: ToolOutcome;
   blockedBy?: string | undefined;
   reason?: string | undefined;
+  effects?: readonly ToolEffect[] | undefined;
 }
 
 /** A result carrying only an error text. */
@@ -21,7 +22,12 @@ export function immediate(
   toolCall: ToolCall,
   outcome: ToolOutcome,
   text: string,
-  extra?: { blockedBy?: string; reason?: string; args?: Record<string, unknown> },
+  extra?: {
+    blockedBy?: string;
+    reason?: string;
+    args?: Record<string, unknown>;
+    effects?: readonly ToolEffect[] | undefined;
+  },
 ): FinalizedCall {
   return {
     toolCall,
@@ -31,6 +37,7 @@ export function immediate(
     outcome,
     blockedBy: extra?.blockedBy,
     reason: extra?.reason,
+    effects: extra?.effects,
   };
 }
 

@@ -5,6 +5,7 @@ import type {
   Logger,
   Message,
   ToolCall,
+  ToolEffect,
   ToolResult,
 } from "@gatehouse/sdk";
 import type { Model } from "../model/types.ts";
@@ -34,8 +35,14 @@ export interface ToolCallRequest {
  * (or, for a block in the enforce stage, the input the guard refused).
  */
 export type ToolCallVerdict =
-  | { action: "allow"; input: Readonly<Record<string, unknown>> }
-  | { action: "block"; blockedBy: string; reason: string; input?: Readonly<Record<string, unknown>> }
+  | { action: "allow"; input: Readonly<Record<string, unknown>>; effects?: readonly ToolEffect[] | undefined }
+  | {
+      action: "block";
+      blockedBy: string;
+      reason: string;
+      input?: Readonly<Record<string, unknown>>;
+      effects?: readonly ToolEffect[] | undefined;
+    }
   | { action: "invalid"; blockedBy: string; reason: string };
 
 /** What the loop asks the `tool_result` hooks about one executed call. */
