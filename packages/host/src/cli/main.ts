@@ -1,14 +1,18 @@
 import { GatehouseError } from "../common/errors.ts";
 import { ExitCode } from "./exit-codes.ts";
+import { extensionsCommand } from "./extensions-command.ts";
 import { type CliIo, processIo } from "./io.ts";
 import { RUN_USAGE, runCommand } from "./run-command.ts";
 import { toolsCommand } from "./tools-command.ts";
+import { trustCommand } from "./trust-command.ts";
 
 const HELP = `gatehouse — a tool-call host for AI coding agents
 
 usage:
   ${RUN_USAGE}
-  gatehouse tools [--cwd DIR] [--json]
+  gatehouse tools [--cwd DIR] [--json] [--trust]
+  gatehouse extensions [--cwd DIR] [--json] [--trust]
+  gatehouse trust [--cwd DIR] [--revoke]
 
 exit codes: 0 finished · 1 model error or host failure · 2 bad usage or input · 130 interrupted
 `;
@@ -16,6 +20,8 @@ exit codes: 0 finished · 1 model error or host failure · 2 bad usage or input 
 const COMMANDS: Record<string, (args: string[], io: CliIo) => Promise<number>> = {
   run: runCommand,
   tools: toolsCommand,
+  extensions: extensionsCommand,
+  trust: trustCommand,
 };
 
 const INPUT_ERRORS = new Set(["GH_USAGE", "GH_SCRIPT_INVALID", "GH_JSON_SYNTAX", "GH_SETTINGS_INVALID"]);

@@ -5,13 +5,19 @@ import { GatehouseError } from "../common/errors.ts";
 import { createHost } from "../host/create-host.ts";
 import { createScriptedModel, loadScript } from "../model/index.ts";
 import { ExitCode } from "./exit-codes.ts";
+import { extensionNotices } from "./extension-notices.ts";
 import type { CliIo } from "./io.ts";
 import { jsonLines } from "./json-lines.ts";
 import { parseFlags } from "./parse-flags.ts";
 import { createLiveView } from "./view/index.ts";
 
 /** The usage line of `gatehouse run`. */
-export const RUN_USAGE = "gatehouse run [prompt] --script FILE [--cwd DIR] [--json] [--sequential]";
+export const RUN_USAGE = "gatehouse run [prompt] --script FILE [--cwd DIR] [--json] [--sequential] [--trust] [--watch]";
+
+/** Logs to stderr at GATEHOUSE_LOG_LEVEL, silent by default (the CLI reports problems itself). */
+export function silentLogger(io: CliIo, fallback = "silent") {
+  return pino({ level: io.env.GATEHOUSE_LOG_LEVEL ?? fallback }, pino.destination({ fd: 2, sync: true }));
+}
 
 /** Resolves --cwd against the user's directory and checks that it is a directory. */
 export function projectDir(io: CliIo, flag: string | undefined): string {
@@ -38,6 +44,8 @@ export async function runCommand(args: string[], io: CliIo): Promise<number> {
       cwd: { type: "string" },
       json: { type: "boolean", default: false },
       sequential: { type: "boolean", default: false },
+      trust: { type: "boolean", default: false },
+      watch: { type: "boolean", default: false },
     },
     RUN_USAGE,
   );
@@ -47,15 +55,18 @@ export async function runCommand(args: string[], io: CliIo): Promise<number> {
   const prompt = positionals.join(" ") || script.prompt || "Run the script.";
 
   const view = values.json ? jsonLines(io.stdout) : createLiveView({ out: io.stdout });
-  const level = io.env.GATEHOUSE_LOG_LEVEL ?? (values.json ? "warn" : "silent");
-  const logger = pino({ level }, pino.destination({ fd: 2, sync: true }));
   const host = await createHost({
     cwd,
     model: createScriptedModel(script),
-    toolExecution: values.sequential ? "sequential" : "parallel",
+    ...(values.sequential ? { toolExecution: "sequential" as const } : {}),
     onEvent: (event) => view.onEvent(event),
-    logger,
+    logger: silentLogger(io, values.json ? "warn" : "silent"),
+    discover: true,
+    trust: values.trust,
+    watch: values.watch,
+    env: io.env,
   });
+  io.stderr.write(extensionNotices(host.extensions()));
 
   let interrupts = 0;
   const onSigint = () => {

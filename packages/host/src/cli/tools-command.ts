@@ -1,15 +1,28 @@
 import { createHost } from "../host/create-host.ts";
 import { createScriptedModel } from "../model/index.ts";
+import { extensionNotices } from "./extension-notices.ts";
 import type { CliIo } from "./io.ts";
 import { parseFlags } from "./parse-flags.ts";
-import { projectDir } from "./run-command.ts";
+import { projectDir, silentLogger } from "./run-command.ts";
 
-const USAGE = "gatehouse tools [--cwd DIR] [--json]";
+const USAGE = "gatehouse tools [--cwd DIR] [--json] [--trust]";
 
 /** `gatehouse tools`: every active tool, its source, and the built-in it overrides. */
 export async function toolsCommand(args: string[], io: CliIo): Promise<number> {
-  const { values } = parseFlags(args, { cwd: { type: "string" }, json: { type: "boolean", default: false } }, USAGE);
-  const host = await createHost({ cwd: projectDir(io, values.cwd), model: createScriptedModel({ turns: [] }) });
+  const { values } = parseFlags(
+    args,
+    { cwd: { type: "string" }, json: { type: "boolean", default: false }, trust: { type: "boolean", default: false } },
+    USAGE,
+  );
+  const host = await createHost({
+    cwd: projectDir(io, values.cwd),
+    model: createScriptedModel({ turns: [] }),
+    discover: true,
+    trust: values.trust,
+    env: io.env,
+    logger: silentLogger(io),
+  });
+  io.stderr.write(extensionNotices(host.extensions()));
   try {
     const tools = host.tools();
     if (values.json) {
@@ -19,7 +32,9 @@ export async function toolsCommand(args: string[], io: CliIo): Promise<number> {
     const width = Math.max(...tools.map((t) => t.name.length));
     for (const t of tools) {
       const from = t.source.file ? `${t.source.owner} (${t.source.file})` : t.source.owner;
-      const note = t.overrides ? `  overrides built-in ${t.overrides}` : "";
+      const note =
+        (t.overrides ? `  overrides built-in ${t.overrides}` : "") +
+        (t.shadowed ? `  (also registered by ${t.shadowed.map((s) => s.owner).join(", ")})` : "");
       io.stdout.write(`${t.name.padEnd(width)}  ${from}${note}\n`);
     }
     return 0;

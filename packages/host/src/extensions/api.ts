@@ -16,6 +16,8 @@ export interface ExtensionApiContext {
   logger: Logger;
   tools: ToolRegistry;
   handlers: HandlerRegistry;
+  /** The extension's load order: decides handler order and contested tool names. */
+  rank: number;
   /** This extension's settings section (`config.<name>`), if any. */
   configSection: unknown;
   /** Where that section was read from, for error messages. */
@@ -25,9 +27,14 @@ export interface ExtensionApiContext {
   abortRun: (extension: string, reason: string) => void;
 }
 
-/** An extension's API and the switch that turns it off when the extension is unloaded. */
+/** An extension's API, the switch that publishes what setup registered, and the one that turns it off. */
 export interface ExtensionApiHandle {
   api: ExtensionAPI;
+  /**
+   * Replaces everything this extension had registered with what its setup registered, in one
+   * step; later API calls apply directly. Until then nothing it registered is visible.
+   */
+  commit(): void;
   /** After this, every API call throws: an unloaded extension cannot register anything. */
   revoke(): void;
 }
@@ -43,6 +50,11 @@ function usage(name: string, message: string): GatehouseError {
  */
 export function createExtensionApi(ctx: ExtensionApiContext): ExtensionApiHandle {
   let revoked = false;
+  let staged: { tools: AnyToolDefinition[]; handlers: Registration[] } | undefined = { tools: [], handlers: [] };
+  const applyTool = (def: AnyToolDefinition) => {
+    const conflict = ctx.tools.register(def, { owner: ctx.name, file: ctx.source }, ctx.rank);
+    if (conflict) ctx.onConflict(conflict);
+  };
   const live = (what: string) => {
     if (revoked) throw usage(ctx.name, `${what} was called after the extension was unloaded.`);
   };
@@ -55,8 +67,8 @@ export function createExtensionApi(ctx: ExtensionApiContext): ExtensionApiHandle
     if (!def.parameters || typeof (def.parameters as { safeParse?: unknown }).safeParse !== "function") {
       throw usage(ctx.name, `tool "${def.name}" needs zod parameters (z.object({...})).`);
     }
-    const conflict = ctx.tools.register(def, { owner: ctx.name, file: ctx.source });
-    if (conflict) ctx.onConflict(conflict);
+    if (staged) staged.tools.push(def);
+    else applyTool(def);
   }
 
   function on(event: string, handler: unknown, opts?: { stage?: unknown }): void {
@@ -77,7 +89,8 @@ export function createExtensionApi(ctx: ExtensionApiContext): ExtensionApiHandle
     } else {
       throw usage(ctx.name, `unknown event "${event}"; expected one of: ${HANDLER_EVENTS.join(", ")}.`);
     }
-    ctx.handlers.add(registration);
+    if (staged) staged.handlers.push(registration);
+    else ctx.handlers.add(registration, ctx.rank);
   }
 
   function config<S extends z.ZodType>(schema: S): z.output<S> {
@@ -99,6 +112,15 @@ export function createExtensionApi(ctx: ExtensionApiContext): ExtensionApiHandle
   const api = { registerTool, on, config, abortRun, logger: ctx.logger, cwd: ctx.cwd } as ExtensionAPI;
   return {
     api,
+    commit() {
+      if (!staged || revoked) return;
+      const { tools, handlers } = staged;
+      staged = undefined;
+      ctx.tools.removeOwner(ctx.name);
+      ctx.handlers.removeOwner(ctx.name);
+      for (const def of tools) applyTool(def);
+      for (const registration of handlers) ctx.handlers.add(registration, ctx.rank);
+    },
     revoke() {
       revoked = true;
     },

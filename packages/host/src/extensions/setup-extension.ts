@@ -1,13 +1,12 @@
 import type { ExtensionAPI, ExtensionExport } from "@gatehouse/sdk";
 import { errorMessage } from "../common/errors.ts";
-import { createExtensionApi, type ExtensionApiContext } from "./api.ts";
+import { createExtensionApi, type ExtensionApiContext, type ExtensionApiHandle } from "./api.ts";
 import type { ExtensionRecord } from "./types.ts";
 
-/** A loaded extension: its record, and how to unload it. */
-export interface SetupResult {
-  record: ExtensionRecord;
-  unload(): void;
-}
+/** A set-up extension, not yet visible: commit it to publish, or drop it. */
+export type SetupResult =
+  | { ok: true; record: ExtensionRecord; handle: ExtensionApiHandle }
+  | { ok: false; record: ExtensionRecord };
 
 function withTimeout(work: unknown, ms: number, name: string): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -34,10 +33,19 @@ export function setupFunctionOf(exported: ExtensionExport | unknown): ((api: Ext
   return "the default export must be defineExtension({ name, setup }) or a function (api) => void";
 }
 
+/** The name an extension declares, if any. */
+export function declaredName(exported: unknown): string | undefined {
+  if (exported && typeof exported === "object") {
+    const name = (exported as { name?: unknown }).name;
+    if (typeof name === "string" && name.trim()) return name.trim();
+  }
+  return undefined;
+}
+
 /**
  * Runs one extension's setup against a fresh API, awaiting async setup with a time limit.
- * Contract: never throws. On failure everything the extension registered is removed again,
- * its API is revoked, and the record says `failed` with the cause; other extensions are untouched.
+ * Contract: never throws and publishes nothing: what setup registered is staged in the handle
+ * until the caller commits it, so a failed (re)load leaves the registries exactly as they were.
  */
 export async function setupExtension(
   exported: unknown,
@@ -54,31 +62,23 @@ export async function setupExtension(
   };
   const handle = createExtensionApi({
     ...ctx,
-    onConflict: (c) =>
+    onConflict: (c) => {
+      const where = c.winner.file ? ` (${c.winner.file})` : "";
       record.errors.push(
-        `tool "${c.name}" is already registered by ${c.winner.owner}${c.winner.file ? ` (${c.winner.file})` : ""}; ` +
-          `this registration from ${ctx.source} was ignored`,
-      ),
+        `tool "${c.name}" is already registered by ${c.winner.owner}${where}, earlier in load order; ` +
+          `the registration from ${ctx.source} is not used`,
+      );
+    },
   });
-  const unload = () => {
-    handle.revoke();
-    ctx.tools.removeOwner(ctx.name);
-    ctx.handlers.removeOwner(ctx.name);
-  };
   const setup = setupFunctionOf(exported);
   try {
     if (typeof setup === "string") throw new Error(setup);
     await withTimeout(setup(handle.api), timeoutMs, ctx.name);
   } catch (error) {
-    unload();
+    handle.revoke();
     record.status = "failed";
     record.errors.unshift(errorMessage(error));
-    return { record, unload };
+    return { ok: false, record };
   }
-  record.tools = ctx.tools
-    .describe()
-    .filter((t) => t.source.owner === ctx.name)
-    .map((t) => t.name);
-  record.handlers = ctx.handlers.describe(ctx.name);
-  return { record, unload };
+  return { ok: true, record, handle };
 }

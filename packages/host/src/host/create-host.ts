@@ -1,8 +1,7 @@
-import type { GatehouseEvent, Message, UserMessage } from "@gatehouse/sdk";
+import type { Message, UserMessage } from "@gatehouse/sdk";
 import { type Logger, pino } from "pino";
 import { GatehouseError } from "../common/errors.ts";
-import { setupExtension } from "../extensions/setup-extension.ts";
-import type { ExtensionRecord } from "../extensions/types.ts";
+import { ExtensionManager } from "../extensions/extension-manager.ts";
 import { HandlerRegistry } from "../hooks/handler-registry.ts";
 import type { HandlerFailure } from "../hooks/registrations.ts";
 import { runAgentLoop } from "../loop/agent-loop.ts";
@@ -10,44 +9,46 @@ import type { TurnState } from "../loop/types.ts";
 import { createBuiltinTools } from "../tools/index.ts";
 import { ToolRegistry } from "../tools/tool-registry.ts";
 import { EventHub } from "./event-hub.ts";
+import { inlineCandidates } from "./inline-extensions.ts";
+import { openProject, type ProjectExtensions } from "./project-extensions.ts";
 import type { Host, HostOptions, RunOptions, RunResult } from "./types.ts";
 import { toUserMessage } from "./user-message.ts";
 
 const DEFAULT_HOOK_TIMEOUT_MS = 5000;
+const HOST_RANK = -1;
 
 function defaultLogger(): Logger {
   return pino({ level: process.env.GATEHOUSE_LOG_LEVEL ?? "warn" }, pino.destination({ fd: 2, sync: true }));
 }
 
 /**
- * Creates an embedded host: built-in tools, the given tools and in-code extensions, one hook bus.
+ * Creates an embedded host: built-in tools, the given tools and in-code extensions, and — with
+ * `discover` — the project's settings and extensions (SPEC §5), all on one hook bus.
  * Contract: extension failures never reject; they are in `extensions()` and emitted as
- * `extension_error`. Tool and handler changes take effect at the next turn boundary.
+ * `extension_error`. Tool, handler and reload changes take effect at the next turn boundary.
+ * Bad settings files reject with GH_SETTINGS_INVALID naming the file and field.
  */
 export async function createHost(options: HostOptions): Promise<Host> {
   const logger = options.logger ?? defaultLogger();
-  const timeoutMs = options.hookTimeoutMs ?? DEFAULT_HOOK_TIMEOUT_MS;
   const hub = new EventHub(logger);
   if (options.onEvent) hub.subscribe(options.onEvent);
+  const project = options.discover || options.watch ? openProject(options, logger) : undefined;
+  const timeoutMs = options.hookTimeoutMs ?? project?.settings.hookTimeoutMs ?? DEFAULT_HOOK_TIMEOUT_MS;
+  const toolExecution = options.toolExecution ?? project?.settings.toolExecution;
 
   const reportFailure = (failure: HandlerFailure) => {
     logger.error(
       { extension: failure.extension, hook: failure.hook, err: failure.error.message },
       "extension handler failed",
     );
-    const event: GatehouseEvent = {
-      type: "extension_error",
-      extension: failure.extension,
-      hook: failure.hook,
-      error: failure.timedOut ? `timed out: ${failure.error.message}` : failure.error.message,
-    };
     // An observer of extension_error that fails must not trigger another one.
     if (failure.hook === "extension_error") return;
-    void hub.emit(event);
+    const error = failure.timedOut ? `timed out: ${failure.error.message}` : failure.error.message;
+    void hub.emit({ type: "extension_error", extension: failure.extension, hook: failure.hook, error });
   };
   const tools = new ToolRegistry(createBuiltinTools());
   const handlers = new HandlerRegistry({ timeoutMs, onError: reportFailure });
-  for (const def of options.tools ?? []) tools.register(def, { owner: "host" });
+  for (const def of options.tools ?? []) tools.register(def, { owner: "host" }, HOST_RANK);
 
   let controller: AbortController | undefined;
   const stop: { by?: { extension: string; reason: string } } = {};
@@ -60,46 +61,59 @@ export async function createHost(options: HostOptions): Promise<Host> {
     controller.abort();
   };
 
-  const records: ExtensionRecord[] = [];
-  const unloaders: (() => void)[] = [];
-  for (const def of options.extensions ?? []) {
-    const name = typeof def?.name === "string" && def.name ? def.name : `inline-${records.length + 1}`;
-    const { record, unload } = await setupExtension(
-      def,
-      {
-        name,
-        source: "inline",
-        cwd: options.cwd,
-        logger: logger.child({ extension: name }),
-        tools,
-        handlers,
-        configSection: options.config?.[name],
-        configSource: "createHost({ config })",
-        abortRun,
-      },
-      timeoutMs,
-    );
-    records.push(record);
-    unloaders.push(unload);
-    if (record.status === "loaded") {
-      await hub.emit({ type: "extension_loaded", extension: name, source: record.source, tools: record.tools });
-    } else {
-      logger.error({ extension: name, err: record.errors[0] }, "extension failed to load");
+  const manager = new ExtensionManager({
+    cwd: options.cwd,
+    logger,
+    timeoutMs,
+    tools,
+    handlers,
+    emit: (event) => hub.emit(event),
+    abortRun,
+    configFor: (name) =>
+      options.config && name in options.config
+        ? { section: options.config[name], source: "createHost({ config })" }
+        : (project?.configFor(name) ?? { section: undefined, source: "settings" }),
+  });
+  const inline = inlineCandidates(options.extensions ?? []);
+  const candidates = () => [...inline, ...(project?.candidates() ?? [])];
+  await manager.reconcile(candidates());
+
+  // Reloads wait for the turn boundary while a run is in flight, so no call sees half a reload.
+  let reloadPending = false;
+  let appliedAtBoundary: (() => void)[] = [];
+  const reloadNow = async () => {
+    reloadPending = false;
+    const waiting = appliedAtBoundary;
+    appliedAtBoundary = [];
+    const problem = project?.refresh();
+    if (problem) {
       await hub.emit({
         type: "extension_error",
-        extension: name,
-        source: record.source,
-        error: record.errors[0] ?? "",
+        extension: "settings",
+        error: `${problem} (keeping the last good settings)`,
       });
     }
-  }
+    const summary = await manager.reconcile(candidates());
+    if (summary.loaded.length + summary.failed.length + summary.removed.length > 0) {
+      await hub.emit({ type: "extensions_reloaded", ...summary });
+    }
+    for (const resolve of waiting) resolve();
+  };
+  let reloading: Promise<void> = Promise.resolve();
+  const scheduleReload = () => {
+    if (controller) reloadPending = true;
+    else reloading = reloading.then(reloadNow, reloadNow);
+  };
+  const watcher = options.watch && project ? project.watch(scheduleReload) : undefined;
+  if (watcher) await watcher.ready;
 
   const context: Message[] = options.messages ? [...options.messages] : [];
   const steering: UserMessage[] = [];
   const followUps: UserMessage[] = [];
   const drain = (queue: UserMessage[]) => queue.splice(0, queue.length);
 
-  const prepareTurn = (): TurnState => {
+  const prepareTurn = async (): Promise<TurnState> => {
+    if (reloadPending) await reloadNow();
     const bus = handlers.bus();
     hub.bus = bus;
     return { tools: tools.snapshot(), hooks: bus };
@@ -109,6 +123,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
     if (controller) throw new GatehouseError("GH_USAGE", "A run is already in progress on this host.");
     const own = new AbortController();
     controller = own;
+    await reloading;
     delete stop.by;
     const onAbort = () => own.abort();
     runOptions?.signal?.addEventListener("abort", onAbort, { once: true });
@@ -122,7 +137,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
         messages: context,
         prepareTurn,
         emit: hub.emit,
-        toolExecution: options.toolExecution,
+        toolExecution,
         signal: own.signal,
         getSteeringMessages: () => drain(steering),
         getFollowUpMessages: () => drain(followUps),
@@ -141,6 +156,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
     } finally {
       runOptions?.signal?.removeEventListener("abort", onAbort);
       controller = undefined;
+      if (reloadPending) scheduleReload();
     }
   }
 
@@ -154,10 +170,18 @@ export async function createHost(options: HostOptions): Promise<Host> {
       return context;
     },
     tools: () => tools.describe(),
-    extensions: () => records.map((r) => ({ ...r })),
+    extensions: () => manager.records(),
+    reload: () =>
+      new Promise<void>((resolve) => {
+        appliedAtBoundary.push(resolve);
+        scheduleReload();
+      }),
     async close() {
-      for (const unload of unloaders) unload();
-      unloaders.length = 0;
+      await watcher?.close();
+      await reloading;
+      manager.unloadAll();
     },
   };
 }
+
+export type { ProjectExtensions };

@@ -34,6 +34,17 @@ export interface HostOptions {
   onEvent?: (event: GatehouseEvent) => void;
   /** Messages the context starts with (e.g. a resumed session). */
   messages?: Message[];
+  /**
+   * Load the project's settings hierarchy and extensions (SPEC §5): managed settings,
+   * `.gatehouse/settings(.local).json`, `.gatehouse/extensions/`, and the user's under GATEHOUSE_HOME.
+   */
+  discover?: boolean;
+  /** Run the project's own extension code without a `gatehouse trust` record (one host only). */
+  trust?: boolean;
+  /** Reload extensions and settings when their files change; implies `discover`. */
+  watch?: boolean;
+  /** Environment for GATEHOUSE_HOME and GATEHOUSE_MANAGED_SETTINGS (default: process.env). */
+  env?: NodeJS.ProcessEnv;
 }
 
 /** What one run produced. */
@@ -71,6 +82,11 @@ export interface Host {
   tools(): ToolInfo[];
   /** Every extension with its status, tools, handlers and errors. */
   extensions(): ExtensionRecord[];
-  /** Unloads every extension and releases resources. */
+  /**
+   * Re-reads settings and extensions (what a watched file change does): at once when idle, at the
+   * next turn boundary during a run. Resolves when the result is in effect.
+   */
+  reload(): Promise<void>;
+  /** Unloads every extension, stops watching and releases resources. */
   close(): Promise<void>;
 }

@@ -15,9 +15,11 @@ export interface ToolInfo {
   source: ToolSource;
   /** The built-in this tool replaces, if any. */
   overrides?: string;
+  /** Other owners that registered the same name and lost (load order decides). */
+  shadowed?: ToolSource[];
 }
 
-/** Why a registration was refused: the name is already claimed by another owner. */
+/** A registration that lost a name to an owner earlier in load order. */
 export interface ToolConflict {
   name: string;
   winner: ToolSource;
@@ -27,6 +29,8 @@ export interface ToolConflict {
 interface Entry {
   def: AnyToolDefinition;
   source: ToolSource;
+  /** Load order of the owner: lower wins a contested name. */
+  rank: number;
 }
 
 class FrozenToolSet implements ToolSet {
@@ -45,39 +49,42 @@ class FrozenToolSet implements ToolSet {
 
 /**
  * The tools of a host: built-ins, overridden by name by host or extension tools.
- * Contract: the first owner to claim a non-built-in name keeps it (load order); later claims are
- * refused and returned as conflicts. An override that declares no `effects` inherits the
- * built-in's, so overriding a tool never takes it out of path policy.
+ * Contract: when several owners claim one name, the one earliest in load order (lowest rank)
+ * holds it, however often the others reload; the rest are conflicts. An override that declares
+ * no `effects` inherits the built-in's, so overriding a tool never takes it out of path policy.
+ * `snapshot()` is immutable: changes reach a run only when it takes the next snapshot.
  */
 export class ToolRegistry {
   readonly #builtins = new Map<string, AnyToolDefinition>();
-  readonly #claimed = new Map<string, Entry>();
+  readonly #claims = new Map<string, Entry[]>();
   #snapshot: FrozenToolSet | undefined;
 
   constructor(builtins: readonly AnyToolDefinition[]) {
     for (const def of builtins) this.#builtins.set(def.name, def);
   }
 
-  /** Registers a tool for an owner; returns the conflict if another owner holds the name. */
-  register(def: AnyToolDefinition, source: ToolSource): ToolConflict | undefined {
-    const existing = this.#claimed.get(def.name);
-    if (existing && existing.source.owner !== source.owner) {
-      return { name: def.name, winner: existing.source, loser: source };
-    }
+  /** Registers a tool; returns the conflict if an owner earlier in load order holds the name. */
+  register(def: AnyToolDefinition, source: ToolSource, rank: number): ToolConflict | undefined {
     const builtin = this.#builtins.get(def.name);
     const effective = builtin && !def.effects && builtin.effects ? { ...def, effects: builtin.effects } : def;
-    this.#claimed.set(def.name, { def: effective, source });
+    const claims = (this.#claims.get(def.name) ?? []).filter((c) => c.source.owner !== source.owner);
+    claims.push({ def: effective, source, rank });
+    claims.sort((a, b) => a.rank - b.rank);
+    this.#claims.set(def.name, claims);
     this.#snapshot = undefined;
-    return undefined;
+    const winner = claims[0] as Entry;
+    if (winner.source.owner === source.owner) return undefined;
+    return { name: def.name, winner: winner.source, loser: source };
   }
 
-  /** Removes every tool an owner registered (on unload or reload). */
+  /** Removes every tool an owner registered (on unload or before a reload commits). */
   removeOwner(owner: string): void {
-    for (const [name, entry] of this.#claimed) {
-      if (entry.source.owner === owner) {
-        this.#claimed.delete(name);
-        this.#snapshot = undefined;
-      }
+    for (const [name, claims] of this.#claims) {
+      const kept = claims.filter((c) => c.source.owner !== owner);
+      if (kept.length === claims.length) continue;
+      if (kept.length === 0) this.#claims.delete(name);
+      else this.#claims.set(name, kept);
+      this.#snapshot = undefined;
     }
   }
 
@@ -85,21 +92,41 @@ export class ToolRegistry {
   snapshot(): ToolSet {
     if (!this.#snapshot) {
       const defs: AnyToolDefinition[] = [];
-      for (const [name, def] of this.#builtins) defs.push(this.#claimed.get(name)?.def ?? def);
-      for (const [name, entry] of this.#claimed) if (!this.#builtins.has(name)) defs.push(entry.def);
+      for (const [name, def] of this.#builtins) defs.push(this.#claims.get(name)?.[0]?.def ?? def);
+      for (const [name, claims] of this.#claims) if (!this.#builtins.has(name)) defs.push((claims[0] as Entry).def);
       this.#snapshot = new FrozenToolSet(defs);
     }
     return this.#snapshot;
   }
 
-  /** Every active tool with its source and what it overrides. */
+  /** Every active tool with its source, what it overrides and who lost the name to it. */
   describe(): ToolInfo[] {
     return this.snapshot().list.map((def) => {
-      const entry = this.#claimed.get(def.name);
-      if (!entry) return { name: def.name, source: { owner: "builtin" } };
-      const info: ToolInfo = { name: def.name, source: entry.source };
+      const claims = this.#claims.get(def.name);
+      if (!claims) return { name: def.name, source: { owner: "builtin" } };
+      const info: ToolInfo = { name: def.name, source: (claims[0] as Entry).source };
       if (this.#builtins.has(def.name)) info.overrides = def.name;
+      if (claims.length > 1) info.shadowed = claims.slice(1).map((c) => c.source);
       return info;
     });
+  }
+
+  /** Moves an owner to a new place in the load order (contested names are decided again). */
+  rerank(owner: string, rank: number): void {
+    for (const [name, claims] of this.#claims) {
+      const mine = claims.find((c) => c.source.owner === owner);
+      if (!mine || mine.rank === rank) continue;
+      mine.rank = rank;
+      claims.sort((a, b) => a.rank - b.rank);
+      this.#claims.set(name, claims);
+      this.#snapshot = undefined;
+    }
+  }
+
+  /** The names an owner currently holds. */
+  namesOf(owner: string): string[] {
+    const names: string[] = [];
+    for (const [name, claims] of this.#claims) if (claims[0]?.source.owner === owner) names.push(name);
+    return names;
   }
 }

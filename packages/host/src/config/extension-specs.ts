@@ -1,0 +1,86 @@
+import { isAbsolute, resolve } from "node:path";
+import {
+  isAtLeastAsStrong,
+  LOAD_ORDER,
+  levelsByPrecedence,
+  type SettingsLevel,
+  type SettingsLevelName,
+  type SettingsLevels,
+} from "./settings-levels.ts";
+
+/** One entry of a settings file's `extensions`, with where it was written. */
+export interface ExtensionSpec {
+  /** As written: a path (relative to `dir`, or absolute) or a package name. */
+  readonly spec: string;
+  /** The level of the settings file that lists it. */
+  readonly level: SettingsLevelName;
+  /** The settings file that lists it. */
+  readonly file: string;
+  /** The directory a relative path resolves against. */
+  readonly dir: string;
+}
+
+/** A place in a settings file. */
+export interface SettingsLocation {
+  readonly level: SettingsLevelName;
+  readonly file: string;
+  readonly line: number;
+  readonly column: number;
+}
+
+/**
+ * The union of every level's `extensions`, in load order: managed, project, project local, user.
+ * Contract: a spec listed twice is kept once, the first in load order wins. Two specs are the same
+ * when both are paths (`./x`, `../x`, absolute) resolving to the same file from their `dir`, or when
+ * both are the same package name listed from the same `dir`.
+ */
+export function collectExtensionSpecs(levels: SettingsLevels): ExtensionSpec[] {
+  const seen = new Set<string>();
+  const specs: ExtensionSpec[] = [];
+  for (const name of LOAD_ORDER) {
+    const level = levels[name];
+    if (level === undefined) continue;
+    for (const spec of level.settings.extensions ?? []) {
+      const identity = isPathSpec(spec) ? `path\0${resolve(level.dir, spec)}` : `package\0${level.dir}\0${spec}`;
+      if (seen.has(identity)) continue;
+      seen.add(identity);
+      specs.push({ spec, level: name, file: level.file, dir: level.dir });
+    }
+  }
+  return specs;
+}
+
+/**
+ * The entries of `disabledExtensions` that may turn off the extension `name` loaded from `origin`.
+ * Contract: only levels as strong as `origin` or stronger count (a project cannot turn off a managed
+ * guard; managed can turn off anything); strongest first.
+ */
+export function effectiveDisables(levels: SettingsLevels, name: string, origin: SettingsLevelName): SettingsLocation[] {
+  return disablesOf(levels, name).filter((at) => isAtLeastAsStrong(at.level, origin));
+}
+
+/**
+ * The entries of `disabledExtensions` naming `name` that are ignored because they come from a level
+ * weaker than `origin`, so a caller can report them instead of dropping them silently.
+ */
+export function ignoredDisables(levels: SettingsLevels, name: string, origin: SettingsLevelName): SettingsLocation[] {
+  return disablesOf(levels, name).filter((at) => !isAtLeastAsStrong(at.level, origin));
+}
+
+function disablesOf(levels: SettingsLevels, name: string): SettingsLocation[] {
+  return levelsByPrecedence(levels).flatMap((level) =>
+    (level.settings.disabledExtensions ?? []).flatMap((entry, index) =>
+      entry === name ? [locationOf(level, ["disabledExtensions", index])] : [],
+    ),
+  );
+}
+
+/** Where the value at `path` is written in `level`'s file. */
+export function locationOf(level: SettingsLevel, path: readonly (string | number)[]): SettingsLocation {
+  const { line, column } = level.source.locate(path);
+  return { level: level.level, file: level.file, line, column };
+}
+
+function isPathSpec(spec: string): boolean {
+  return spec.startsWith("./") || spec.startsWith("../") || spec === "." || spec === ".." || isAbsolute(spec);
+}

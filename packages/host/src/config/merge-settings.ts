@@ -1,0 +1,101 @@
+import { deepFreeze } from "../common/deep-freeze.ts";
+import {
+  collectExtensionSpecs,
+  type ExtensionSpec,
+  effectiveDisables,
+  ignoredDisables,
+  locationOf,
+  type SettingsLocation,
+} from "./extension-specs.ts";
+import { type MergedValue, mergeValues, originOf } from "./merge-config.ts";
+import {
+  levelsByPrecedence,
+  type SettingsLevel,
+  type SettingsLevelName,
+  type SettingsLevels,
+} from "./settings-levels.ts";
+import type { SettingsFile, ToolExecutionMode } from "./settings-schema.ts";
+
+/** The effective settings of one project, with where each value came from. */
+export interface MergedSettings {
+  /** The settings files that were present, strongest first. */
+  readonly levels: readonly SettingsLevel[];
+  /** Every level's `extensions`, in load order, each with the file and directory it came from. */
+  readonly extensions: readonly ExtensionSpec[];
+  /** The merged per-extension sections, `config.<extension name>`; deeply frozen. */
+  readonly config: Readonly<Record<string, unknown>>;
+  /** How a batch of tool calls runs, if any level says. */
+  readonly toolExecution: ToolExecutionMode | undefined;
+  /** The handler timeout in milliseconds, if any level says. */
+  readonly hookTimeoutMs: number | undefined;
+  /** Whether to hot-reload extensions, if any level says. */
+  readonly watch: boolean | undefined;
+  /** Whether the extension `name`, loaded from a source of level `origin`, is turned off. */
+  isDisabled(name: string, origin: SettingsLevelName): boolean;
+  /** The strongest `disabledExtensions` entry that turns `name` (from `origin`) off, if any. */
+  disabledBy(name: string, origin: SettingsLevelName): SettingsLocation | undefined;
+  /** The `disabledExtensions` entries for `name` that are ignored because they are weaker than `origin`. */
+  ignoredDisables(name: string, origin: SettingsLevelName): SettingsLocation[];
+  /** Which file, line and column provided `config.<name>` at `path` (see `mergeSettings`). */
+  configSource(name: string, path: readonly (string | number)[]): SettingsLocation | undefined;
+}
+
+/**
+ * Merges the settings levels into the effective settings.
+ * Contract — precedence is managed > projectLocal > project > user, and:
+ * - Scalars (`toolExecution`, `hookTimeoutMs`, `watch`, and any non-object value in `config`): the
+ *   strongest level that sets a value wins.
+ * - Objects (`config` and everything inside it): merged recursively key by key. Where levels disagree
+ *   on the kind of value at a key, the strongest level's kind wins and the others' values at that key
+ *   are ignored, except that objects from weaker levels still merge into a stronger object.
+ * - Arrays under a key starting with `deny` (at any depth in `config`, e.g.
+ *   `config["protected-paths"].denyWrite`): the union of every level's entries, strongest level's
+ *   first, duplicates kept once. A weaker level can add denies, never remove a stronger level's.
+ * - Other arrays: the strongest level that sets one wins whole; a weaker level cannot widen it
+ *   (e.g. add `workspace` roots).
+ * - `extensions`: the union in load order managed, project, projectLocal, user — SPEC §5 discovery
+ *   order, deliberately not precedence; see `collectExtensionSpecs` for duplicates.
+ * - `disabledExtensions`: an entry turns off an extension only if it comes from the level the
+ *   extension was loaded from or a stronger one, so a project cannot turn off a managed guard. The
+ *   loader asks `isDisabled(name, origin)` with the level of the settings file that listed the
+ *   extension (`"project"` for the project's `.gatehouse/extensions/`, `"user"` for the user's).
+ * - Provenance: `configSource(name, path)` names the file, line and column of the value at
+ *   `config.<name>.<path...>`: for an object, the strongest level that has one there; for a deny
+ *   union entry, the level that listed it; a path below what exists resolves to the deepest value
+ *   on the way (so a missing required key points at its section); `undefined` when no level has a
+ *   `config.<name>` section.
+ */
+export function mergeSettings(levels: SettingsLevels): MergedSettings {
+  const present = levelsByPrecedence(levels);
+  const config = mergeConfig(present);
+  return {
+    levels: present,
+    extensions: collectExtensionSpecs(levels),
+    config: deepFreeze((config?.value ?? {}) as Record<string, unknown>),
+    toolExecution: strongest(present, "toolExecution"),
+    hookTimeoutMs: strongest(present, "hookTimeoutMs"),
+    watch: strongest(present, "watch"),
+    isDisabled: (name, origin) => effectiveDisables(levels, name, origin).length > 0,
+    disabledBy: (name, origin) => effectiveDisables(levels, name, origin)[0],
+    ignoredDisables: (name, origin) => ignoredDisables(levels, name, origin),
+    configSource(name, path) {
+      if (config === undefined || !Object.hasOwn(config.value as object, name)) return undefined;
+      const origin = originOf(config.provenance, [name, ...path]);
+      return locationOf(origin.level, ["config", ...origin.path]);
+    },
+  };
+}
+
+function mergeConfig(present: readonly SettingsLevel[]): MergedValue | undefined {
+  const sections = present.flatMap((level) =>
+    level.settings.config === undefined ? [] : [{ level, value: level.settings.config }],
+  );
+  return sections.length === 0 ? undefined : mergeValues(sections);
+}
+
+function strongest<Key extends "toolExecution" | "hookTimeoutMs" | "watch">(
+  present: readonly SettingsLevel[],
+  key: Key,
+): SettingsFile[Key] {
+  return present.find((level) => level.settings[key] !== undefined)?.settings[key];
+}

@@ -1,0 +1,86 @@
+import { readFileSync } from "node:fs";
+import type { z } from "zod";
+import { describeZodIssues } from "../common/describe-zod-issues.ts";
+import { GatehouseError } from "../common/errors.ts";
+import { type JsonSource, parseJsonSource } from "../common/json-source.ts";
+
+/** What to read and how to word its problems. */
+export interface ReadJsonFileOptions<Schema extends z.ZodType> {
+  /** Absolute path of the file. */
+  file: string;
+  /** The schema the parsed JSON must satisfy. */
+  schema: Schema;
+  /** What the file is, for messages: `settings`, `managed settings`, `trust store`. */
+  what: string;
+  /** When true, a file that does not exist yields `undefined` instead of an error. */
+  optional: boolean;
+  /** Appended to the message when the file cannot be read, e.g. why it must exist. */
+  readHint?: string;
+}
+
+/** A validated JSON file and the source to locate its values. */
+export interface JsonFile<Value> {
+  value: Value;
+  source: JsonSource;
+}
+
+/**
+ * Reads, parses and validates a hand-written JSON file of the Gatehouse configuration.
+ * Contract: every problem throws GatehouseError `GH_SETTINGS_INVALID` naming the file: unreadable
+ * (the OS reason; a missing file only when not `optional` — a missing parent directory counts as
+ * missing), malformed JSON (`file:line:column: found — expected`, the `GH_JSON_SYNTAX` error as
+ * cause), schema mismatch (one `file:line:column: field: expectation` line per problem). A leading
+ * byte-order mark is ignored.
+ */
+export function readJsonFile<Schema extends z.ZodType>(
+  options: ReadJsonFileOptions<Schema>,
+): JsonFile<z.output<Schema>> | undefined {
+  const { file, what } = options;
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (error) {
+    if (options.optional && isMissing(error)) return undefined;
+    const hint = options.readHint ? `; ${options.readHint}` : "";
+    throw new GatehouseError("GH_SETTINGS_INVALID", `Cannot read ${what} ${file}: ${osReason(error)}${hint}`, {
+      cause: error,
+    });
+  }
+  return parseJsonFile(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text, options);
+}
+
+function parseJsonFile<Schema extends z.ZodType>(
+  text: string,
+  { file, schema, what }: ReadJsonFileOptions<Schema>,
+): JsonFile<z.output<Schema>> {
+  let source: JsonSource;
+  try {
+    source = parseJsonSource(text, file);
+  } catch (error) {
+    if (!(error instanceof GatehouseError) || error.code !== "GH_JSON_SYNTAX") throw error;
+    throw new GatehouseError("GH_SETTINGS_INVALID", `Invalid ${what} ${file} (malformed JSON):\n  ${error.message}`, {
+      cause: error,
+    });
+  }
+  const parsed = schema.safeParse(source.value);
+  if (parsed.success) return { value: parsed.data, source };
+  const lines = describeZodIssues(parsed.error, source, file);
+  const count = lines.length === 1 ? "1 problem" : `${lines.length} problems`;
+  throw new GatehouseError("GH_SETTINGS_INVALID", [`Invalid ${what} ${file} (${count}):`, ...lines].join("\n  "), {
+    cause: parsed.error,
+  });
+}
+
+function isMissing(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === "ENOENT" || code === "ENOTDIR";
+}
+
+/** `ENOENT: no such file or directory, open 'x'` → `no such file or directory (ENOENT)`. */
+export function osReason(error: unknown): string {
+  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
+  const text = typeof message === "string" ? message : String(error);
+  const described = /^[A-Z0-9_]+: ([^,]+)/.exec(text)?.[1];
+  if (typeof code === "string" && described !== undefined) return `${described} (${code})`;
+  return text;
+}

@@ -1,0 +1,23 @@
+import { z } from "zod";
+import { strictObject } from "../common/describe-zod-issues.ts";
+
+/**
+ * The schema of one settings file (managed, project local, project or user).
+ * Contract: unknown keys are errors that list the allowed keys, so a typo such as `extension` is
+ * caught instead of silently ignored; every key is optional; `config` holds one section per
+ * extension name, validated later by that extension's own `config(schema)`.
+ */
+export const settingsFileSchema = strictObject({
+  extensions: z.array(z.string().min(1)).optional(),
+  disabledExtensions: z.array(z.string().min(1)).optional(),
+  config: z.record(z.string(), z.unknown()).optional(),
+  toolExecution: z.enum(["parallel", "sequential"]).optional(),
+  hookTimeoutMs: z.number().int().positive().optional(),
+  watch: z.boolean().optional(),
+});
+
+/** One validated settings file. */
+export type SettingsFile = z.output<typeof settingsFileSchema>;
+
+/** How a batch of tool calls runs: all at once or one after another. */
+export type ToolExecutionMode = NonNullable<SettingsFile["toolExecution"]>;

@@ -1,0 +1,244 @@
+import type { HostEvent, Logger } from "@gatehouse/sdk";
+import type { HandlerRegistry } from "../hooks/handler-registry.ts";
+import type { ToolRegistry } from "../tools/tool-registry.ts";
+import type { ExtensionApiHandle } from "./api.ts";
+import { loadModule } from "./module-loader.ts";
+import { declaredName, setupExtension } from "./setup-extension.ts";
+import type { ExtensionRecord } from "./types.ts";
+
+/** One extension the manager should have loaded, with everything needed to (re)load it. */
+export interface ExtensionCandidate {
+  /** Stable identity across reloads (entry file, or "inline:<n>"). */
+  id: string;
+  source: string;
+  fallbackName: string;
+  /** Produces the module's default export; absent for candidates reported as skipped or failed. */
+  load?: (fresh: boolean) => Promise<{ ok: true; exported: unknown } | { ok: false; error: string }>;
+  /** Changes when the extension must be reloaded (file contents, config section, rank). */
+  fingerprint: string;
+  /** Set for extensions that must not run, with the reason (untrusted, unresolvable). */
+  skip?: { status: "skipped" | "failed"; reason: string };
+  /** When true and a last good version is loaded, keep it instead of applying `skip`. */
+  keepLastGood?: boolean;
+}
+
+/** What the manager needs from the host. */
+export interface ExtensionManagerOptions {
+  cwd: string;
+  logger: Logger & { child(bindings: Record<string, unknown>): Logger };
+  timeoutMs: number;
+  tools: ToolRegistry;
+  handlers: HandlerRegistry;
+  emit: (event: HostEvent) => unknown;
+  abortRun: (extension: string, reason: string) => void;
+  /** The settings section of an extension and the file it came from. */
+  configFor: (name: string) => { section: unknown; source: string };
+}
+
+interface Loaded {
+  candidate: ExtensionCandidate;
+  rank?: number;
+  /** The settings section the loaded version was set up with. */
+  configStamp?: string | undefined;
+  record: ExtensionRecord;
+  handle?: ExtensionApiHandle;
+}
+
+/** What one reconcile changed, as the `extensions_reloaded` event reports it. */
+export interface ReloadSummary {
+  loaded: string[];
+  failed: string[];
+  removed: string[];
+}
+
+/**
+ * Loads, reloads and unloads extensions, keeping each one's last good version.
+ * Contract: the candidates' order is the load order (rank). A candidate whose fingerprint is
+ * unchanged is left alone; a changed one is set up again and, only if that succeeds, replaces
+ * the old version in one step; if it fails, the old version stays active and the record says why.
+ */
+export class ExtensionManager {
+  readonly #options: ExtensionManagerOptions;
+  #current = new Map<string, Loaded>();
+  #order: string[] = [];
+
+  constructor(options: ExtensionManagerOptions) {
+    this.#options = options;
+  }
+
+  /** Brings the loaded set in line with `candidates`; returns what changed. */
+  async reconcile(candidates: readonly ExtensionCandidate[]): Promise<ReloadSummary> {
+    const summary: ReloadSummary = { loaded: [], failed: [], removed: [] };
+    const wanted = new Set(candidates.map((c) => c.id));
+    for (const [id, loaded] of this.#current) {
+      if (wanted.has(id)) continue;
+      this.#unload(loaded);
+      this.#current.delete(id);
+      summary.removed.push(loaded.record.name);
+    }
+    for (const [rank, candidate] of candidates.entries()) {
+      const previous = this.#current.get(candidate.id);
+      const sameConfig = previous?.configStamp === this.#configStamp(previous?.record.name);
+      if (previous && previous.candidate.fingerprint === candidate.fingerprint && sameConfig && !candidate.skip) {
+        if (previous.handle && previous.rank !== rank) {
+          this.#options.tools.rerank(previous.record.name, rank);
+          this.#options.handlers.rerank(previous.record.name, rank);
+          previous.rank = rank;
+        }
+        continue;
+      }
+      const next = await this.#load(candidate, rank, previous);
+      if (next !== previous) next.rank = rank;
+      this.#current.set(candidate.id, next);
+      // A failed reload keeps the previous version (next === previous) but is still reported.
+      const failed = next === previous ? previous.record.errors.length > 0 : next.record.status === "failed";
+      if (failed) summary.failed.push(next.record.name);
+      else if (next.record.status === "loaded") summary.loaded.push(next.record.name);
+    }
+    this.#order = candidates.map((c) => c.id);
+    return summary;
+  }
+
+  #configStamp(name: string | undefined): string | undefined {
+    return name === undefined ? undefined : JSON.stringify(this.#options.configFor(name).section ?? null);
+  }
+
+  /** Every extension with its status, tools, handlers and errors, in load order. */
+  records(): ExtensionRecord[] {
+    const records: ExtensionRecord[] = [];
+    for (const id of this.#order) {
+      const loaded = this.#current.get(id);
+      if (!loaded) continue;
+      const r = loaded.record;
+      const live = r.status === "loaded";
+      records.push({
+        ...r,
+        tools: live ? this.#options.tools.namesOf(r.name) : [],
+        handlers: live ? this.#options.handlers.describe(r.name) : [],
+        errors: [...r.errors],
+      });
+    }
+    return records;
+  }
+
+  /** Unloads everything (host close); the records stay readable. */
+  unloadAll(): void {
+    for (const loaded of this.#current.values()) {
+      this.#unload(loaded);
+      delete loaded.handle;
+    }
+  }
+
+  #unload(loaded: Loaded): void {
+    loaded.handle?.revoke();
+    if (loaded.handle) {
+      this.#options.tools.removeOwner(loaded.record.name);
+      this.#options.handlers.removeOwner(loaded.record.name);
+    }
+  }
+
+  #nameTaken(name: string, id: string): Loaded | undefined {
+    for (const [otherId, loaded] of this.#current) {
+      if (otherId !== id && loaded.handle && loaded.record.name === name) return loaded;
+    }
+    return undefined;
+  }
+
+  async #load(candidate: ExtensionCandidate, rank: number, previous: Loaded | undefined): Promise<Loaded> {
+    const o = this.#options;
+    const base = (name: string): ExtensionRecord => ({
+      name,
+      source: candidate.source,
+      status: "failed",
+      tools: [],
+      handlers: [],
+      errors: [],
+    });
+    const keep = (reason: string): Loaded => {
+      if (!previous?.handle) {
+        const record = base(candidate.fallbackName);
+        record.errors.push(reason);
+        return { candidate, record };
+      }
+      previous.record.errors = [`reload failed, keeping the last good version: ${reason}`];
+      o.emit({ type: "extension_error", extension: previous.record.name, source: candidate.source, error: reason });
+      return previous;
+    };
+
+    if (candidate.skip) {
+      if (candidate.keepLastGood && previous?.handle) return keep(candidate.skip.reason);
+      if (previous) this.#unload(previous);
+      const record = { ...base(candidate.fallbackName), status: candidate.skip.status };
+      record.errors.push(candidate.skip.reason);
+      if (candidate.skip.status === "failed") {
+        o.emit({
+          type: "extension_error",
+          extension: record.name,
+          source: candidate.source,
+          error: candidate.skip.reason,
+        });
+      }
+      return { candidate, record };
+    }
+    const module = candidate.load
+      ? await candidate.load(previous !== undefined)
+      : { ok: false as const, error: "nothing to load" };
+    if (!module.ok) {
+      o.logger.error(
+        { extension: candidate.fallbackName, source: candidate.source, err: module.error },
+        "extension failed to load",
+      );
+      if (previous?.handle) return keep(module.error);
+      o.emit({
+        type: "extension_error",
+        extension: candidate.fallbackName,
+        source: candidate.source,
+        error: module.error,
+      });
+      const record = base(candidate.fallbackName);
+      record.errors.push(module.error);
+      return { candidate, record };
+    }
+    const name = declaredName(module.exported) ?? candidate.fallbackName;
+    const clash = this.#nameTaken(name, candidate.id);
+    if (clash) {
+      const reason = `an extension named "${name}" is already loaded from ${clash.candidate.source}`;
+      if (previous?.handle) return keep(reason);
+      o.emit({ type: "extension_error", extension: name, source: candidate.source, error: reason });
+      const record = base(name);
+      record.errors.push(reason);
+      return { candidate, record };
+    }
+    const { section, source } = o.configFor(name);
+    const result = await setupExtension(
+      module.exported,
+      {
+        name,
+        source: candidate.source,
+        cwd: o.cwd,
+        logger: o.logger.child({ extension: name }),
+        tools: o.tools,
+        handlers: o.handlers,
+        configSection: section,
+        configSource: source,
+        rank,
+        abortRun: o.abortRun,
+      },
+      o.timeoutMs,
+    );
+    if (!result.ok) {
+      const reason = result.record.errors[0] ?? "setup failed";
+      o.logger.error({ extension: name, source: candidate.source, err: reason }, "extension failed to load");
+      if (previous?.handle) return keep(reason);
+      o.emit({ type: "extension_error", extension: name, source: candidate.source, error: reason });
+      return { candidate, record: result.record };
+    }
+    if (previous) this.#unload(previous);
+    result.handle.commit();
+    const record = result.record;
+    o.emit({ type: "extension_loaded", extension: name, source: candidate.source, tools: o.tools.namesOf(name) });
+    return { candidate, record, handle: result.handle, configStamp: this.#configStamp(name) };
+  }
+}
+
+export { loadModule };

@@ -1,0 +1,63 @@
+import { createRequire } from "node:module";
+import { sep } from "node:path";
+import { createJiti, type Jiti } from "jiti";
+import { errorMessage } from "../common/errors.ts";
+
+const hostRequire = createRequire(import.meta.url);
+
+/**
+ * The host's own copies of the modules an extension may import with nothing installed next to
+ * it. Aliasing them also keeps one zod (and one SDK) per process.
+ */
+function hostAliases(): Record<string, string> {
+  return {
+    "@gatehouse/sdk": hostRequire.resolve("@gatehouse/sdk"),
+    zod: hostRequire.resolve("zod"),
+    "zod/v4": hostRequire.resolve("zod/v4"),
+  };
+}
+
+let shared: Jiti | undefined;
+
+function jiti(): Jiti {
+  shared ??= createJiti(import.meta.url, {
+    alias: hostAliases(),
+    moduleCache: true,
+    fsCache: true,
+    interopDefault: true,
+  });
+  return shared;
+}
+
+/** A loaded module's default export, or why it could not be loaded. */
+export type LoadedModule = { ok: true; exported: unknown } | { ok: false; error: string };
+
+/**
+ * Imports an extension module from source (TypeScript or JavaScript), without a build step.
+ * Contract: never throws; a syntax error or a throw at import time comes back as `{ ok: false }`
+ * with the cause. `fresh` drops cached copies of the extension's own files under `root` first
+ * (never node_modules), so an edited file and the helpers it imports are read again.
+ */
+export async function loadModule(
+  file: string,
+  options: { fresh?: boolean; root?: string } = {},
+): Promise<LoadedModule> {
+  if (options.fresh) forget(options.root ?? file);
+  try {
+    const mod = (await jiti().import(file)) as { default?: unknown } | undefined;
+    const exported = mod && typeof mod === "object" && "default" in mod ? mod.default : mod;
+    return { ok: true, exported };
+  } catch (error) {
+    return { ok: false, error: errorMessage(error) };
+  }
+}
+
+/** Drops the module cache entries of files at or under `root`, except dependencies in node_modules. */
+export function forget(root: string): void {
+  const prefix = root.endsWith(sep) ? root : root + sep;
+  for (const key of Object.keys(hostRequire.cache)) {
+    if ((key === root || key.startsWith(prefix)) && !key.includes(`${sep}node_modules${sep}`)) {
+      delete hostRequire.cache[key];
+    }
+  }
+}

@@ -1,0 +1,60 @@
+import { existsSync } from "node:fs";
+import { dirname, isAbsolute, relative, sep } from "node:path";
+import { watch } from "chokidar";
+
+/** A running watch; `ready` resolves once the initial scan is done, so no edit is missed after it. */
+export interface ExtensionWatcher {
+  ready: Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Folders that change during a run but hold no extension code or settings. */
+const NOISY = [`${sep}audit${sep}`, `${sep}sessions${sep}`, `${sep}node_modules${sep}`, `${sep}.git${sep}`];
+
+function isInside(dir: string, path: string): boolean {
+  const rel = relative(dir, path);
+  return rel === "" || (!rel.startsWith("..") && !isAbsolute(rel));
+}
+
+function nearestExisting(path: string): string {
+  let current = path;
+  while (!existsSync(current) && dirname(current) !== current) current = dirname(current);
+  return current;
+}
+
+/**
+ * Watches the given roots (folders or files that may not exist yet) and calls `onChange` once per
+ * burst of changes.
+ * Why nearest existing ancestors: chokidar reports "ready" early and misses edits when asked to
+ * watch a path that does not exist, so each root is watched through its nearest existing
+ * ancestor, with a filter that keeps the watcher out of every unrelated subtree.
+ * Contract: changes within `debounceMs` produce one call; audit logs, sessions, node_modules and
+ * .git never trigger one.
+ */
+export function watchExtensions(roots: readonly string[], onChange: () => void, debounceMs = 100): ExtensionWatcher {
+  let timer: NodeJS.Timeout | undefined;
+  const bases = [...new Set(roots.map(nearestExisting))].filter(
+    (base, _i, all) => !all.some((other) => other !== base && isInside(other, base)),
+  );
+  const relevant = (path: string) => roots.some((root) => isInside(root, path) || isInside(path, root));
+  const watcher = watch(bases, {
+    ignoreInitial: true,
+    ignored: (path) => !relevant(path) || NOISY.some((part) => `${path}${sep}`.includes(part)),
+  });
+  const fire = () => {
+    if (timer) clearTimeout(timer);
+    timer = setTimeout(() => {
+      timer = undefined;
+      onChange();
+    }, debounceMs);
+  };
+  for (const event of ["add", "change", "unlink", "addDir", "unlinkDir"] as const) watcher.on(event, fire);
+  const ready = new Promise<void>((resolve) => watcher.once("ready", () => resolve()));
+  return {
+    ready,
+    async close() {
+      if (timer) clearTimeout(timer);
+      await watcher.close();
+    },
+  };
+}

@@ -1,0 +1,121 @@
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { gatehouseHome } from "../../src/config/gatehouse-home.ts";
+import { loadSettings } from "../../src/config/load-settings.ts";
+import { expectGatehouseError, type SettingsFixture, settingsFixture } from "./settings-fixture.ts";
+
+let fx: SettingsFixture;
+beforeEach(() => {
+  fx = settingsFixture();
+});
+afterEach(() => fx.remove());
+
+describe("gatehouseHome", () => {
+  it("uses GATEHOUSE_HOME resolved to an absolute path", () => {
+    expect(gatehouseHome({ GATEHOUSE_HOME: "some/where", HOME: "/h" })).toBe(resolve("some/where"));
+    expect(gatehouseHome({ GATEHOUSE_HOME: "/opt/gh" })).toBe("/opt/gh");
+  });
+
+  it("falls back to ~/.gatehouse when GATEHOUSE_HOME is unset or empty", () => {
+    expect(gatehouseHome({ HOME: "/home/ada" })).toBe("/home/ada/.gatehouse");
+    expect(gatehouseHome({ HOME: "/home/ada", GATEHOUSE_HOME: "" })).toBe("/home/ada/.gatehouse");
+  });
+});
+
+describe("loadSettings", () => {
+  it("reads each level with its file, the directory its paths resolve against, and a locatable source", () => {
+    fx.write("managed", { toolExecution: "sequential" });
+    fx.write("projectLocal", { watch: true });
+    fx.write("project", { hookTimeoutMs: 500 });
+    fx.write("user", { extensions: ["./mine.ts"] });
+    const levels = fx.load();
+    expect(levels.managed).toMatchObject({
+      level: "managed",
+      file: fx.files.managed,
+      dir: join(fx.root, "etc"),
+      settings: { toolExecution: "sequential" },
+    });
+    expect(levels.projectLocal).toMatchObject({ file: fx.files.projectLocal, dir: fx.cwd, settings: { watch: true } });
+    expect(levels.project).toMatchObject({ file: fx.files.project, dir: fx.cwd, settings: { hookTimeoutMs: 500 } });
+    expect(levels.user).toMatchObject({ file: fx.files.user, dir: fx.home, settings: { extensions: ["./mine.ts"] } });
+    expect(levels.user?.source.locate(["extensions", 0])).toEqual({ line: 3, column: 5 });
+  });
+
+  it("leaves out levels whose file does not exist, including a missing .gatehouse folder or home", () => {
+    expect(fx.load()).toEqual({});
+    fx.write("project", { watch: false });
+    expect(Object.keys(fx.load())).toEqual(["project"]);
+  });
+
+  it("finds the user settings under GATEHOUSE_HOME when no home is passed", () => {
+    fx.write("user", { watch: true });
+    const levels = loadSettings({ cwd: fx.cwd, env: { GATEHOUSE_HOME: fx.home } });
+    expect(levels.user?.file).toBe(fx.files.user);
+  });
+
+  it("resolves a relative GATEHOUSE_MANAGED_SETTINGS against cwd", () => {
+    mkdirSync(join(fx.cwd, "policy"));
+    writeFileSync(join(fx.cwd, "policy", "m.json"), '{"watch": false}');
+    const levels = fx.load({ GATEHOUSE_MANAGED_SETTINGS: "policy/m.json" });
+    expect(levels.managed).toMatchObject({ file: join(fx.cwd, "policy", "m.json"), dir: join(fx.cwd, "policy") });
+  });
+
+  it("fails closed when GATEHOUSE_MANAGED_SETTINGS names a file that does not exist", () => {
+    fx.write("project", { watch: true });
+    const error = expectGatehouseError(
+      () => fx.load({ GATEHOUSE_MANAGED_SETTINGS: fx.files.managed }),
+      "GH_SETTINGS_INVALID",
+    );
+    expect(error.message).toContain(
+      `Cannot read managed settings ${fx.files.managed}: no such file or directory (ENOENT)`,
+    );
+    expect(error.message).toContain("managed policy fails closed");
+  });
+
+  it("fails closed when GATEHOUSE_MANAGED_SETTINGS is set but empty", () => {
+    const error = expectGatehouseError(() => fx.load({ GATEHOUSE_MANAGED_SETTINGS: "" }), "GH_SETTINGS_INVALID");
+    expect(error.message).toMatch(/GATEHOUSE_MANAGED_SETTINGS is set but empty/);
+  });
+
+  it("reports an optional settings path that exists but cannot be read instead of skipping it", () => {
+    mkdirSync(fx.files.project, { recursive: true });
+    const error = expectGatehouseError(() => fx.load(), "GH_SETTINGS_INVALID");
+    expect(error.message).toBe(`Cannot read settings ${fx.files.project}: illegal operation on a directory (EISDIR)`);
+  });
+
+  it("names file, line and column of malformed JSON", () => {
+    fx.write("projectLocal", '{\n  "watch": true,\n}\n');
+    const error = expectGatehouseError(() => fx.load(), "GH_SETTINGS_INVALID");
+    const [header, detail] = error.message.split("\n");
+    expect(header).toBe(`Invalid settings ${fx.files.projectLocal} (malformed JSON):`);
+    expect(detail?.trim()).toBe(
+      `${fx.files.projectLocal}:2:16: trailing comma before '}' — expected a property name in double quotes`,
+    );
+    expect((error.cause as { code?: string }).code).toBe("GH_JSON_SYNTAX");
+  });
+
+  it("names file, line, column, field and expectation of each schema violation", () => {
+    const file = fx.write("user", { extension: ["x"], hookTimeoutMs: -5, toolExecution: "fast", watch: "yes" });
+    const error = expectGatehouseError(() => fx.load(), "GH_SETTINGS_INVALID");
+    expect(error.message.split("\n").map((line) => line.trim())).toEqual([
+      `Invalid settings ${file} (4 problems):`,
+      `${file}:2:16: extension: unknown key (allowed keys: extensions, disabledExtensions, config, toolExecution, hookTimeoutMs, watch)`,
+      `${file}:5:20: hookTimeoutMs: must be > 0, received -5`,
+      `${file}:6:20: toolExecution: expected one of "parallel", "sequential", received "fast"`,
+      `${file}:7:12: watch: expected boolean, received string`,
+    ]);
+  });
+
+  it("rejects a managed file with a schema violation rather than ignoring the level", () => {
+    fx.write("managed", { config: [] });
+    const error = expectGatehouseError(() => fx.load(), "GH_SETTINGS_INVALID");
+    expect(error.message).toContain(`Invalid managed settings ${fx.files.managed} (1 problem):`);
+    expect(error.message).toContain(`${fx.files.managed}:2:13: config: expected object, received array`);
+  });
+
+  it("ignores a leading byte-order mark", () => {
+    fx.write("project", '\ufeff{"watch": true}');
+    expect(fx.load().project?.settings).toEqual({ watch: true });
+  });
+});

@@ -1,0 +1,119 @@
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { call, say } from "../helpers/scenario.ts";
+import { firstResultText, makeProject, openHost, toolExtension } from "./project.ts";
+
+const guardExt = `import { defineExtension } from "@gatehouse/sdk";
+export default defineExtension({ name: "spy", setup(api) {
+  api.on("tool_call", (e) => { ((globalThis as any).__ghEffects ??= []).push(e.effects); }, { stage: "enforce" });
+} });`;
+
+describe("loading extension files", () => {
+  it("a tool named like a built-in overrides it; the override inherits read's effects", async () => {
+    const p = makeProject({
+      ".gatehouse/extensions/a-read.ts": `import { defineExtension, defineTool, z } from "@gatehouse/sdk";
+export default defineExtension({ name: "my-read", setup(api) {
+  api.registerTool(defineTool({ name: "read", description: "cached read", parameters: z.object({ path: z.string() }),
+    execute: ({ path }) => ({ content: [{ type: "text", text: "cached " + path }] }) }));
+} });`,
+      ".gatehouse/extensions/b-spy.ts": guardExt,
+    });
+    (globalThis as { __ghEffects?: unknown[] }).__ghEffects = [];
+    const { host } = await openHost(p, {
+      trust: true,
+      turns: [{ content: [call("A", "read", { path: "x.txt" })] }, say("ok")],
+    });
+    expect(host.tools().find((t) => t.name === "read")).toMatchObject({
+      overrides: "read",
+      source: { owner: "my-read", file: join(p.dir, ".gatehouse/extensions/a-read.ts") },
+    });
+    const result = await host.run("go");
+    expect(firstResultText(result.messages)).toBe("cached x.txt");
+    expect((globalThis as { __ghEffects?: unknown[] }).__ghEffects).toEqual([[{ kind: "read", path: "x.txt" }]]);
+  });
+
+  it("two extensions registering one name: the first in load order wins; the loser's record names both files", async () => {
+    const p = makeProject({
+      ".gatehouse/extensions/first.ts": toolExtension("first", "same", "from first"),
+      ".gatehouse/extensions/second.ts": toolExtension("second", "same", "from second"),
+    });
+    const { host } = await openHost(p, { trust: true, turns: [{ content: [call("A", "same")] }, say("ok")] });
+    const second = host.extensions().find((e) => e.name === "second");
+    const error = second?.errors[0] ?? "";
+    expect(error).toContain(join(p.dir, ".gatehouse/extensions/first.ts"));
+    expect(error).toContain(join(p.dir, ".gatehouse/extensions/second.ts"));
+    expect(host.tools().find((t) => t.name === "same")).toMatchObject({
+      source: { owner: "first" },
+      shadowed: [{ owner: "second" }],
+    });
+    expect(firstResultText((await host.run("go")).messages)).toBe("from first");
+  });
+
+  it("a syntax error, a throwing setup, a bad default export and a bad config each fail alone, with file and cause", async () => {
+    const p = makeProject({
+      ".gatehouse/settings.json": JSON.stringify({ config: { configured: { level: "high" } } }, null, 2),
+      ".gatehouse/extensions/a-syntax.ts": "export default defineExtension({ name: 'x', setup( { ",
+      ".gatehouse/extensions/b-throws.ts": `export default { name: "throws", setup() { throw new Error("setup exploded"); } };`,
+      ".gatehouse/extensions/c-nothing.ts": `export default 42;`,
+      ".gatehouse/extensions/d-config.ts": `import { defineExtension, z } from "@gatehouse/sdk";
+export default defineExtension({ name: "configured", setup(api) { api.config(z.object({ level: z.number() })); } });`,
+      ".gatehouse/extensions/e-fine.ts": toolExtension("fine", "fine_tool", "fine"),
+    });
+    const { host, events } = await openHost(p, { trust: true });
+    const byName = Object.fromEntries(host.extensions().map((r) => [r.name, r]));
+    expect(byName["a-syntax"]?.status).toBe("failed");
+    expect(byName["a-syntax"]?.source).toBe(join(p.dir, ".gatehouse/extensions/a-syntax.ts"));
+    expect(byName.throws).toMatchObject({ status: "failed", errors: ["setup exploded"] });
+    expect(byName["c-nothing"]?.errors[0]).toContain("default export must be defineExtension");
+    const configError = byName.configured?.errors[0] ?? "";
+    expect(configError).toContain(`${join(p.dir, ".gatehouse/settings.json")}:`);
+    expect(configError).toContain("config.configured.level: expected number, received string");
+    expect(byName.fine).toMatchObject({ status: "loaded", tools: ["fine_tool"] });
+    const reported = events
+      .filter((e) => e.type === "extension_error")
+      .map((e) => (e.type === "extension_error" ? e.extension : ""));
+    expect(reported.sort()).toEqual(["a-syntax", "c-nothing", "configured", "throws"]);
+  });
+
+  it("a handler that throws or hangs in a file extension blocks the call and is reported; other extensions run", async () => {
+    const p = makeProject({
+      ".gatehouse/extensions/a-hang.ts": `export default { name: "hang", setup(api: any) {
+  api.on("tool_call", (e: any) => e.toolName === "t_hang" ? new Promise(() => {}) : undefined, { stage: "enforce" });
+  api.on("tool_call", (e: any) => { if (e.toolName === "t_throw") throw new Error("guard bug"); });
+} };`,
+      ".gatehouse/extensions/b-tools.ts": `import { defineTool, z } from "@gatehouse/sdk";
+export default (api: any) => { for (const name of ["t_hang", "t_throw", "t_ok"]) api.registerTool(defineTool({
+  name, description: name, parameters: z.object({}), effects: () => [], execute: () => ({ content: [{ type: "text", text: name + " ran" }] }) })); };`,
+    });
+    const { host, events } = await openHost(p, {
+      trust: true,
+      hookTimeoutMs: 100,
+      turns: [{ content: [call("A", "t_hang"), call("B", "t_throw"), call("C", "t_ok")] }, say("ok")],
+    });
+    await host.run("go");
+    const ends = events.filter((e) => e.type === "tool_execution_end");
+    expect(ends.map((e) => (e.type === "tool_execution_end" ? [e.toolCallId, e.outcome, e.blockedBy] : []))).toEqual([
+      ["A", "blocked", "hang"],
+      ["B", "blocked", "hang"],
+      ["C", "executed", undefined],
+    ]);
+    const errors = events
+      .filter((e) => e.type === "extension_error")
+      .map((e) => (e.type === "extension_error" ? e.error : ""));
+    expect(errors.some((e) => e.includes("timed out"))).toBe(true);
+    expect(errors).toContain("guard bug");
+  });
+
+  it("an async setup is awaited; one that never finishes fails after the time limit", async () => {
+    const p = makeProject({
+      ".gatehouse/extensions/slow.ts": `export default { name: "slow", async setup(api: any) { await new Promise((r) => setImmediate(r)); (globalThis as any).__ghSlow = true; } };`,
+      ".gatehouse/extensions/stuck.ts": `export default { name: "stuck", setup() { return new Promise(() => {}); } };`,
+    });
+    const { host } = await openHost(p, { trust: true, hookTimeoutMs: 200 });
+    expect((globalThis as { __ghSlow?: boolean }).__ghSlow).toBe(true);
+    expect(host.extensions().map((r) => [r.name, r.status])).toEqual([
+      ["slow", "loaded"],
+      ["stuck", "failed"],
+    ]);
+  });
+});
