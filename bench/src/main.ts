@@ -1,11 +1,12 @@
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
+import { extensionsSection } from "./extensions/section.ts";
 import { loopSection } from "./loop/section.ts";
 import { formatSection, writeResults } from "./report.ts";
 import type { BenchSection, Clock, Figure, ResultRow } from "./section.ts";
 
 /** Every benchmark section, in run order; a new section is one file plus one line here. */
-const SECTIONS: readonly BenchSection[] = [loopSection];
+const SECTIONS: readonly BenchSection[] = [loopSection, extensionsSection];
 
 const RESULTS_PATH = fileURLToPath(new URL("../results.json", import.meta.url));
 

@@ -7,6 +7,11 @@ function pad(text: string, width: number, right = false): string {
 
 /** Renders the workload rows and derived figures of one section as a plain-text table. */
 export function formatSection(title: string, result: SectionResult): string {
+  if (result.rows.length === 0) {
+    return [title, ...result.figures.map((f) => `${f.name}: ${f.gatehouse.toFixed(1)} (target ${f.target})`)].join(
+      "\n",
+    );
+  }
   const header = ["workload", "gatehouse µs/call", "peer µs/call", "ratio gh/peer", "target / note"];
   const body = result.rows.map((r) => [
     r.workload,
@@ -19,7 +24,8 @@ export function formatSection(title: string, result: SectionResult): string {
   const line = (cells: string[]) => cells.map((c, i) => pad(c, widths[i]!, i > 0 && i < 4)).join("  ");
   const lines = [title, line(header), widths.map((w) => "-".repeat(w)).join("  "), ...body.map(line)];
   for (const f of result.figures) {
-    lines.push(`${f.name}: gatehouse ${f.gatehouse.toFixed(3)} (target ${f.target}), peer ${f.peer.toFixed(3)}`);
+    const peer = f.peer === undefined ? "" : `, peer ${f.peer.toFixed(3)}`;
+    lines.push(`${f.name}: gatehouse ${f.gatehouse.toFixed(3)} (target ${f.target})${peer}`);
   }
   return lines.join("\n");
 }
@@ -28,7 +34,7 @@ export function formatSection(title: string, result: SectionResult): string {
 interface FigureRow {
   figure: string;
   gatehouse: number;
-  peer: number;
+  peer?: number;
   target: string;
 }
 
@@ -39,7 +45,12 @@ interface FigureRow {
 export async function writeResults(path: string, rows: readonly ResultRow[], figures: readonly Figure[]) {
   const out: (ResultRow | FigureRow)[] = [
     ...rows.map(({ workload, gatehouse_us, peer_us, ratio }) => ({ workload, gatehouse_us, peer_us, ratio })),
-    ...figures.map((f) => ({ figure: f.name, gatehouse: f.gatehouse, peer: f.peer, target: f.target })),
+    ...figures.map((f) => ({
+      figure: f.name,
+      gatehouse: f.gatehouse,
+      ...(f.peer === undefined ? {} : { peer: f.peer }),
+      target: f.target,
+    })),
   ];
   await writeFile(`${path}.tmp`, `${JSON.stringify(out, null, 2)}\n`);
   await rename(`${path}.tmp`, path);

@@ -11,7 +11,8 @@ export interface ResultRow {
 export interface Figure {
   name: string;
   gatehouse: number;
-  peer: number;
+  /** The peer's figure, when the peer has an equivalent. */
+  peer?: number;
   /** Human-readable target for the Gatehouse figure, e.g. "≤ 1.5". */
   target: string;
 }

@@ -3,7 +3,7 @@
 // every run starts from the same files), then runs the scripted agent on it through the real CLI.
 // Extra arguments are passed to `gatehouse run`, e.g. `pnpm demo --json`.
 import { spawnSync } from "node:child_process";
-import { cpSync, rmSync } from "node:fs";
+import { cpSync, existsSync, readFileSync, rmSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -20,3 +20,27 @@ const cli = join(root, "packages", "host", "bin", "gatehouse.mjs");
 const args = [cli, "run", "--script", join(here, "script.json"), "--cwd", workspace, ...extra];
 const result = spawnSync(process.execPath, args, { stdio: "inherit" });
 process.exitCode = result.status ?? 1;
+
+// The second half of the classic experiment: what the audit recorded about the two writes.
+if (!extra.includes("--json") && result.status === 0) {
+  const auditFile = join(workspace, ".gatehouse", "audit", "audit.jsonl");
+  const verify = spawnSync(process.execPath, [cli, "audit", "verify", auditFile], { encoding: "utf8" });
+  console.log(`\naudit: ${relative(process.cwd(), auditFile)}\n${verify.stdout.trim()}`);
+  const text = readFileSync(auditFile, "utf8");
+  for (const record of text
+    .split("\n")
+    .filter(Boolean)
+    .map((l) => JSON.parse(l))) {
+    if (record.toolCallId !== "write-env" && record.toolCallId !== "write-allowed") continue;
+    const outcome =
+      record.kind === "call_end" ? ` → ${record.outcome}${record.blockedBy ? ` (by ${record.blockedBy})` : ""}` : "";
+    console.log(
+      `  ${record.kind.padEnd(10)} ${record.toolCallId.padEnd(13)} ${JSON.stringify(record.args ?? record.paths)}${outcome}`,
+    );
+  }
+  const leaked = text.includes("sk-demo-0000-never-in-the-audit");
+  console.log(
+    `  the text the model tried to write to .env is ${leaked ? "IN THE AUDIT (bug!)" : "not in the audit"}; .env ${existsSync(join(workspace, ".env")) ? "EXISTS (bug!)" : "was never created"}`,
+  );
+  if (leaked || verify.status !== 0) process.exitCode = 1;
+}

@@ -17,6 +17,12 @@ export interface GuardedToolCallEvent {
   input: Readonly<Record<string, unknown>>;
   /** What the call touches, computed from the final input; `undefined` if the tool declares nothing. */
   effects: readonly ToolEffect[] | undefined;
+  /**
+   * Records the real file a guard checked for an absolute path. Built-ins that change files
+   * re-resolve the path under the file-mutation queue and refuse to write if it now resolves
+   * elsewhere (a symlink swapped in between the check and the write).
+   */
+  pin(absolutePath: string, realPath: string): void;
 }
 
 /** What a transform-stage `tool_call` handler may return. */

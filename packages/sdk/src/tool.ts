@@ -43,6 +43,11 @@ export interface ToolContext {
   /** The working directory relative paths are resolved against. */
   cwd: string;
   logger: Logger;
+  /**
+   * The real paths guards checked, by absolute path (see `GuardedToolCallEvent.pin`). A tool that
+   * writes files should refuse when its target no longer resolves to every pinned real path.
+   */
+  pinnedTargets?: ReadonlyMap<string, readonly string[]>;
 }
 
 /** How a batch containing this tool is scheduled. */

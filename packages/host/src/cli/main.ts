@@ -1,7 +1,9 @@
 import { GatehouseError } from "../common/errors.ts";
+import { auditCommand } from "./audit-command.ts";
 import { ExitCode } from "./exit-codes.ts";
 import { extensionsCommand } from "./extensions-command.ts";
 import { type CliIo, processIo } from "./io.ts";
+import { policyCommand } from "./policy-command.ts";
 import { RUN_USAGE, runCommand } from "./run-command.ts";
 import { toolsCommand } from "./tools-command.ts";
 import { trustCommand } from "./trust-command.ts";
@@ -13,8 +15,11 @@ usage:
   gatehouse tools [--cwd DIR] [--json] [--trust]
   gatehouse extensions [--cwd DIR] [--json] [--trust]
   gatehouse trust [--cwd DIR] [--revoke]
+  gatehouse policy check --tool NAME --args JSON [--cwd DIR] [--json]
+  gatehouse audit verify|tail|stats [FILE] [--cwd DIR] [--json]   (tail: --lines N --follow)
 
-exit codes: 0 finished · 1 model error or host failure · 2 bad usage or input · 130 interrupted
+exit codes: 0 finished · 1 model error, host failure, a refused policy check or a broken audit
+            2 bad usage or input · 3 audit intact but a run ended unclosed · 130 interrupted
 `;
 
 const COMMANDS: Record<string, (args: string[], io: CliIo) => Promise<number>> = {
@@ -22,6 +27,8 @@ const COMMANDS: Record<string, (args: string[], io: CliIo) => Promise<number>> =
   tools: toolsCommand,
   extensions: extensionsCommand,
   trust: trustCommand,
+  policy: policyCommand,
+  audit: auditCommand,
 };
 
 const INPUT_ERRORS = new Set(["GH_USAGE", "GH_SCRIPT_INVALID", "GH_JSON_SYNTAX", "GH_SETTINGS_INVALID"]);

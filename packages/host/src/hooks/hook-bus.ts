@@ -86,10 +86,15 @@ export class HookBus implements LoopHooks {
     }
     const frozen = deepFreeze(input);
     if (!this.#enforce) return { action: "allow", input: frozen };
-    const event = guardedEvent(request, frozen);
+    const pins = new Map<string, string[]>();
+    const event = guardedEvent(request, frozen, pins);
     if ("action" in event) return event;
     const verdict = await this.#enforce.promise({ event, ctx });
-    if (!verdict) return { action: "allow", input: frozen, effects: event.effects };
+    if (!verdict) {
+      return pins.size > 0
+        ? { action: "allow", input: frozen, effects: event.effects, pins }
+        : { action: "allow", input: frozen, effects: event.effects };
+    }
     return verdict.action === "block" ? { ...verdict, input: frozen, effects: event.effects } : verdict;
   }
 

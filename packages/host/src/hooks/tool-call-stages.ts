@@ -98,6 +98,7 @@ export function enforceStage(
 export function guardedEvent(
   request: ToolCallRequest,
   input: Readonly<Record<string, unknown>>,
+  pins: Map<string, string[]>,
 ): GuardedToolCallEvent | ToolCallVerdict {
   let effects: ToolEffect[] | undefined;
   try {
@@ -107,7 +108,13 @@ export function guardedEvent(
     return { action: "block", blockedBy: "gatehouse", reason };
   }
   const { toolCall } = request;
-  return deepFreeze({ toolCallId: toolCall.id, toolName: toolCall.name, input, effects });
+  const pin = (absolutePath: string, realPath: string) => {
+    if (typeof absolutePath !== "string" || typeof realPath !== "string") return;
+    const list = pins.get(absolutePath) ?? [];
+    if (!list.includes(realPath)) list.push(realPath);
+    pins.set(absolutePath, list);
+  };
+  return deepFreeze({ toolCallId: toolCall.id, toolName: toolCall.name, input, effects, pin });
 }
 
 export type { EnforceState, TransformState };

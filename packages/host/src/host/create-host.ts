@@ -8,6 +8,7 @@ import { runAgentLoop } from "../loop/agent-loop.ts";
 import type { TurnState } from "../loop/types.ts";
 import { createBuiltinTools } from "../tools/index.ts";
 import { ToolRegistry } from "../tools/tool-registry.ts";
+import { checkCall } from "./check-call.ts";
 import { EventHub } from "./event-hub.ts";
 import { inlineCandidates } from "./inline-extensions.ts";
 import { openProject, type ProjectExtensions } from "./project-extensions.ts";
@@ -168,6 +169,10 @@ export async function createHost(options: HostOptions): Promise<Host> {
     abort: () => controller?.abort(),
     get messages() {
       return context;
+    },
+    check: async (toolName, args) => {
+      await reloading;
+      return checkCall({ tools: tools.snapshot(), hooks: handlers.bus() }, toolName, args);
     },
     tools: () => tools.describe(),
     extensions: () => manager.records(),

@@ -5,6 +5,7 @@ import type {
   GatehouseEvent,
   Message,
   StopReason,
+  ToolEffect,
   UserMessage,
 } from "@gatehouse/sdk";
 import type { Logger } from "pino";
@@ -64,6 +65,17 @@ export interface RunOptions {
   signal?: AbortSignal;
 }
 
+/** What the pipeline would decide for one hypothetical call (stages 4–7, nothing executed). */
+export interface CheckResult {
+  outcome: "allowed" | "blocked" | "invalid" | "unknown";
+  /** The input the tool would run with (after transforms), or the requested one. */
+  input: Record<string, unknown>;
+  /** The call's effects, when the tool declares them and the arguments were valid. */
+  effects?: readonly ToolEffect[] | undefined;
+  blockedBy?: string;
+  reason?: string;
+}
+
 /** An embedded Gatehouse: the full tool pipeline over a model. */
 export interface Host {
   /** Runs the agent loop from a prompt until it stops. One run at a time. */
@@ -78,6 +90,11 @@ export interface Host {
   abort(): void;
   /** The context the next model request receives. */
   readonly messages: readonly Message[];
+  /**
+   * Runs lookup, validation and the tool_call hooks (both stages) for one hypothetical call,
+   * without executing it or emitting events: what `gatehouse policy check` reports.
+   */
+  check(toolName: string, args: Record<string, unknown>): Promise<CheckResult>;
   /** The active tools with their sources. */
   tools(): ToolInfo[];
   /** Every extension with its status, tools, handlers and errors. */

@@ -1,4 +1,4 @@
-import type { AgentEvent, ToolOutcome, ToolProgress, ToolResult } from "@gatehouse/sdk";
+import type { AgentEvent, ToolContext, ToolOutcome, ToolProgress, ToolResult } from "@gatehouse/sdk";
 import { errorMessage } from "../common/errors.ts";
 import { isPromiseLike } from "../common/is-promise.ts";
 import type { PreparedCall } from "./tool-preflight.ts";
@@ -32,7 +32,8 @@ async function execute(call: PreparedCall, config: LoopConfig, signal: AbortSign
   };
   let final: FinalResult;
   try {
-    const ctx = { toolCallId: toolCall.id, signal, onUpdate, cwd: config.cwd, logger: config.logger };
+    const ctx: ToolContext = { toolCallId: toolCall.id, signal, onUpdate, cwd: config.cwd, logger: config.logger };
+    if (call.pins) ctx.pinnedTargets = call.pins;
     const returned = await tool.execute(args, ctx);
     final = isToolResult(returned)
       ? { result: returned, isError: returned.isError === true }

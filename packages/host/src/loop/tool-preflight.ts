@@ -13,6 +13,8 @@ export interface PreparedCall {
   args: Readonly<Record<string, unknown>>;
   /** The effects the guards saw, when they were computed. */
   effects?: readonly ToolEffect[] | undefined;
+  /** Real paths the guards checked, handed to the tool as `ctx.pinnedTargets`. */
+  pins?: ReadonlyMap<string, readonly string[]> | undefined;
 }
 
 /** The preflight answer: ready to execute, or already finalized as an immediate error. */
@@ -25,7 +27,8 @@ function unknownTool(toolCall: ToolCall, turn: TurnState): FinalizedCall {
 
 function fromVerdict(toolCall: ToolCall, tool: AnyToolDefinition, verdict: ToolCallVerdict): Preflight {
   if (verdict.action === "allow") {
-    return { kind: "prepared", call: { toolCall, tool, args: verdict.input, effects: verdict.effects } };
+    const call: PreparedCall = { toolCall, tool, args: verdict.input, effects: verdict.effects, pins: verdict.pins };
+    return { kind: "prepared", call };
   }
   const extra = { blockedBy: verdict.blockedBy, reason: verdict.reason };
   if (verdict.action === "block") {

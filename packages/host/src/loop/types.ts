@@ -35,7 +35,13 @@ export interface ToolCallRequest {
  * (or, for a block in the enforce stage, the input the guard refused).
  */
 export type ToolCallVerdict =
-  | { action: "allow"; input: Readonly<Record<string, unknown>>; effects?: readonly ToolEffect[] | undefined }
+  | {
+      action: "allow";
+      input: Readonly<Record<string, unknown>>;
+      effects?: readonly ToolEffect[] | undefined;
+      /** Real paths the guards checked, by absolute path (handed to the tool). */
+      pins?: ReadonlyMap<string, readonly string[]> | undefined;
+    }
   | {
       action: "block";
       blockedBy: string;

@@ -1,3 +1,4 @@
+import { constants } from "node:fs";
 import { readFile, stat, writeFile } from "node:fs/promises";
 import { type AnyToolDefinition, defineTool, type ToolResult } from "@gatehouse/sdk";
 import { z } from "zod";
@@ -5,6 +6,7 @@ import { applyEdits, type TextEdit } from "./apply-edits.ts";
 import type { FileMutationQueue } from "./file-mutation-queue.ts";
 import { resolveToolPath } from "./resolve-path.ts";
 import { describeFailure, failureResult, textResult } from "./tool-result.ts";
+import { verifyTarget } from "./verify-target.ts";
 
 /** What an edit result tells the host. */
 export interface EditDetails {
@@ -90,7 +92,11 @@ async function editFile(options: { target: string; displayPath: string; absPath:
   }
   const outcome = applyEdits({ content, edits, displayPath });
   if (!outcome.ok) return failureResult(`${outcome.message} ${displayPath} was not changed.`, empty);
-  await writeFile(target, outcome.content, "utf8");
+  // O_NOFOLLOW: if the target became a symlink after it was verified, fail instead of following it.
+  await writeFile(target, outcome.content, {
+    encoding: "utf8",
+    flag: constants.O_WRONLY | constants.O_TRUNC | constants.O_NOFOLLOW,
+  });
   const replacements = outcome.counts.reduce((sum, n) => sum + n, 0);
   const details: EditDetails = { ...empty, replacements, counts: outcome.counts };
   details.firstChangedLine = outcome.firstChangedLine;
@@ -118,6 +124,7 @@ export function createEditTool(options: { queue: FileMutationQueue }): AnyToolDe
         // No await before enqueueing: the queue's order must be the order the calls arrived in.
         return await queue.run(resolved, async (target) => {
           if (ctx.signal.aborted) throw new Error(`Edit of ${args.path} was aborted before it started.`);
+          verifyTarget({ absPath: resolved, queued: target, displayPath: args.path, ctx });
           return editFile({ target, displayPath: args.path, absPath: resolved, edits: editsOf(args) });
         });
       } catch (error) {

@@ -1,3 +1,4 @@
+import { constants } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { type AnyToolDefinition, defineTool } from "@gatehouse/sdk";
@@ -5,6 +6,9 @@ import { z } from "zod";
 import type { FileMutationQueue } from "./file-mutation-queue.ts";
 import { resolveToolPath } from "./resolve-path.ts";
 import { describeFailure, failureResult, textResult } from "./tool-result.ts";
+import { verifyTarget } from "./verify-target.ts";
+
+const WRITE_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW;
 
 /** What a write result tells the host. */
 export interface WriteDetails {
@@ -36,13 +40,16 @@ export function createWriteTool(options: { queue: FileMutationQueue }): AnyToolD
     execute: async (args, ctx) => {
       let absPath: string | undefined;
       try {
-        absPath = resolveToolPath(args.path, ctx.cwd);
+        const resolved = resolveToolPath(args.path, ctx.cwd);
+        absPath = resolved;
         // No await before enqueueing: the queue's order must be the order the calls arrived in.
-        const bytes = await queue.run(absPath, async (realTarget) => {
+        const bytes = await queue.run(resolved, async (realTarget) => {
           if (ctx.signal.aborted) throw new Error(`Write to ${args.path} was aborted before it started.`);
+          verifyTarget({ absPath: resolved, queued: realTarget, displayPath: args.path, ctx });
           await mkdir(path.dirname(realTarget), { recursive: true });
           const data = Buffer.from(args.content, "utf8");
-          await writeFile(realTarget, data);
+          // O_NOFOLLOW: if the target became a symlink after it was verified, fail instead of following it.
+          await writeFile(realTarget, data, { flag: WRITE_FLAGS });
           return data.length;
         });
         return textResult(`Wrote ${bytes} bytes to ${args.path}`, { path: absPath, bytes });

@@ -1,0 +1,49 @@
+import path from "node:path";
+import type { ShellWord } from "./shell-word.ts";
+
+/** Where relative paths of a command may resolve. */
+export interface CwdState {
+  /** Every directory the shell may be in at this point. */
+  dirs: readonly string[];
+  /** A `cd` went somewhere the analysis cannot know: relative targets are unresolvable. */
+  unknown: boolean;
+}
+
+const MAX_DIRS = 16;
+
+/**
+ * Follows `cd`/`pushd` through a command line, as a set of possible directories.
+ * Contract: the set only grows — after `cd X` both the old directories and X are possible, since
+ * `cd` may fail (`cd missing; echo > ../x` writes relative to the old directory) and subshells,
+ * `||` and pipelines decide at run time which one holds. `cd` is logical, like the shell's: `..`
+ * is removed lexically. An unresolvable `cd` (variable, glob, `~user`) makes the state unknown.
+ */
+export class CwdTracker {
+  #dirs: string[];
+  #unknown = false;
+
+  constructor(
+    cwd: string,
+    readonly home: string,
+  ) {
+    this.#dirs = [cwd];
+  }
+
+  /** The state relative targets at this point resolve against. */
+  snapshot(): CwdState {
+    return { dirs: [...this.#dirs], unknown: this.#unknown };
+  }
+
+  /** Applies `cd [DIR]` (`word` undefined: no operand, i.e. the home directory). */
+  cd(word: ShellWord | undefined): void {
+    if (word === undefined) this.#add([this.home]);
+    else if (word.unresolved !== undefined || word.glob !== undefined) this.#unknown = true;
+    // `cd -` goes to OLDPWD, which is one of the directories already in the set.
+    else if (word.text !== "-") this.#add(this.#dirs.map((dir) => path.resolve(dir, word.text)));
+  }
+
+  #add(dirs: string[]): void {
+    for (const dir of dirs) if (!this.#dirs.includes(dir)) this.#dirs.push(dir);
+    if (this.#dirs.length > MAX_DIRS) this.#unknown = true;
+  }
+}

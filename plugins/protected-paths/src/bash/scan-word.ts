@@ -1,0 +1,141 @@
+import { ShellSyntaxError, type ShellWord } from "./shell-word.ts";
+import { WordBuilder } from "./word-builder.ts";
+
+/** Characters that end an unquoted word. */
+export const META = new Set([" ", "\t", "\n", ";", "&", "|", "(", ")", "<", ">"]);
+
+/** What word scanning needs from the tokenizer: the source, a position, and nested scans. */
+export interface WordCursor {
+  readonly src: string;
+  pos: number;
+  /** What `~` and `$HOME` expand to. */
+  readonly home: string;
+  /** Scans the command line of a `$(` whose body starts at `start` of `text`; returns the position after `)`. */
+  nestedAt(text: string, start: number): number;
+  /** Scans a backtick substitution opened at `start` of `text`; returns the position after it. */
+  backtickAt(text: string, start: number): number;
+  /** Collects the command substitutions of text that undergoes expansion. */
+  substitutionsIn(text: string): void;
+}
+
+/**
+ * Reads one word at `c.pos`: quotes and escapes removed, `~`/`$HOME` expanded, other expansions
+ * marked unresolved, substitutions scanned through `c`.
+ * Contract: stops at the first unquoted metacharacter; throws ShellSyntaxError on an unclosed quote.
+ */
+export function scanWord(c: WordCursor): ShellWord {
+  const { src } = c;
+  const start = c.pos;
+  const w = new WordBuilder();
+  while (c.pos < src.length && !META.has(src[c.pos]!)) {
+    const ch = src[c.pos]!;
+    if (ch === "\\") {
+      const next = src[c.pos + 1];
+      if (next !== undefined && next !== "\n") w.quoted(next);
+      c.pos += 2;
+    } else if (ch === "'") {
+      const end = src.indexOf("'", c.pos + 1);
+      if (end === -1) throw new ShellSyntaxError("a single quote is not closed");
+      w.quoted(src.slice(c.pos + 1, end));
+      c.pos = end + 1;
+    } else if (ch === '"') {
+      c.pos += 1;
+      doubleQuoted(c, w);
+    } else if (ch === "$") dollar(c, w, false);
+    else if (ch === "`") {
+      c.pos = c.backtickAt(src, c.pos);
+      w.unresolved("command substitution", "`…`");
+    } else if (ch === "~" && (w.empty || w.afterAssignment)) tilde(c, w);
+    else {
+      w.unquoted(ch);
+      c.pos += 1;
+    }
+  }
+  return w.finish(src.slice(start, c.pos));
+}
+
+function tilde(c: WordCursor, w: WordBuilder): void {
+  const match = /^~[^/\s;&|()<>'"\\$`]*/.exec(c.src.slice(c.pos))![0];
+  c.pos += match.length;
+  if (match === "~") w.quoted(c.home);
+  else w.unresolved("tilde expansion", match);
+}
+
+function doubleQuoted(c: WordCursor, w: WordBuilder): void {
+  const { src } = c;
+  while (c.pos < src.length) {
+    const ch = src[c.pos]!;
+    if (ch === '"') {
+      c.pos += 1;
+      return;
+    }
+    if (ch === "\\") {
+      const next = src[c.pos + 1] ?? "";
+      if (next === "\n") {
+        // line continuation: nothing
+      } else if ('$`"\\'.includes(next)) w.quoted(next);
+      else w.quoted(ch + next);
+      c.pos += 2;
+    } else if (ch === "$") dollar(c, w, true);
+    else if (ch === "`") {
+      c.pos = c.backtickAt(src, c.pos);
+      w.unresolved("command substitution", "`…`");
+    } else {
+      w.quoted(ch);
+      c.pos += 1;
+    }
+  }
+  throw new ShellSyntaxError("a double quote is not closed");
+}
+
+function dollar(c: WordCursor, w: WordBuilder, inDoubleQuotes: boolean): void {
+  const { src } = c;
+  const next = src[c.pos + 1] ?? "";
+  if (next === "'" && !inDoubleQuotes) {
+    const body = /^\$'((?:[^'\\]|\\.)*)'/s.exec(src.slice(c.pos));
+    if (!body) throw new ShellSyntaxError("a $' quote is not closed");
+    c.pos += body[0].length;
+    if (body[1]!.includes("\\")) w.unresolved("ANSI-C escape", body[0]);
+    else w.quoted(body[1]!);
+  } else if (next === '"' && !inDoubleQuotes) {
+    c.pos += 2;
+    doubleQuoted(c, w);
+  } else if (src.startsWith("((", c.pos + 1)) {
+    const close = src.indexOf("))", c.pos + 3);
+    if (close === -1) throw new ShellSyntaxError("a $(( arithmetic expansion is not closed");
+    c.pos = close + 2;
+    w.unresolved("arithmetic expansion", "$((…))");
+  } else if (next === "(") {
+    c.pos = c.nestedAt(src, c.pos + 2);
+    w.unresolved("command substitution", "$(…)");
+  } else if (next === "{") braced(c, w);
+  else {
+    const name = /^\$([A-Za-z_][A-Za-z0-9_]*|[0-9@*#?$!-])/.exec(src.slice(c.pos));
+    if (!name) {
+      c.pos += 1;
+      if (inDoubleQuotes) w.quoted("$");
+      else w.unquoted("$");
+      return;
+    }
+    c.pos += name[0].length;
+    if (name[1] === "HOME") w.quoted(c.home);
+    else w.unresolved("variable", name[0]);
+  }
+}
+
+function braced(c: WordCursor, w: WordBuilder): void {
+  let depth = 0;
+  for (let i = c.pos + 1; i < c.src.length; i += 1) {
+    if (c.src[i] === "{") depth += 1;
+    if (c.src[i] === "}") depth -= 1;
+    if (depth === 0) {
+      const inner = c.src.slice(c.pos + 2, i);
+      c.pos = i + 1;
+      c.substitutionsIn(inner);
+      if (inner === "HOME") w.quoted(c.home);
+      else w.unresolved("variable", `\${${inner}}`);
+      return;
+    }
+  }
+  throw new ShellSyntaxError("a ${ parameter expansion is not closed");
+}

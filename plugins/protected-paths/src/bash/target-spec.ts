@@ -1,0 +1,33 @@
+import type { ShellWord } from "./shell-word.ts";
+
+/** A path a command reads or writes, as the analysis found it. */
+export interface TargetSpec {
+  access: "read" | "write";
+  word: ShellWord;
+  /** How the command touches it, for the block reason: "redirection", "tee", "cp destination", ... */
+  via: string;
+  /** The command acts on everything below it (rm -r, chmod -R, mv of a directory, find -delete). */
+  recursive?: boolean;
+  /** cp/mv/ln/install: if `word` is a directory, each of these lands in it under its own basename. */
+  into?: { sources: readonly ShellWord[]; forced: boolean };
+}
+
+/** What one command contributes: its targets and the commands it runs (find -exec). */
+export interface CommandEffects {
+  targets: TargetSpec[];
+  /** Commands run on the targets' behalf; their write targets act recursively. */
+  commands?: ShellWord[][];
+}
+
+/** Extracts the targets of one command from its arguments (the command name excluded). */
+export type CommandExtractor = (args: readonly ShellWord[]) => CommandEffects;
+
+/** Targets of one access for every word. */
+export function targetsOf(
+  access: "read" | "write",
+  words: readonly ShellWord[],
+  via: string,
+  recursive = false,
+): TargetSpec[] {
+  return words.map((word) => ({ access, word, via, recursive }));
+}

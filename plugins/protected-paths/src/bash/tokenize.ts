@@ -1,0 +1,244 @@
+import { scanWord, type WordCursor } from "./scan-word.ts";
+import { ShellSyntaxError, type ShellToken } from "./shell-word.ts";
+
+const MAX_DEPTH = 12;
+const CONTROL_OPS = [";;&", ";;", ";&", "&&", "||", "|&", ";", "|", "&", "(", ")"];
+const REDIRECT_OPS = ["&>>", "&>", "<<<", "<<-", "<<", "<>", "<&", ">&", ">>", ">|", "<", ">"];
+/** What a process substitution `<(...)`/`>(...)` becomes as an argument. */
+const PROCESS_SUBSTITUTION_PATH = "/dev/fd/63";
+
+/** A command line split into tokens, plus the command lines nested in `$(...)`, backticks and `<(...)`. */
+export type Tokenized = { ok: true; tokens: ShellToken[]; nested: ShellToken[][] } | { ok: false; problem: string };
+
+/** Where the scanner is in `case WORD in PATTERN) BODY ;; esac`. */
+type CaseState = "header" | "pattern" | "body";
+
+interface Heredoc {
+  delimiter: string;
+  strip: boolean;
+  expand: boolean;
+}
+
+class Scanner implements WordCursor {
+  readonly tokens: ShellToken[] = [];
+  readonly nested: ShellToken[][] = [];
+  pos: number;
+  #parens = 0;
+  #pendingDelimiter: string | undefined;
+  readonly #heredocs: Heredoc[] = [];
+  /** Open `case` statements: their patterns are not commands and their `)` closes no subshell. */
+  readonly #cases: CaseState[] = [];
+
+  constructor(
+    readonly src: string,
+    start: number,
+    readonly options: { home: string; depth: number; nested: boolean },
+  ) {
+    if (options.depth > MAX_DEPTH) throw new ShellSyntaxError("command substitutions are nested too deeply");
+    this.pos = start;
+  }
+
+  get home(): string {
+    return this.options.home;
+  }
+
+  /** Scans to the end, or (nested) past the `)` that closes the substitution; returns that position. */
+  run(): number {
+    const { src } = this;
+    while (this.pos < src.length) {
+      const ch = src[this.pos]!;
+      if (ch === " " || ch === "\t") this.pos += 1;
+      else if (ch === "\\" && src[this.pos + 1] === "\n") this.pos += 2;
+      else if (ch === "#") this.#skipComment();
+      else if (ch === "\n") {
+        this.pos += 1;
+        this.tokens.push({ type: "control", op: "\n" });
+        this.#readHeredocs();
+      } else if ((ch === "<" || ch === ">") && src[this.pos + 1] === "(") this.#processSubstitution();
+      else if (ch === "(" && src[this.pos + 1] === "(" && this.#atCommandStart()) this.#arithmeticCommand();
+      else if (this.#redirect(undefined)) continue;
+      else if (this.#control()) {
+        if (this.#parens < 0) return this.pos;
+      } else this.#word();
+    }
+    if (this.options.nested) throw new ShellSyntaxError("a $( command substitution is not closed");
+    if (this.#parens > 0) throw new ShellSyntaxError("a ( subshell is not closed");
+    if (this.#pendingDelimiter !== undefined) throw new ShellSyntaxError("a here-document has no delimiter");
+    return this.pos;
+  }
+
+  #atCommandStart(): boolean {
+    const last = this.tokens[this.tokens.length - 1];
+    return last === undefined || last.type === "control";
+  }
+
+  #skipComment(): void {
+    const end = this.src.indexOf("\n", this.pos);
+    this.pos = end === -1 ? this.src.length : end;
+  }
+
+  #control(): boolean {
+    const op = CONTROL_OPS.find((o) => this.src.startsWith(o, this.pos));
+    if (op === undefined) return false;
+    this.pos += op.length;
+    if (this.#caseControl(op)) return true;
+    if (op === "(") this.#parens += 1;
+    if (op === ")") {
+      this.#parens -= 1;
+      if (this.#parens < 0) {
+        if (this.options.nested) return true;
+        throw new ShellSyntaxError("a ) has no matching (");
+      }
+    }
+    this.tokens.push({ type: "control", op });
+    return true;
+  }
+
+  /** Handles `(`, `|`, `)` of a case pattern and `;;` ending a case body; true when consumed. */
+  #caseControl(op: string): boolean {
+    const last = this.#cases.length - 1;
+    const state = this.#cases[last];
+    if (state === "pattern" && (op === "(" || op === "|")) return true;
+    if (state === "pattern" && op === ")") {
+      this.#cases[last] = "body";
+      this.tokens.push({ type: "control", op: ";" });
+      return true;
+    }
+    if (state === "body" && (op === ";;" || op === ";&" || op === ";;&")) this.#cases[last] = "pattern";
+    return false;
+  }
+
+  /** Follows `case`/`in`/`esac`; false for a pattern word, which is not part of any command. */
+  #caseWord(text: string, literal: boolean): boolean {
+    const last = this.#cases.length - 1;
+    const state = this.#cases[last];
+    const keyword = literal ? text : undefined;
+    if (state === "pattern") {
+      if (keyword !== "esac") return false;
+      this.#cases.pop();
+    } else if (state === "header" && keyword === "in") this.#cases[last] = "pattern";
+    else if (state === "body" && keyword === "esac" && this.#atCommandStart()) this.#cases.pop();
+    else if (keyword === "case" && this.#atCommandStart()) this.#cases.push("header");
+    return true;
+  }
+
+  #redirect(fd: string | undefined): boolean {
+    const op = REDIRECT_OPS.find((o) => this.src.startsWith(o, this.pos));
+    if (op === undefined) return false;
+    this.pos += op.length;
+    this.tokens.push({ type: "redirect", op, fd });
+    if (op === "<<" || op === "<<-") this.#pendingDelimiter = op;
+    return true;
+  }
+
+  #word(): void {
+    const word = scanWord(this);
+    const next = this.src[this.pos];
+    if (/^\d+$/.test(word.raw) && (next === "<" || next === ">") && this.#redirect(word.raw)) return;
+    if (this.#pendingDelimiter !== undefined) {
+      this.#heredocs.push({
+        delimiter: word.text,
+        strip: this.#pendingDelimiter === "<<-",
+        expand: !/["'\\]/.test(word.raw),
+      });
+      this.#pendingDelimiter = undefined;
+    }
+    if (this.#caseWord(word.text, word.raw === word.text)) this.tokens.push({ type: "word", word });
+  }
+
+  #readHeredocs(): void {
+    for (const doc of this.#heredocs.splice(0)) {
+      const start = this.pos;
+      let end = this.src.length;
+      while (this.pos < this.src.length) {
+        const lineEnd = this.src.indexOf("\n", this.pos);
+        const stop = lineEnd === -1 ? this.src.length : lineEnd;
+        const line = this.src.slice(this.pos, stop);
+        const at = this.pos;
+        this.pos = Math.min(this.src.length, stop + 1);
+        if ((doc.strip ? line.replace(/^\t+/, "") : line) === doc.delimiter) {
+          end = at;
+          break;
+        }
+      }
+      if (doc.expand) this.substitutionsIn(this.src.slice(start, end));
+    }
+  }
+
+  substitutionsIn(text: string): void {
+    for (let i = 0; i < text.length; i += 1) {
+      if (text[i] === "\\") i += 1;
+      else if (text.startsWith("$((", i)) i += 2;
+      else if (text.startsWith("$(", i)) i = this.nestedAt(text, i + 2) - 1;
+      else if (text[i] === "`") i = this.backtickAt(text, i) - 1;
+    }
+  }
+
+  nestedAt(text: string, start: number): number {
+    const inner = new Scanner(text, start, { ...this.options, depth: this.options.depth + 1, nested: true });
+    const end = inner.run();
+    this.nested.push(inner.tokens, ...inner.nested);
+    return end;
+  }
+
+  backtickAt(text: string, start: number): number {
+    let body = "";
+    for (let i = start + 1; i < text.length; i += 1) {
+      const ch = text[i]!;
+      if (ch === "\\" && i + 1 < text.length) {
+        const next = text[i + 1]!;
+        body += "$`\\".includes(next) ? next : ch + next;
+        i += 1;
+      } else if (ch === "`") {
+        const inner = new Scanner(body, 0, { ...this.options, depth: this.options.depth + 1, nested: false });
+        inner.run();
+        this.nested.push(inner.tokens, ...inner.nested);
+        return i + 1;
+      } else body += ch;
+    }
+    throw new ShellSyntaxError("a ` command substitution is not closed");
+  }
+
+  #processSubstitution(): void {
+    const start = this.pos;
+    this.pos = this.nestedAt(this.src, this.pos + 2);
+    const raw = this.src.slice(start, this.pos);
+    this.tokens.push({
+      type: "word",
+      word: { text: PROCESS_SUBSTITUTION_PATH, raw, glob: undefined, unresolved: undefined },
+    });
+  }
+
+  #arithmeticCommand(): void {
+    const start = this.pos;
+    let depth = 0;
+    for (; this.pos < this.src.length; this.pos += 1) {
+      const ch = this.src[this.pos];
+      if (ch === "(") depth += 1;
+      if (ch === ")") depth -= 1;
+      if (depth === 0) break;
+    }
+    if (depth !== 0) throw new ShellSyntaxError("a (( arithmetic command is not closed");
+    this.pos += 1;
+    const raw = this.src.slice(start, this.pos);
+    this.tokens.push({ type: "word", word: { text: "((", raw, glob: undefined, unresolved: undefined } });
+  }
+}
+
+/**
+ * Splits a command line into shell tokens: words (quotes, escapes, `~`, `$HOME` resolved; other
+ * expansions marked unresolved), control operators, redirections; here-document bodies skipped;
+ * `$(...)`, backticks and `<(...)` are opaque in their word but their command lines are returned in
+ * `nested` so they can be analysed too.
+ * Contract: never throws; an unbalanced quote, parenthesis or substitution gives `{ ok: false }`.
+ */
+export function tokenizeShell(source: string, options: { home: string }): Tokenized {
+  try {
+    const scanner = new Scanner(source, 0, { home: options.home, depth: 0, nested: false });
+    scanner.run();
+    return { ok: true, tokens: scanner.tokens, nested: scanner.nested };
+  } catch (error) {
+    if (error instanceof ShellSyntaxError) return { ok: false, problem: error.message };
+    throw error;
+  }
+}

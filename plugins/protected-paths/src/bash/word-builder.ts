@@ -1,0 +1,62 @@
+import type { ShellWord } from "./shell-word.ts";
+
+const GLOB_CHARS = new Set(["*", "?", "["]);
+const PATTERN_SPECIAL = /[*?[\]\\{}()!+@]/g;
+/** Unquoted braces with a comma or `..` inside: brace expansion. */
+const BRACE_EXPANSION = /\{[^{}]*(,|\.\.)[^{}]*\}/;
+const ASSIGNMENT_PREFIX = /^[A-Za-z_][A-Za-z0-9_]*=$/;
+
+/** Accumulates one word while the tokenizer reads it. */
+export class WordBuilder {
+  #text = "";
+  #glob = "";
+  #hasGlob = false;
+  /** The unquoted characters only (quoted ones replaced), for brace and assignment detection. */
+  #unquoted = "";
+  #unresolved: string | undefined;
+
+  /** True before anything was added. */
+  get empty(): boolean {
+    return this.#text.length === 0 && this.#unresolved === undefined;
+  }
+
+  /** True when everything so far is an unquoted `NAME=` (where bash expands a following `~`). */
+  get afterAssignment(): boolean {
+    return this.#unquoted === this.#text && ASSIGNMENT_PREFIX.test(this.#text);
+  }
+
+  /** Adds characters that were quoted or escaped: literal, never globbing. */
+  quoted(s: string): void {
+    this.#text += s;
+    this.#glob += s.replace(PATTERN_SPECIAL, (c) => `\\${c}`);
+    this.#unquoted += "\0".repeat(s.length);
+  }
+
+  /** Adds one unquoted character. */
+  unquoted(ch: string): void {
+    this.#text += ch;
+    // `]` keeps its meaning too: it closes a bracket expression opened by an unquoted `[`.
+    this.#glob += GLOB_CHARS.has(ch) || ch === "]" ? ch : ch.replace(PATTERN_SPECIAL, (c) => `\\${c}`);
+    if (GLOB_CHARS.has(ch)) this.#hasGlob = true;
+    this.#unquoted += ch;
+  }
+
+  /** Marks the word as known only at run time; the first reason is kept. */
+  unresolved(why: string, placeholder: string): void {
+    this.#unresolved ??= why;
+    this.#text += placeholder;
+    this.#glob += placeholder;
+    this.#unquoted += "\0".repeat(placeholder.length);
+  }
+
+  /** The finished word. */
+  finish(raw: string): ShellWord {
+    const braces = BRACE_EXPANSION.test(this.#unquoted) ? "brace expansion" : undefined;
+    return {
+      text: this.#text,
+      raw,
+      glob: this.#hasGlob ? this.#glob : undefined,
+      unresolved: this.#unresolved ?? braces,
+    };
+  }
+}

@@ -1,0 +1,161 @@
+import path from "node:path";
+import { type ArgSpec, hasFlag, optionValue, parseArgs } from "./parse-args.ts";
+import { literalWord, partOf, type ShellWord } from "./shell-word.ts";
+import { type CommandEffects, type CommandExtractor, type TargetSpec, targetsOf } from "./target-spec.ts";
+
+/** Every operand is written; `recursiveFlags` make it act on a whole tree. */
+function operandsWritten(via: string, spec: ArgSpec = {}, recursiveFlags: string[] = []): CommandExtractor {
+  return (args) => {
+    const parsed = parseArgs(args, spec);
+    return { targets: targetsOf("write", parsed.operands, via, hasFlag(parsed, ...recursiveFlags)) };
+  };
+}
+
+/**
+ * What a new link stands for: writes through it land on its target, so the target is checked as a
+ * write (`ln -s .env x && echo > x` must not pass because `x` did not exist yet). A relative
+ * symbolic target is relative to the link's directory — `dest` itself or its parent, both checked.
+ */
+function linkTargets(sources: readonly ShellWord[], dest: ShellWord, symbolic: boolean): TargetSpec[] {
+  return sources.flatMap((source) => {
+    if (!symbolic || path.isAbsolute(source.text) || source.unresolved !== undefined) {
+      return targetsOf("write", [source], "link target");
+    }
+    const bases = [dest.text, path.dirname(dest.text)].map((dir) => partOf(dest, path.join(dir, source.text)));
+    return targetsOf("write", bases, "link target");
+  });
+}
+
+/** cp, mv, ln, install: `SRC... DEST`, `-t DIR SRC...`, a lone `ln TARGET` links into the cwd. */
+function copyLike(name: "cp" | "mv" | "ln" | "install", spec: ArgSpec): CommandExtractor {
+  return (args) => {
+    const parsed = parseArgs(args, spec);
+    if (name === "install" && hasFlag(parsed, "d", "directory")) {
+      return { targets: targetsOf("write", parsed.operands, "install -d") };
+    }
+    const targetDir = optionValue(parsed, "t", "target-directory");
+    const ops = parsed.operands;
+    let dest: ShellWord | undefined = targetDir;
+    let sources = ops;
+    if (!dest && ops.length >= 2) {
+      dest = ops[ops.length - 1];
+      sources = ops.slice(0, -1);
+    } else if (!dest && name === "ln" && ops.length === 1) dest = literalWord(".");
+    const targets: TargetSpec[] = [];
+    if (name === "mv") targets.push(...targetsOf("write", sources, "mv source", true));
+    if (name !== "ln") targets.push(...targetsOf("read", sources, `${name} source`));
+    if (dest) {
+      const into = hasFlag(parsed, "T", "no-target-directory")
+        ? undefined
+        : { sources, forced: targetDir !== undefined || sources.length > 1 };
+      targets.push({ access: "write", word: dest, via: `${name} destination`, ...(into ? { into } : {}) });
+      if (name === "ln") targets.push(...linkTargets(sources, dest, hasFlag(parsed, "s", "symbolic")));
+    }
+    return { targets };
+  };
+}
+
+function dd(args: readonly ShellWord[]): CommandEffects {
+  const targets: TargetSpec[] = [];
+  for (const word of args) {
+    if (word.text.startsWith("of="))
+      targets.push({ access: "write", word: partOf(word, word.text.slice(3)), via: "dd of=" });
+    if (word.text.startsWith("if="))
+      targets.push({ access: "read", word: partOf(word, word.text.slice(3)), via: "dd if=" });
+  }
+  return { targets };
+}
+
+function sort(args: readonly ShellWord[]): CommandEffects {
+  const parsed = parseArgs(args, {
+    short: "koStT",
+    long: ["key", "output", "field-separator", "buffer-size", "temporary-directory", "files0-from"],
+  });
+  const output = optionValue(parsed, "o", "output");
+  return {
+    targets: [
+      ...targetsOf("read", parsed.operands, "sort input"),
+      ...(output ? targetsOf("write", [output], "sort -o") : []),
+    ],
+  };
+}
+
+function uniq(args: readonly ShellWord[]): CommandEffects {
+  const parsed = parseArgs(args, { short: "fsw", long: ["skip-fields", "skip-chars", "check-chars"] });
+  const [input, output] = parsed.operands;
+  return {
+    targets: [
+      ...(input ? targetsOf("read", [input], "uniq input") : []),
+      ...(output ? targetsOf("write", [output], "uniq output") : []),
+    ],
+  };
+}
+
+/**
+ * Finds `letter`'s value in short clusters where every letter before it is a boolean flag of the
+ * command (`curl -sSLo FILE`), plus the long forms.
+ */
+function downloadOutputs(
+  args: readonly ShellWord[],
+  options: { letters: string; booleans: string; long: string[]; via: string },
+): CommandEffects {
+  const targets: TargetSpec[] = [];
+  for (let i = 0; i < args.length; i += 1) {
+    const { text } = args[i]!;
+    const eq = text.indexOf("=");
+    const long = options.long.find((l) => text === `--${l}` || text.startsWith(`--${l}=`));
+    let value: ShellWord | undefined;
+    if (long !== undefined) value = eq === -1 ? args[i + 1] : partOf(args[i]!, text.slice(eq + 1));
+    else if (/^-[^-]/.test(text)) {
+      const at = [...text.slice(1)].findIndex((c) => !options.booleans.includes(c));
+      const letter = text[at + 1];
+      if (at !== -1 && letter !== undefined && options.letters.includes(letter)) {
+        const rest = text.slice(at + 2);
+        value = rest.length > 0 ? partOf(args[i]!, rest) : args[i + 1];
+      }
+    }
+    if (value && value.text !== "-") targets.push({ access: "write", word: value, via: options.via });
+  }
+  return { targets };
+}
+
+/** Commands whose write targets the analysis knows, by command name. */
+export const WRITE_COMMANDS: Readonly<Record<string, CommandExtractor>> = {
+  rm: operandsWritten("rm", {}, ["r", "R", "recursive"]),
+  rmdir: operandsWritten("rmdir"),
+  unlink: operandsWritten("unlink"),
+  shred: operandsWritten("shred", { short: "ns", long: ["iterations", "size", "random-source"] }),
+  mkdir: operandsWritten("mkdir", { short: "m", long: ["mode"] }),
+  touch: operandsWritten("touch", { short: "rdt", long: ["reference", "date", "time"] }),
+  truncate: operandsWritten("truncate", { short: "sr", long: ["size", "reference"] }),
+  tee: operandsWritten("tee"),
+  // Every operand, the mode or owner included: checking "u+x" as a path is harmless, and it stays
+  // right when a mode like "-w" is mistaken for an option.
+  chmod: operandsWritten("chmod", { long: ["reference"] }, ["R", "recursive"]),
+  chown: operandsWritten("chown", { long: ["reference", "from"] }, ["R", "recursive"]),
+  chgrp: operandsWritten("chgrp", { long: ["reference"] }, ["R", "recursive"]),
+  cp: copyLike("cp", { short: "tS", long: ["target-directory", "suffix"] }),
+  mv: copyLike("mv", { short: "tS", long: ["target-directory", "suffix"] }),
+  ln: copyLike("ln", { short: "tS", long: ["target-directory", "suffix"] }),
+  install: copyLike("install", {
+    short: "mogSt",
+    long: ["mode", "owner", "group", "suffix", "target-directory", "strip-program"],
+  }),
+  dd,
+  sort,
+  uniq,
+  curl: (args) =>
+    downloadOutputs(args, {
+      letters: "ocD",
+      booleans: "sSLkfvigGIjJlnNpRZ0123456#",
+      long: ["output", "cookie-jar", "dump-header", "trace", "trace-ascii", "stderr"],
+      via: "curl output",
+    }),
+  wget: (args) =>
+    downloadOutputs(args, {
+      letters: "OoaP",
+      booleans: "qvcNrkKpnbxS46",
+      long: ["output-document", "output-file", "append-output", "directory-prefix"],
+      via: "wget output",
+    }),
+};

@@ -1,0 +1,34 @@
+import type { ToolEffect } from "@gatehouse/sdk";
+import { allow, type Decision, deny } from "./decision.ts";
+import { showPath } from "./paths/path-text.ts";
+import type { Spelling } from "./paths/spellings.ts";
+import type { Policy } from "./policy.ts";
+
+/**
+ * Decides a whole tool call from its declared effects.
+ * Contract: the first denied effect decides; an allowed call lists the spellings of every effect.
+ * `undefined` effects (the tool declares none) follow `undeclaredEffects`; effects that are not an
+ * array are refused.
+ */
+export function checkCall(
+  effects: readonly ToolEffect[] | undefined,
+  policy: Policy,
+  options: { toolName?: string } = {},
+): Decision {
+  const subject = `Call to tool ${showPath(options.toolName ?? "?")}`;
+  if (effects === undefined) {
+    if (policy.settings.undeclaredEffects === "allow") return allow();
+    const why = "it declares no effects, so the paths it touches cannot be checked; declare effects on the tool";
+    return deny({ subject, why, rule: "undeclared effects" });
+  }
+  if (!Array.isArray(effects)) {
+    return deny({ subject, why: "its effects are not a list, so they cannot be checked", rule: "malformed effects" });
+  }
+  const spellings: Spelling[] = [];
+  for (const effect of effects) {
+    const decision = policy.check(effect);
+    if (!decision.allow) return decision;
+    spellings.push(...decision.spellings);
+  }
+  return allow(spellings);
+}

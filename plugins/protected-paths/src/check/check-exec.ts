@@ -1,0 +1,149 @@
+import path from "node:path";
+import { analyzeBash, type BashTarget } from "../bash/analyze-bash.ts";
+import { expandGlob } from "../bash/expand-glob.ts";
+import { allow, type Decision, deny } from "../decision.ts";
+import { showPath } from "../paths/path-text.ts";
+import type { Spelling } from "../paths/spellings.ts";
+import { evaluatePath, type PathVerdict } from "./evaluate-path.ts";
+import type { PolicyContext } from "./policy-context.ts";
+import { MAX_SCANNED_ENTRIES, scanBelow } from "./scan-below.ts";
+
+/** How `exec` effects are treated. */
+export type BashMode = "analyze" | "deny" | "allow";
+
+/** Files a command may always write: they are streams, not files of the workspace. */
+const STREAMS = /^\/(dev\/(null|stdout|stderr|stdin|tty|fd\/\d+)|proc\/self\/fd\/\d+)$/;
+
+interface TargetCheck {
+  ctx: PolicyContext;
+  target: BashTarget;
+  spellings: Spelling[];
+}
+
+function subjectOf(target: BashTarget, shown: string, pattern?: string): string {
+  const via = pattern === undefined ? target.via : `${target.via}, matching ${showPath(pattern)}`;
+  return `Bash ${target.access === "write" ? "write to" : "read of"} ${showPath(shown)} (${via})`;
+}
+
+function refused(subject: string, verdict: Extract<PathVerdict, { ok: false }>): Decision {
+  return deny({ subject, why: verdict.why, rule: verdict.rule, spellings: verdict.spellings });
+}
+
+function unresolved(subject: string, cause: string, hint: string): Decision {
+  const why = `${cause}, so it cannot be checked before the shell runs; ${hint}`;
+  return deny({ subject, why, rule: "bash unresolved target" });
+}
+
+/** Everything below a recursively written directory must be writable too. */
+function checkBelow(check: TargetCheck, subject: string, reals: readonly string[], dir: string): Decision | undefined {
+  const { ctx } = check;
+  for (const real of reals) {
+    if (!ctx.fs.lstat(real)?.isDirectory) continue;
+    const scan = scanBelow(ctx, real, ctx.rules.write);
+    if (scan && "tooMany" in scan) {
+      const why = `it holds more than ${MAX_SCANNED_ENTRIES} entries, too many to check for protected files; name narrower paths`;
+      return deny({ subject, why, rule: "bash recursive target" });
+    }
+    if (scan) {
+      const rel = path.relative(dir, scan.found);
+      const shown = rel.startsWith("..") ? scan.found : rel;
+      return deny({ subject, why: `it contains ${showPath(shown)}, and ${scan.rule.why}`, rule: scan.rule.label });
+    }
+  }
+  return undefined;
+}
+
+/** True when cp/mv/ln/install put their sources inside `destination` rather than replacing it. */
+function landsInside(check: TargetCheck, destination: string, dir: string): boolean {
+  const { ctx, target } = check;
+  if (!target.into) return false;
+  if (target.into.forced || destination.endsWith("/")) return true;
+  const real = ctx.fs.realpath(path.resolve(dir, destination));
+  return real !== undefined && ctx.fs.lstat(real)?.isDirectory === true;
+}
+
+/** cp/mv/ln/install into a directory: each source lands there under its basename. */
+function checkInto(check: TargetCheck, destination: string, dir: string): Decision | undefined {
+  const { ctx, target } = check;
+  for (const source of target.into?.sources ?? []) {
+    if (source.unresolved !== undefined) {
+      const cause = `the name it lands under depends on a ${source.unresolved}`;
+      return unresolved(subjectOf(target, source.raw), cause, "spell the source path literally");
+    }
+    const names = expandGlob(source, { cwd: dir, fs: ctx.fs, folding: ctx.folding }) ?? [source.text];
+    for (const name of names) {
+      const landed = path.join(destination, path.basename(name));
+      const verdict = evaluatePath(ctx, "write", landed, { cwd: dir, expandHome: false });
+      if (!verdict.ok) return refused(subjectOf(target, landed), verdict);
+      check.spellings.push(...verdict.views.spellings);
+    }
+  }
+  return undefined;
+}
+
+/** Checks one expanded path of a target, relative to one possible working directory. */
+function checkOne(check: TargetCheck, p: string, dir: string): Decision | undefined {
+  const { ctx, target } = check;
+  const writes = target.access === "write";
+  if (STREAMS.test(path.resolve(dir, p))) return undefined;
+  // Copying into a directory writes entries inside it, not the directory itself.
+  if (writes && landsInside(check, p, dir)) return checkInto(check, p, dir);
+  const subject = p === target.word.text ? subjectOf(target, p) : subjectOf(target, p, target.word.text);
+  const verdict = evaluatePath(ctx, target.access, p, { cwd: dir, expandHome: false });
+  if (!verdict.ok) return refused(subject, verdict);
+  check.spellings.push(...verdict.views.spellings);
+  return writes && target.recursive ? checkBelow(check, subject, verdict.views.reals, dir) : undefined;
+}
+
+function checkTarget(check: TargetCheck): Decision | undefined {
+  const { ctx, target } = check;
+  const { word } = target;
+  const writes = target.access === "write";
+  const subject = subjectOf(target, word.unresolved === undefined ? word.text : word.raw);
+  if (word.unresolved !== undefined) {
+    return writes
+      ? unresolved(subject, `its value depends on a ${word.unresolved}`, "spell the path literally")
+      : undefined;
+  }
+  if (target.cwd.unknown && !path.isAbsolute(word.text)) {
+    const cause = "it is relative to a directory a cd chose at run time";
+    return writes ? unresolved(subject, cause, "use an absolute path") : undefined;
+  }
+  for (const dir of target.cwd.dirs) {
+    const paths = expandGlob(word, { cwd: dir, fs: ctx.fs, folding: ctx.folding });
+    if (paths === undefined) {
+      const cause = "a directory in it is a glob pattern";
+      return writes ? unresolved(subject, cause, "name the files literally") : undefined;
+    }
+    for (const p of paths) {
+      const decision = checkOne(check, p, dir);
+      if (decision) return decision;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Checks an `exec` effect. "allow" skips it, "deny" refuses every command, "analyze" checks every
+ * path the best-effort analysis finds with the same rules as read/write effects.
+ * Contract: refuses commands that cannot be parsed, whose command name or write targets depend
+ * on run-time values, and recursive writes over a directory holding a protected path.
+ */
+export function checkExec(ctx: PolicyContext, options: { mode: BashMode; command: unknown }): Decision {
+  if (options.mode === "allow") return allow();
+  const subject = "Bash command";
+  if (options.mode === "deny") {
+    const why = 'shell commands are disabled by the path policy (bash: "deny"); use the file tools instead';
+    return deny({ subject, why, rule: "bash deny" });
+  }
+  if (typeof options.command !== "string") {
+    return deny({ subject, why: "the command is not a string", rule: "non-string command" });
+  }
+  const spellings: Spelling[] = [];
+  for (const finding of analyzeBash(options.command, { cwd: ctx.cwd, home: ctx.home })) {
+    if (finding.kind === "problem") return deny({ subject, why: finding.why, rule: finding.rule });
+    const decision = checkTarget({ ctx, target: finding, spellings });
+    if (decision) return decision;
+  }
+  return allow(spellings);
+}

@@ -1,0 +1,100 @@
+import { checkPathText, showPath } from "../paths/path-text.ts";
+import { type PathViews, type Spelling, spellPath } from "../paths/spellings.ts";
+import { containsRoot, insideWorkspace } from "../paths/workspace.ts";
+import { matchView } from "./match-view.ts";
+import type { Access, PolicyContext } from "./policy-context.ts";
+
+/** The outcome of checking one path, before it is worded for a particular caller. */
+export type PathVerdict =
+  | { ok: true; views: PathViews }
+  | { ok: false; rule: string; why: string; spellings: Spelling[]; views?: PathViews };
+
+/** Options of `evaluatePath`. */
+export interface EvaluateOptions {
+  /** Relative paths resolve against it (default: the policy's cwd). */
+  cwd?: string;
+  /** Expand `~` and `~/x` (default true, as the built-ins do). */
+  expandHome?: boolean;
+}
+
+function resolvesTo(views: PathViews, base: string): string {
+  return base === views.absolute ? "" : `it resolves to ${showPath(base)}, and `;
+}
+
+function workspaceList(ctx: PolicyContext): string {
+  const shown = ctx.roots.slice(0, 3).map((r) => r.absolute);
+  return `${shown.join(", ")}${ctx.roots.length > 3 ? ", …" : ""}`;
+}
+
+/**
+ * Checks one read or write of a path against the policy.
+ * Contract: in this order — the path text (type, empty, NUL, control characters), symlink cycles,
+ * the workspace root itself (writes), deny rules over the normalised and every real spelling,
+ * the workspace boundary over every real spelling, and hard links (writes to an existing file
+ * with more than one link). The first failing check decides.
+ */
+export function evaluatePath(
+  ctx: PolicyContext,
+  access: Access,
+  input: unknown,
+  options: EvaluateOptions = {},
+): PathVerdict {
+  const problem = checkPathText(input);
+  if (problem) {
+    const spellings: Spelling[] = typeof input === "string" ? [{ form: "given", path: input }] : [];
+    return { ok: false, rule: problem.rule, why: problem.why, spellings };
+  }
+  const views = spellPath(input as string, {
+    cwd: options.cwd ?? ctx.cwd,
+    home: ctx.home,
+    expandHome: options.expandHome ?? true,
+    folding: ctx.folding,
+    fs: ctx.fs,
+  });
+  const refuse = (rule: string, why: string): PathVerdict => ({
+    ok: false,
+    rule,
+    why,
+    spellings: views.spellings,
+    views,
+  });
+  if (views.loop) return refuse("symlink loop", "its symlinks do not resolve (a cycle or too many levels)");
+  const bases = [views.absolute, ...views.reals.filter((r) => r !== views.absolute)];
+
+  if (access === "write") {
+    const root = bases.find((base) => containsRoot(ctx.roots, base));
+    if (root !== undefined)
+      return refuse("workspace root", `${resolvesTo(views, root)}it is the workspace root or contains it`);
+  }
+
+  const rules = access === "write" ? ctx.rules.write : ctx.rules.read;
+  const matchViews = bases.map((base) => ({ base, view: matchView(ctx, base) }));
+  for (const rule of rules) {
+    const hit = matchViews.find(({ view }) => rule.matches(view));
+    if (hit) return refuse(rule.label, `${resolvesTo(views, hit.base)}${rule.why}`);
+  }
+
+  if (!ctx.allowOutside[access]) {
+    const outside = views.reals.find((real) => !insideWorkspace(ctx.roots, real));
+    if (outside !== undefined) {
+      const where = outside === views.absolute ? "it is" : `it resolves to ${showPath(outside)}, which is`;
+      return refuse(
+        "outside workspace",
+        `${where} outside the workspace (${workspaceList(ctx)}); ${access === "write" ? "write" : "read"} inside the workspace instead`,
+      );
+    }
+  }
+
+  if (access === "write") {
+    for (const real of views.reals) {
+      const info = ctx.fs.lstat(real);
+      if (info?.isFile && info.nlink > 1) {
+        return refuse(
+          "hard link",
+          `the file has ${info.nlink} hard links and may be an alias of a protected file; write a new file under another name instead`,
+        );
+      }
+    }
+  }
+  return { ok: true, views };
+}

@@ -1,0 +1,20 @@
+import type { PolicyFs } from "../paths/policy-fs.ts";
+import type { WorkspaceRoot } from "../paths/workspace.ts";
+import type { PolicyRules } from "../rules/policy-rules.ts";
+
+/** Read or write access to a path. */
+export type Access = "read" | "write";
+
+/** Everything a check needs, resolved once when the policy is created. */
+export interface PolicyContext {
+  /** Relative paths resolve against it. */
+  cwd: string;
+  /** `~` expands to it. */
+  home: string;
+  fs: PolicyFs;
+  roots: readonly WorkspaceRoot[];
+  /** Compare case-insensitively (the filesystem folds case, or the configuration says so). */
+  folding: boolean;
+  rules: PolicyRules;
+  allowOutside: { read: boolean; write: boolean };
+}

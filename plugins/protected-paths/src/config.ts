@@ -1,0 +1,42 @@
+import { z } from "zod";
+import { checkPathText } from "./paths/path-text.ts";
+
+const pathText = z
+  .string()
+  .refine((s) => checkPathText(s) === undefined, "must be a non-empty path or glob without control characters");
+
+const outside = z.strictObject({
+  /** Reads outside every workspace root (default allowed: reading a library's source is normal). */
+  read: z.boolean().default(true),
+  /** Writes outside every workspace root (default denied). */
+  write: z.boolean().default(false),
+});
+
+/**
+ * The `config["protected-paths"]` section. Every field is optional; unknown fields are errors so a
+ * typo (`denyWrites`) is reported instead of silently protecting nothing.
+ */
+export const protectedPathsConfigSchema = z.strictObject({
+  /** Workspace roots; relative ones resolve against the project directory. Default: the project directory. */
+  workspace: z.array(pathText).min(1).optional(),
+  /** Extra write denies (minimatch globs, `dot: true`), added to the defaults. */
+  denyWrite: z.array(pathText).default([]),
+  /** Read denies (minimatch globs, `dot: true`). */
+  denyRead: z.array(pathText).default([]),
+  allowOutsideWorkspace: outside.prefault({}),
+  /** "auto" probes the filesystem of the first workspace root. */
+  caseInsensitive: z.union([z.literal("auto"), z.boolean()]).default("auto"),
+  /** "analyze": best-effort analysis of write targets; "deny": no shell at all; "allow": unchecked. */
+  bash: z.enum(["analyze", "deny", "allow"]).default("analyze"),
+  /**
+   * Tools that declare no effects cannot be checked. "allow" (default) keeps custom tools without
+   * `effects` usable; "deny" refuses them, for teams that require every tool to declare its effects.
+   */
+  undeclaredEffects: z.enum(["allow", "deny"]).default("allow"),
+});
+
+/** The configuration as written in settings. */
+export type ProtectedPathsConfigInput = z.input<typeof protectedPathsConfigSchema>;
+
+/** The configuration after defaults. */
+export type ProtectedPathsConfig = z.output<typeof protectedPathsConfigSchema>;

@@ -1,0 +1,67 @@
+import { lstatSync, readdirSync, readlinkSync, realpathSync } from "node:fs";
+
+/** What the policy needs to know about one directory entry or file. */
+export interface FileInfo {
+  isFile: boolean;
+  isDirectory: boolean;
+  isSymbolicLink: boolean;
+  nlink: number;
+  dev: number;
+  ino: number;
+}
+
+/** One entry of a directory listing, without following symlinks. */
+export interface DirEntry {
+  name: string;
+  isDirectory: boolean;
+  isSymbolicLink: boolean;
+}
+
+/**
+ * The read-only filesystem view the policy consults. Every method answers `undefined` instead of
+ * throwing, so a check never fails because of an unreadable or missing path.
+ */
+export interface PolicyFs {
+  /** The kernel's real path (symlinks, `..` after symlinks and, where folded, case resolved), if it exists. */
+  realpath(p: string): string | undefined;
+  /** `lstat`: the entry itself, never the target of a symlink. */
+  lstat(p: string): FileInfo | undefined;
+  /** The raw target of a symlink. */
+  readlink(p: string): string | undefined;
+  /** The entries of a directory. */
+  readdir(p: string): DirEntry[] | undefined;
+}
+
+function attempt<T>(fn: () => T): T | undefined {
+  try {
+    return fn();
+  } catch {
+    return undefined;
+  }
+}
+
+/** The policy's view of the real filesystem (synchronous: a check is a handful of syscalls). */
+export const nodePolicyFs: PolicyFs = {
+  realpath: (p) => attempt(() => realpathSync.native(p)),
+  lstat: (p) =>
+    attempt(() => {
+      const st = lstatSync(p);
+      return {
+        isFile: st.isFile(),
+        isDirectory: st.isDirectory(),
+        isSymbolicLink: st.isSymbolicLink(),
+        nlink: st.nlink,
+        dev: st.dev,
+        ino: st.ino,
+      };
+    }),
+  readlink: (p) => attempt(() => readlinkSync(p)),
+  readdir: (p) =>
+    attempt(() =>
+      readdirSync(p, { withFileTypes: true }).map((d) => ({
+        name: d.name,
+        isDirectory: d.isDirectory(),
+        isSymbolicLink: d.isSymbolicLink(),
+      })),
+    ),
+};

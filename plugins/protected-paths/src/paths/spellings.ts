@@ -1,0 +1,80 @@
+import path from "node:path";
+import { joinRaw } from "./expand-home.ts";
+import type { PolicyFs } from "./policy-fs.ts";
+import { resolveReal } from "./resolve-real.ts";
+
+/** Which spelling of a path this is. */
+export type SpellingForm = "given" | "absolute" | "real" | "real-shell" | "nfc" | "nfd" | "folded";
+
+/** One spelling of a path that the policy checked. */
+export interface Spelling {
+  form: SpellingForm;
+  path: string;
+}
+
+/** Every way a path may be spelled, and where it really lands. */
+export interface PathViews {
+  /** As the tool received it. */
+  given: string;
+  /** Absolute, `~` expanded, lexically normalised (`..`, `.`, `//` and a trailing `/` removed). */
+  absolute: string;
+  /** Where it lands: through symlinks from the normalised spelling (as the built-ins open it) and
+   * from the raw one (as the kernel walks `link/..`); one entry when both agree. */
+  reals: string[];
+  /** A symlink cycle was met: the real path is unknown. */
+  loop: boolean;
+  /** Whether the (first) real path exists. */
+  exists: boolean;
+  /** Every spelling checked, for explanations: the above plus NFC/NFD and case-folded variants. */
+  spellings: Spelling[];
+}
+
+/** Options of `spellPath`. */
+export interface SpellOptions {
+  cwd: string;
+  home: string;
+  /** Expand `~` and `~/x` (true for tool paths; the bash analysis expands `~` itself). */
+  expandHome: boolean;
+  folding: boolean;
+  fs: PolicyFs;
+}
+
+function variants(p: string, folding: boolean): Spelling[] {
+  const out: Spelling[] = [
+    { form: "nfc", path: p.normalize("NFC") },
+    { form: "nfd", path: p.normalize("NFD") },
+  ];
+  if (folding) out.push({ form: "folded", path: p.normalize("NFC").toLowerCase() });
+  return out;
+}
+
+/**
+ * Computes the spellings of one path; pure apart from the lstat/realpath/readlink calls on `fs`.
+ * Contract: `input` has passed `checkPathText`. `spellings` always holds given, absolute and real
+ * (even when equal), real-shell when it differs from real, then each NFC/NFD/folded variant that
+ * differs from every spelling before it.
+ */
+export function spellPath(input: string, options: SpellOptions): PathViews {
+  const raw = joinRaw(input, options);
+  const absolute = path.resolve(raw);
+  const viaNormal = resolveReal(absolute, options.fs);
+  const viaShell = resolveReal(raw, options.fs);
+  const reals = viaShell.path === viaNormal.path ? [viaNormal.path] : [viaNormal.path, viaShell.path];
+  const base: Spelling[] = [
+    { form: "given", path: input },
+    { form: "absolute", path: absolute },
+    { form: "real", path: viaNormal.path },
+  ];
+  if (viaShell.path !== viaNormal.path) base.push({ form: "real-shell", path: viaShell.path });
+  const seen = new Set(base.map((s) => s.path));
+  const extra = [absolute, ...reals].flatMap((p) => variants(p, options.folding));
+  const spellings = [...base, ...extra.filter((s) => !seen.has(s.path) && seen.add(s.path))];
+  return {
+    given: input,
+    absolute,
+    reals,
+    loop: viaNormal.loop || viaShell.loop,
+    exists: viaNormal.exists,
+    spellings,
+  };
+}

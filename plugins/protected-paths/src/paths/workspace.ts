@@ -1,0 +1,48 @@
+import path from "node:path";
+import { joinRaw } from "./expand-home.ts";
+import type { PolicyFs } from "./policy-fs.ts";
+import { resolveReal } from "./resolve-real.ts";
+
+/** One workspace root in both its spellings. */
+export interface WorkspaceRoot {
+  /** As configured. */
+  given: string;
+  /** Absolute and lexically normalised. */
+  absolute: string;
+  /** Through every symlink (the spelling real paths are compared with). */
+  real: string;
+}
+
+/** Resolves configured roots: relative ones against `cwd`, `~` against `home`, then through symlinks. */
+export function resolveRoots(
+  given: readonly string[],
+  options: { cwd: string; home: string; fs: PolicyFs },
+): WorkspaceRoot[] {
+  return given.map((root) => {
+    const raw = joinRaw(root, { ...options, expandHome: true });
+    return { given: root, absolute: path.resolve(raw), real: resolveReal(raw, options.fs).path };
+  });
+}
+
+/**
+ * The path of `target` relative to `root`, or `undefined` when it is not inside.
+ * Contract: decided with `path.relative`, never by string prefix, so `/proj-evil` is not inside
+ * `/proj`; the root itself gives "". Both arguments must be absolute.
+ */
+export function relativeInside(root: string, target: string): string | undefined {
+  const rel = path.relative(root, target);
+  if (rel === ".." || rel.startsWith(`..${path.sep}`) || path.isAbsolute(rel)) return undefined;
+  return rel;
+}
+
+/** True when `real` is one of the roots or inside one (exact comparison of real paths). */
+export function insideWorkspace(roots: readonly WorkspaceRoot[], real: string): boolean {
+  return roots.some((root) => relativeInside(root.real, real) !== undefined);
+}
+
+/** True when `p` is a workspace root (either spelling) or an ancestor of one. */
+export function containsRoot(roots: readonly WorkspaceRoot[], p: string): boolean {
+  return roots.some(
+    (root) => relativeInside(p, root.real) !== undefined || relativeInside(p, root.absolute) !== undefined,
+  );
+}

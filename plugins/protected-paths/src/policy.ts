@@ -1,0 +1,112 @@
+import type { ToolEffect } from "@gatehouse/sdk";
+import { type BashMode, checkExec } from "./check/check-exec.ts";
+import { type EvaluateOptions, evaluatePath } from "./check/evaluate-path.ts";
+import type { Access, PolicyContext } from "./check/policy-context.ts";
+import { type ProtectedPathsConfigInput, protectedPathsConfigSchema } from "./config.ts";
+import { allow, type Decision, deny } from "./decision.ts";
+import { detectCaseFolding } from "./paths/case-folding.ts";
+import { showPath } from "./paths/path-text.ts";
+import { nodePolicyFs, type PolicyFs } from "./paths/policy-fs.ts";
+import { resolveRoots, type WorkspaceRoot } from "./paths/workspace.ts";
+import { compilePolicyRules } from "./rules/policy-rules.ts";
+
+/** Where a policy runs. */
+export interface PolicyOptions {
+  /** The project directory: relative paths and relative workspace roots resolve against it. */
+  cwd: string;
+  /** What `~` expands to. */
+  home: string;
+  /** The filesystem to consult (default: the real one, synchronously). */
+  fs?: PolicyFs;
+}
+
+/** The settings a policy decided with, after defaults and resolution (for explanations). */
+export interface PolicySettings {
+  workspace: readonly WorkspaceRoot[];
+  caseInsensitive: boolean;
+  denyWrite: readonly string[];
+  denyRead: readonly string[];
+  allowOutsideWorkspace: { read: boolean; write: boolean };
+  bash: BashMode;
+  undeclaredEffects: "allow" | "deny";
+}
+
+/** A compiled path policy. */
+export interface Policy {
+  readonly settings: PolicySettings;
+  /** Decides one effect of a tool call. */
+  check(effect: ToolEffect): Decision;
+  /** Decides one read or write of a path (what `check` does for read/write effects). */
+  checkPath(access: Access, path: unknown, options?: EvaluateOptions): Decision;
+}
+
+/** "Write to "x"", or just "Write" when there is no path worth quoting. */
+function subjectFor(access: Access, path: unknown): string {
+  const quotable = typeof path === "string" && path.trim().length > 0;
+  if (access === "write") return quotable ? `Write to ${showPath(path)}` : "Write";
+  return quotable ? `Read of ${showPath(path)}` : "Read";
+}
+
+/**
+ * Compiles a policy from a `protected-paths` configuration.
+ * Contract: the configuration is parsed with `protectedPathsConfigSchema` (throws a ZodError when it
+ * is invalid: validate first where a clear message matters); roots, case folding ("auto" probes the
+ * first root) and globs are resolved once; each check afterwards only consults `fs`.
+ */
+export function createPolicy(config: ProtectedPathsConfigInput, options: PolicyOptions): Policy {
+  const parsed = protectedPathsConfigSchema.parse(config);
+  const fs = options.fs ?? nodePolicyFs;
+  const { cwd, home } = options;
+  const roots = resolveRoots(parsed.workspace ?? [cwd], { cwd, home, fs });
+  const folding =
+    parsed.caseInsensitive === "auto" ? detectCaseFolding(roots[0]?.real ?? cwd, fs) : parsed.caseInsensitive;
+  const ctx: PolicyContext = {
+    cwd,
+    home,
+    fs,
+    roots,
+    folding,
+    rules: compilePolicyRules({ denyWrite: parsed.denyWrite, denyRead: parsed.denyRead, folding, home }),
+    allowOutside: parsed.allowOutsideWorkspace,
+  };
+  const settings: PolicySettings = {
+    workspace: roots,
+    caseInsensitive: folding,
+    denyWrite: parsed.denyWrite,
+    denyRead: parsed.denyRead,
+    allowOutsideWorkspace: parsed.allowOutsideWorkspace,
+    bash: parsed.bash,
+    undeclaredEffects: parsed.undeclaredEffects,
+  };
+
+  function checkPath(access: Access, path: unknown, checkOptions?: EvaluateOptions): Decision {
+    const verdict = evaluatePath(ctx, access, path, checkOptions);
+    if (verdict.ok) return allow(verdict.views.spellings);
+    return deny({
+      subject: subjectFor(access, path),
+      why: verdict.why,
+      rule: verdict.rule,
+      spellings: verdict.spellings,
+    });
+  }
+
+  function check(effect: ToolEffect): Decision {
+    const kind: unknown = (effect as { kind?: unknown } | null)?.kind;
+    switch (kind) {
+      case "read":
+      case "write":
+        return checkPath(kind, (effect as { path?: unknown }).path);
+      case "exec":
+        return checkExec(ctx, { mode: parsed.bash, command: (effect as { command?: unknown }).command });
+      case "net":
+        // Network access is out of this plugin's scope.
+        return allow();
+      default: {
+        const why = `the effect kind ${JSON.stringify(kind) ?? "undefined"} is unknown to the path policy, so the call cannot be checked`;
+        return deny({ subject: "Effect", why, rule: "unknown effect" });
+      }
+    }
+  }
+
+  return { settings, check, checkPath };
+}

@@ -1,0 +1,130 @@
+import { linkSync, symlinkSync, unlinkSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { createFixture, exec, read, reasonOf, ruleOf, write } from "./helpers/fixture.ts";
+
+describe("symlinks inside the workspace", () => {
+  it("a file symlink pointing outside: the write lands outside and is refused", () => {
+    const f = createFixture();
+    symlinkSync(path.join(f.outside, "notes.txt"), path.join(f.ws, "notes.txt"));
+    const decision = f.policy().check(write("notes.txt"));
+    expect(ruleOf(decision)).toBe("outside workspace");
+    expect(reasonOf(decision)).toContain(`it resolves to "${path.join(f.outside, "notes.txt")}"`);
+    expect(decision.spellings).toContainEqual({ form: "real", path: path.join(f.outside, "notes.txt") });
+  });
+
+  it("a file symlink pointing at .env: refused by the .env rule through the resolved target", () => {
+    const f = createFixture();
+    symlinkSync(".env", path.join(f.ws, "innocent.txt"));
+    const decision = f.policy().check(write("innocent.txt"));
+    expect(ruleOf(decision)).toBe("default denyWrite .env");
+    expect(reasonOf(decision)).toBe(
+      `Write to "innocent.txt" refused: it resolves to "${path.join(f.ws, ".env")}", and .env files hold secrets and are protected (default denyWrite .env).`,
+    );
+  });
+
+  it("a directory symlink pointing outside: new files (and new directories) under it are refused", () => {
+    const f = createFixture();
+    symlinkSync(f.outside, path.join(f.ws, "out"));
+    const policy = f.policy();
+    expect(ruleOf(policy.check(write("out/new.txt")))).toBe("outside workspace");
+    expect(ruleOf(policy.check(write("out/a/b/c.txt")))).toBe("outside workspace");
+    expect(policy.check(write("out/a/b/c.txt")).spellings).toContainEqual({
+      form: "real",
+      path: path.join(f.outside, "a/b/c.txt"),
+    });
+  });
+
+  it("a directory symlink pointing at .git: new files under it are refused by the .git rule", () => {
+    const f = createFixture();
+    symlinkSync(path.join(f.ws, ".git"), path.join(f.ws, "docs/gitdir"));
+    const policy = f.policy();
+    expect(ruleOf(policy.check(write("docs/gitdir/config")))).toBe("default denyWrite .git/**");
+    expect(ruleOf(policy.check(write("docs/gitdir/hooks/pre-commit")))).toBe("default denyWrite .git/**");
+  });
+
+  it("a dangling symlink is followed to where a write through it would create the file", () => {
+    const f = createFixture();
+    symlinkSync(path.join(f.outside, "not-yet.txt"), path.join(f.ws, "dangling.txt"));
+    symlinkSync(".env.production", path.join(f.ws, "later.txt"));
+    const policy = f.policy();
+    expect(ruleOf(policy.check(write("dangling.txt")))).toBe("outside workspace");
+    expect(ruleOf(policy.check(write("later.txt")))).toBe("default denyWrite .env.*");
+  });
+
+  it("a deny matches the spelling the model used even when the target is harmless", () => {
+    const f = createFixture();
+    f.file("config/local.txt");
+    symlinkSync("config/local.txt", path.join(f.ws, ".env.local"));
+    const policy = f.policy();
+    expect(ruleOf(policy.check(write(".env.local")))).toBe("default denyWrite .env.*");
+    expect(ruleOf(policy.check(write("config/local.txt")))).toBe("allow");
+  });
+
+  it("link/.. is checked both lexically (as the built-ins open it) and as the kernel walks it", () => {
+    const f = createFixture();
+    f.dir(".git/hooks");
+    symlinkSync(path.join(f.ws, ".git/hooks"), path.join(f.ws, "hooks"));
+    // Lexically hooks/../config is ./config; the shell goes through the link to .git/config.
+    const decision = f.policy().check(write("hooks/../config"));
+    expect(ruleOf(decision)).toBe("default denyWrite .git/**");
+    expect(decision.spellings).toContainEqual({ form: "absolute", path: path.join(f.ws, "config") });
+    expect(decision.spellings).toContainEqual({ form: "real-shell", path: path.join(f.ws, ".git/config") });
+    expect(ruleOf(f.policy().check(exec("echo x > hooks/../config")))).toBe("default denyWrite .git/**");
+  });
+
+  it("a symlink cycle is refused rather than guessed", () => {
+    const f = createFixture();
+    symlinkSync("loop-b", path.join(f.ws, "loop-a"));
+    symlinkSync("loop-a", path.join(f.ws, "loop-b"));
+    expect(ruleOf(f.policy().check(write("loop-a/x.txt")))).toBe("symlink loop");
+  });
+
+  it("symlinks that stay inside the workspace and away from protected paths are allowed", () => {
+    const f = createFixture();
+    symlinkSync(path.join(f.ws, "src"), path.join(f.ws, "srclink"));
+    const policy = f.policy();
+    expect(ruleOf(policy.check(write("srclink/new.ts")))).toBe("allow");
+    expect(ruleOf(policy.check(read("srclink/app.ts")))).toBe("allow");
+  });
+
+  it("a workspace reached through a symlink (cwd is an alias) checks the same way", () => {
+    const f = createFixture();
+    const alias = path.join(f.base, "alias");
+    symlinkSync(f.ws, alias);
+    const policy = f.policy({}, { cwd: alias });
+    expect(policy.settings.workspace[0]?.real).toBe(f.ws);
+    expect(ruleOf(policy.check(write("src/new.ts")))).toBe("allow");
+    expect(ruleOf(policy.check(write(path.join(f.ws, "src/new.ts"))))).toBe("allow");
+    expect(ruleOf(policy.check(write(".env")))).toBe("default denyWrite .env");
+    expect(ruleOf(policy.check(write(path.join(alias, ".git/config"))))).toBe("default denyWrite .git/**");
+  });
+});
+
+describe("hard links", () => {
+  it("refuses writes to an existing file with more than one link, wherever the other name is", () => {
+    const f = createFixture();
+    linkSync(path.join(f.ws, ".env"), path.join(f.ws, "src/config.txt"));
+    const policy = f.policy();
+    const decision = policy.check(write("src/config.txt"));
+    expect(ruleOf(decision)).toBe("hard link");
+    expect(reasonOf(decision)).toContain("has 2 hard links");
+    expect(ruleOf(policy.check(exec("echo x > src/config.txt")))).toBe("hard link");
+    expect(ruleOf(policy.check(read("src/config.txt")))).toBe("allow");
+  });
+
+  it("the same file with one link again is writable", () => {
+    const f = createFixture();
+    const alias = path.join(f.ws, "src/config.txt");
+    linkSync(path.join(f.ws, "playground/x.txt"), alias);
+    expect(ruleOf(f.policy().check(write(alias)))).toBe("hard link");
+    unlinkSync(path.join(f.ws, "playground/x.txt"));
+    expect(ruleOf(f.policy().check(write(alias)))).toBe("allow");
+  });
+
+  it("directories (which always have several links) are not mistaken for hard links", () => {
+    const f = createFixture();
+    f.dir("src/nested/deeper");
+    expect(ruleOf(f.policy().check(write("src")))).toBe("allow");
+  });
+});

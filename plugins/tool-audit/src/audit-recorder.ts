@@ -1,0 +1,144 @@
+import { performance } from "node:perf_hooks";
+import type { ToolExecutionEndEvent, ToolOutcome } from "@gatehouse/sdk";
+import type { RecordFields, RecordKind, SessionStartRecord } from "./record.ts";
+import { RecordChain, type RecordChainOptions } from "./record-chain.ts";
+import { capReason, recordedEffects, resultSize } from "./summarize-call.ts";
+
+/** Where the recorder puts its lines; `false` means the line could not be written. */
+export interface LineSink {
+  write(line: string): boolean;
+}
+
+/** Options of an audit recorder (one per session). */
+export interface AuditRecorderOptions {
+  sink: LineSink;
+  cwd: string;
+  config: SessionStartRecord["config"];
+  /** Redacts one call's arguments (see `createRedactor`). */
+  redact: (tool: string, args: unknown) => unknown;
+  gatehouse?: string | undefined;
+  chain?: RecordChainOptions;
+  /** A monotonic clock in ms for durations; default `performance.now`. */
+  clock?: () => number;
+}
+
+type OpenCall = { startedAt: number; argsJson: string | undefined };
+
+function toJson(value: unknown): string | undefined {
+  try {
+    return JSON.stringify(value);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Deep equality of JSON data, whatever the key order. */
+function sameData(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (a === null || b === null || typeof a !== "object" || typeof b !== "object") return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  const ka = Object.keys(a);
+  if (ka.length !== Object.keys(b).length) return false;
+  const ra = a as Record<string, unknown>;
+  const rb = b as Record<string, unknown>;
+  return ka.every((k) => Object.hasOwn(rb, k) && sameData(ra[k], rb[k]));
+}
+
+/** Whether the arguments that ran differ from the requested ones (snapshotted as JSON at the start). */
+function argsChanged(startJson: string | undefined, args: unknown): boolean {
+  const endJson = toJson(args);
+  if (startJson === undefined || endJson === undefined) return true;
+  // Fast path: byte-equal JSON. Otherwise compare as data, since schema parsing may reorder keys.
+  return endJson !== startJson && !sameData(JSON.parse(startJson), JSON.parse(endJson));
+}
+
+/**
+ * Turns the events of one run into the records of one session and writes them in order.
+ * Contract: synchronous; each method writes exactly one record. Starts and ends pair by
+ * `toolCallId` (duplicate ids pair last-in, first-out). Nothing but redacted arguments, lengths,
+ * paths and policy reasons reaches the sink.
+ */
+export class AuditRecorder {
+  /** The session id of every record. */
+  readonly session: string;
+  readonly #options: AuditRecorderOptions;
+  readonly #chain: RecordChain;
+  readonly #clock: () => number;
+  readonly #open = new Map<string, OpenCall[]>();
+  readonly #outcomes: Partial<Record<ToolOutcome, number>> = {};
+  #turn = 0;
+  #calls = 0;
+  #ended = 0;
+  #closed = false;
+
+  constructor(options: AuditRecorderOptions) {
+    this.#options = options;
+    this.#chain = new RecordChain(options.chain);
+    this.session = this.#chain.session;
+    this.#clock = options.clock ?? (() => performance.now());
+  }
+
+  /** Whether `end()` was called. */
+  get closed(): boolean {
+    return this.#closed;
+  }
+
+  #write<K extends RecordKind>(kind: K, fields: RecordFields<K>): boolean {
+    return this.#options.sink.write(this.#chain.next(kind, fields, this.#turn));
+  }
+
+  /** Writes `session_start`; `midRun` when the run was already going (e.g. after a hot reload). */
+  start(options: { midRun?: boolean } = {}): boolean {
+    const fields: RecordFields<"session_start"> = { cwd: this.#options.cwd, config: this.#options.config };
+    if (this.#options.gatehouse !== undefined) fields.gatehouse = this.#options.gatehouse;
+    if (options.midRun) fields.midRun = true;
+    return this.#write("session_start", fields);
+  }
+
+  /** Counts a `turn_start`; records written afterwards carry the new turn number. */
+  turnStart(): void {
+    this.#turn++;
+  }
+
+  /** Writes `call_start` with the redacted requested arguments. */
+  callStart(event: { toolCallId: string; toolName: string; args: unknown }): boolean {
+    const open = this.#open.get(event.toolCallId) ?? [];
+    open.push({ startedAt: this.#clock(), argsJson: toJson(event.args) });
+    this.#open.set(event.toolCallId, open);
+    this.#calls++;
+    const args = this.#options.redact(event.toolName, event.args);
+    return this.#write("call_start", { toolCallId: event.toolCallId, tool: event.toolName, args });
+  }
+
+  /** Writes `call_end`: outcome, block reason, duration, result size, effect paths. */
+  callEnd(event: ToolExecutionEndEvent): boolean {
+    const open = this.#open.get(event.toolCallId);
+    const started = open?.pop();
+    if (open && open.length === 0) this.#open.delete(event.toolCallId);
+    this.#ended++;
+    this.#outcomes[event.outcome] = (this.#outcomes[event.outcome] ?? 0) + 1;
+    const changed = started !== undefined && argsChanged(started.argsJson, event.args);
+    return this.#write("call_end", {
+      toolCallId: event.toolCallId,
+      tool: event.toolName,
+      outcome: event.outcome,
+      isError: event.isError,
+      ...(typeof event.blockedBy === "string" ? { blockedBy: event.blockedBy } : {}),
+      ...(typeof event.reason === "string" ? { reason: capReason(event.reason) } : {}),
+      ...(started ? { durationMs: Math.round((this.#clock() - started.startedAt) * 1000) / 1000 } : {}),
+      resultSize: resultSize(event.result),
+      ...(Array.isArray(event.effects) ? { paths: recordedEffects(event.effects) } : {}),
+      ...(changed ? { args: this.#options.redact(event.toolName, event.args) } : {}),
+    });
+  }
+
+  /** Writes `session_end` with the session's counts; later calls write nothing. */
+  end(): boolean {
+    if (this.#closed) return true;
+    this.#closed = true;
+    let unfinished = 0;
+    for (const open of this.#open.values()) unfinished += open.length;
+    const counts = { calls: this.#calls, ended: this.#ended, unfinished, outcomes: { ...this.#outcomes } };
+    return this.#write("session_end", { counts });
+  }
+}

@@ -1,0 +1,134 @@
+import { hash } from "node:crypto";
+import type { ToolOutcome } from "@gatehouse/sdk";
+
+/** The version of the JSONL record format; bumped only for incompatible changes. */
+export const AUDIT_FORMAT_VERSION = 1;
+
+/** The `prev` of the first record of every session. */
+export const GENESIS_HASH = "0".repeat(64);
+
+/** What a record describes. */
+export type RecordKind = "session_start" | "call_start" | "call_end" | "session_end";
+
+/** How the audit is written, as recorded at the start of each session. */
+export type FsyncMode = "every" | "batch";
+
+/** The fields every record starts with, in this order. */
+export interface RecordHeader {
+  v: typeof AUDIT_FORMAT_VERSION;
+  /** Random id of one run; each session has its own hash chain. */
+  session: string;
+  /** 0-based, contiguous within the session. */
+  seq: number;
+  /** sha256 hex of the previous line of the same session (without its newline); `GENESIS_HASH` for seq 0. */
+  prev: string;
+  ts: string;
+  kind: RecordKind;
+  /** The turn the record belongs to, counted from `turn_start` events (0 before the first). */
+  turn: number;
+  pid: number;
+}
+
+/** The first record of a session. */
+export interface SessionStartRecord extends RecordHeader {
+  kind: "session_start";
+  cwd: string;
+  gatehouse?: string;
+  config: { fsync: FsyncMode; onWriteError: "stop" | "warn" };
+  /** True when the session was opened by a tool event instead of `agent_start` (e.g. after a reload). */
+  midRun?: true;
+}
+
+/** A requested call, written when `tool_execution_start` is seen. */
+export interface CallStartRecord extends RecordHeader {
+  kind: "call_start";
+  toolCallId: string;
+  tool: string;
+  /** The redacted arguments the model asked for. */
+  args: unknown;
+}
+
+/** Sizes of a tool result; its text is never recorded. */
+export interface ResultSize {
+  blocks: number;
+  textChars: number;
+  imageBytes: number;
+}
+
+/** One effect of a call: a path it reads or writes, or the size of a command or URL it runs. */
+export type RecordedEffect =
+  | { kind: "read" | "write"; path: string }
+  | { kind: "exec"; commandLength: number }
+  | { kind: "net"; host: string | null; urlLength: number };
+
+/** How a call ended, written when `tool_execution_end` is seen. */
+export interface CallEndRecord extends RecordHeader {
+  kind: "call_end";
+  toolCallId: string;
+  tool: string;
+  outcome: ToolOutcome;
+  isError: boolean;
+  blockedBy?: string;
+  /** The block or validation reason (policy text), at most `MAX_REASON_CHARS` characters. */
+  reason?: string;
+  /** Time since the matching `call_start`; absent when no start was seen. */
+  durationMs?: number;
+  resultSize: ResultSize;
+  /** From the call's `effects`, when the host computed them. */
+  paths?: RecordedEffect[];
+  /** The redacted arguments that actually ran, only when they differ from the requested ones. */
+  args?: unknown;
+}
+
+/** Counts of one session, written as its last record. */
+export interface SessionEndRecord extends RecordHeader {
+  kind: "session_end";
+  counts: { calls: number; ended: number; unfinished: number; outcomes: Partial<Record<ToolOutcome, number>> };
+}
+
+/** Any record of the audit file. */
+export type AuditRecord = SessionStartRecord | CallStartRecord | CallEndRecord | SessionEndRecord;
+
+/** The fields of one kind of record after its header (the chain fills in the header). */
+export type RecordFields<K extends RecordKind> = Omit<Extract<AuditRecord, { kind: K }>, keyof RecordHeader>;
+
+/** The longest block reason kept verbatim. */
+export const MAX_REASON_CHARS = 500;
+
+const KINDS: ReadonlySet<string> = new Set(["session_start", "call_start", "call_end", "session_end"]);
+const HEX64 = /^[0-9a-f]{64}$/;
+
+/** sha256 hex of one line's exact bytes (no newline), as `prev` of the next record holds it. */
+export function hashLine(line: string | Uint8Array): string {
+  return hash("sha256", line, "hex");
+}
+
+/** One parsed line: the record, or why the line is not one (`syntax`: it is not even JSON). */
+export type ParsedRecord = { ok: true; record: AuditRecord } | { ok: false; error: string; syntax: boolean };
+
+/**
+ * Parses one line of an audit file.
+ * Contract: checks the header (version, session, seq, prev, kind) only; kind-specific fields are
+ * trusted as written. Never throws.
+ */
+export function parseRecord(text: string): ParsedRecord {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    return { ok: false, error: `not JSON (${(error as Error).message})`, syntax: true };
+  }
+  const problem = shapeProblem(value);
+  return problem ? { ok: false, error: problem, syntax: false } : { ok: true, record: value as AuditRecord };
+}
+
+function shapeProblem(value: unknown): string | undefined {
+  if (value === null || typeof value !== "object" || Array.isArray(value)) return "not a JSON object";
+  const r = value as Record<string, unknown>;
+  if (r.v !== AUDIT_FORMAT_VERSION) return `unsupported format version ${JSON.stringify(r.v)}`;
+  if (typeof r.session !== "string" || r.session === "") return "no session id";
+  if (typeof r.seq !== "number" || !Number.isSafeInteger(r.seq) || r.seq < 0) return "bad seq";
+  if (typeof r.prev !== "string" || !HEX64.test(r.prev)) return "bad prev hash";
+  if (typeof r.kind !== "string" || !KINDS.has(r.kind)) return "unknown record kind";
+  return undefined;
+}

@@ -1,0 +1,107 @@
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import type { ExtensionAPI, GuardedToolCallEvent, HandlerContext, ToolCallEnforceResult } from "@gatehouse/sdk";
+import { describe, expect, it } from "vitest";
+import type { z } from "zod";
+import { createToolAudit } from "../src/extension.ts";
+import { tempDir } from "./helpers.ts";
+
+type Handler = (event: unknown, ctx: HandlerContext) => unknown;
+
+/** The extension API as the host gives it, reduced to what the audit uses, with handlers kept for the test to call. */
+function fakeApi(cwd: string, section: unknown) {
+  const handlers = new Map<string, Handler>();
+  const aborts: string[] = [];
+  const warnings: unknown[] = [];
+  const api = {
+    cwd,
+    registerTool() {},
+    on(event: string, handler: Handler, opts?: { stage?: string }) {
+      handlers.set(event === "tool_call" ? `tool_call:${opts?.stage ?? "transform"}` : event, handler);
+    },
+    config: <S extends z.ZodType>(schema: S) => schema.parse(section),
+    abortRun: (reason: string) => void aborts.push(reason),
+    logger: { debug() {}, info() {}, error() {}, warn: (obj: unknown) => void warnings.push(obj) },
+  };
+  const ctx: HandlerContext = { signal: new AbortController().signal };
+  const emit = async (event: string, payload: object = {}) => handlers.get(event)?.({ type: event, ...payload }, ctx);
+  const guard = (toolName: string) => {
+    const event: GuardedToolCallEvent = { toolCallId: "X", toolName, input: {}, effects: undefined, pin() {} };
+    return handlers.get("tool_call:enforce")?.(event, ctx) as ToolCallEnforceResult;
+  };
+  return { api: api as unknown as ExtensionAPI, handlers, aborts, warnings, emit, guard };
+}
+
+function blockedFile(): { cwd: string; file: string } {
+  const cwd = tempDir();
+  writeFileSync(join(cwd, "blocker"), "file");
+  return { cwd, file: join(cwd, "blocker", "audit.jsonl") };
+}
+
+describe("fail closed", () => {
+  it('with "stop", an unwritable audit aborts the run once and the enforce guard blocks every call', async () => {
+    const { cwd, file } = blockedFile();
+    const fake = fakeApi(cwd, { file: "blocker/audit.jsonl" });
+    await createToolAudit().setup(fake.api);
+    expect(fake.guard("write")).toBeUndefined();
+    await fake.emit("agent_start");
+    expect(fake.aborts).toHaveLength(1);
+    expect(fake.aborts[0]).toMatch(new RegExp(`^audit log ${file} cannot be written: E[A-Z]+: `));
+    const verdict = fake.guard("bash");
+    expect(verdict).toMatchObject({ block: true });
+    expect(verdict?.reason).toMatch(new RegExp(`^Blocked bash: the audit log ${file} cannot be written \\(E[A-Z]+: `));
+    // One sentence: a single full stop, at the end.
+    expect(verdict?.reason?.match(/\.(\s|$)/g)).toHaveLength(1);
+    await fake.emit("agent_end", { messages: [] });
+    expect(fake.aborts).toHaveLength(1);
+  });
+
+  it('with "warn", the guard never blocks and the failure is logged once', async () => {
+    const { cwd, file } = blockedFile();
+    const fake = fakeApi(cwd, { file: "blocker/audit.jsonl", onWriteError: "warn", fsync: "every" });
+    await createToolAudit().setup(fake.api);
+    await fake.emit("agent_start");
+    await fake.emit("tool_execution_start", { toolCallId: "A", toolName: "ls", args: {} });
+    expect(fake.guard("write")).toBeUndefined();
+    expect(fake.aborts).toEqual([]);
+    expect(fake.warnings).toEqual([expect.objectContaining({ file, op: "open" })]);
+  });
+
+  it("a healthy audit never blocks, and the guard is registered in the enforce stage", async () => {
+    const fake = fakeApi(tempDir(), {});
+    await createToolAudit().setup(fake.api);
+    expect([...fake.handlers.keys()].sort()).toEqual(
+      [
+        "agent_end",
+        "agent_start",
+        "tool_call:enforce",
+        "tool_execution_end",
+        "tool_execution_start",
+        "turn_end",
+        "turn_start",
+      ].sort(),
+    );
+    await fake.emit("agent_start");
+    expect(fake.guard("write")).toBeUndefined();
+    await fake.emit("agent_end", { messages: [] });
+    expect(fake.aborts).toEqual([]);
+  });
+});
+
+describe("sessions", () => {
+  it("tool events without agent_start (a reload mid-run) open a session marked midRun, closed at agent_end", async () => {
+    const cwd = tempDir();
+    const fake = fakeApi(cwd, { fsync: "every" });
+    await createToolAudit().setup(fake.api);
+    await fake.emit("tool_execution_start", { toolCallId: "A", toolName: "ls", args: { path: "." } });
+    await fake.emit("agent_end", { messages: [] });
+    const lines = readFileSync(join(cwd, ".gatehouse", "audit", "audit.jsonl"), "utf8")
+      .trim()
+      .split("\n");
+    expect(lines.map((l) => JSON.parse(l) as Record<string, unknown>)).toEqual([
+      expect.objectContaining({ kind: "session_start", seq: 0, midRun: true }),
+      expect.objectContaining({ kind: "call_start", seq: 1, toolCallId: "A" }),
+      expect.objectContaining({ kind: "session_end", seq: 2, counts: expect.objectContaining({ unfinished: 1 }) }),
+    ]);
+  });
+});

@@ -1,0 +1,305 @@
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { defineExtension, defineTool, type ExtensionDefinition, type GatehouseEvent } from "@gatehouse/sdk";
+import { pino } from "pino";
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { createHost } from "../../../packages/host/src/index.ts";
+import { createScriptedModel } from "../../../packages/host/src/model/index.ts";
+import { createToolAudit, type ToolAuditOptions } from "../src/extension.ts";
+import type { AuditRecord, CallEndRecord, CallStartRecord } from "../src/record.ts";
+import { verifyAuditFile } from "../src/verify.ts";
+import { fileLines, tempDir } from "./helpers.ts";
+
+const quiet = pino({ level: "silent" });
+const call = (id: string, name: string, args: Record<string, unknown> = {}) => ({
+  type: "toolCall" as const,
+  id,
+  name,
+  arguments: args,
+});
+const say = (text: string) => ({ content: [{ type: "text" as const, text }] });
+
+const explode = defineTool({
+  name: "explode",
+  description: "always throws",
+  parameters: z.object({}),
+  execute: () => {
+    throw new Error("boom");
+  },
+});
+
+interface RunOptions {
+  cwd?: string;
+  turns: unknown[];
+  config?: Record<string, unknown>;
+  extensions?: ExtensionDefinition[];
+  audit?: ToolAuditOptions;
+  logger?: pino.Logger;
+}
+
+async function run(options: RunOptions) {
+  const cwd = options.cwd ?? tempDir();
+  const events: GatehouseEvent[] = [];
+  const host = await createHost({
+    cwd,
+    model: createScriptedModel({ turns: options.turns } as never),
+    logger: options.logger ?? quiet,
+    tools: [explode],
+    extensions: [createToolAudit(options.audit), ...(options.extensions ?? [])],
+    config: { "tool-audit": options.config ?? {} },
+    onEvent: (e) => events.push(e),
+  });
+  const result = await host.run("go");
+  return { cwd, host, events, result, file: join(cwd, ".gatehouse", "audit", "audit.jsonl") };
+}
+
+const records = (file: string) => fileLines(file).map((l) => JSON.parse(l) as AuditRecord);
+const starts = (rs: AuditRecord[]) => rs.filter((r): r is CallStartRecord => r.kind === "call_start");
+const ends = (rs: AuditRecord[]) => rs.filter((r): r is CallEndRecord => r.kind === "call_end");
+
+const SECRETS = {
+  write: "W-SECRET-41f0c9",
+  unknown: "U-SECRET-8a22d1",
+  edit: "E-SECRET-77b3e0",
+  bash: "B-SECRET-c5d2aa",
+  blocked: "X-SECRET-19ee04",
+};
+
+const guard = defineExtension({
+  name: "guard",
+  setup: (api) =>
+    api.on(
+      "tool_call",
+      (e) =>
+        e.input.path === "blocked.txt"
+          ? { block: true, reason: `blocked.txt is read-only by team policy. ${"Details. ".repeat(100)}` }
+          : undefined,
+      { stage: "enforce" },
+    ),
+});
+
+describe("tool-audit in a real host", () => {
+  for (const fsync of ["batch", "every"] as const) {
+    it(`${fsync}: every call has a start and an end with its id, outcomes are right, and no secret is written`, async () => {
+      const { file, result, events } = await run({
+        config: { fsync },
+        extensions: [guard],
+        turns: [
+          {
+            content: [
+              call("A", "write", { path: "notes/secret.txt", content: SECRETS.write }),
+              call("B", "teleport", { target: SECRETS.unknown }),
+              call("C", "edit", { path: "notes/secret.txt", oldText: SECRETS.edit }),
+              call("D", "bash", { command: `echo ${SECRETS.bash}` }),
+              call("E", "write", { path: "blocked.txt", content: SECRETS.blocked }),
+              call("F", "explode"),
+            ],
+          },
+          say("done"),
+        ],
+      });
+      expect(result.stoppedBy).toBeUndefined();
+      // The secrets did flow through the run (the bash output echoes one) …
+      expect(JSON.stringify(events)).toContain(SECRETS.bash);
+      // … but none of them reached the audit.
+      const text = readFileSync(file, "utf8");
+      for (const secret of Object.values(SECRETS)) expect(text).not.toContain(secret);
+
+      const rs = records(file);
+      expect(rs[0]?.kind).toBe("session_start");
+      expect(rs.at(-1)).toMatchObject({
+        kind: "session_end",
+        counts: { calls: 6, ended: 6, unfinished: 0 },
+      });
+      const ids = ["A", "B", "C", "D", "E", "F"];
+      expect(
+        starts(rs)
+          .map((r) => r.toolCallId)
+          .sort(),
+      ).toEqual(ids);
+      expect(
+        ends(rs)
+          .map((r) => r.toolCallId)
+          .sort(),
+      ).toEqual(ids);
+      const outcome = Object.fromEntries(ends(rs).map((r) => [r.toolCallId, r.outcome]));
+      expect(outcome).toEqual({
+        A: "executed",
+        B: "unknown",
+        C: "invalid",
+        D: "executed",
+        E: "blocked",
+        F: "failed",
+      });
+      for (const end of ends(rs)) {
+        const start = starts(rs).find((s) => s.toolCallId === end.toolCallId)!;
+        expect(rs.indexOf(start)).toBeLessThan(rs.indexOf(end));
+        expect(end).toMatchObject({ tool: start.tool, turn: 1 });
+        expect(end.durationMs).toBeGreaterThanOrEqual(0);
+      }
+
+      const byId = (id: string) => ({
+        start: starts(rs).find((r) => r.toolCallId === id)!,
+        end: ends(rs).find((r) => r.toolCallId === id)!,
+      });
+      expect(byId("A").start.args).toEqual({
+        path: "notes/secret.txt",
+        content: { redacted: true, length: SECRETS.write.length },
+      });
+      expect(byId("A").end).toMatchObject({
+        isError: false,
+        paths: [{ kind: "write", path: "notes/secret.txt" }],
+        resultSize: { blocks: 1, imageBytes: 0 },
+      });
+      expect(byId("A").end.args).toBeUndefined();
+      expect(byId("B").start.args).toEqual({ target: { redacted: true, length: SECRETS.unknown.length } });
+      expect(byId("D").end.paths).toEqual([{ kind: "exec", commandLength: `echo ${SECRETS.bash}`.length }]);
+      const blocked = byId("E").end;
+      expect(blocked).toMatchObject({ outcome: "blocked", blockedBy: "guard", isError: true });
+      expect(blocked.reason?.startsWith("blocked.txt is read-only by team policy.")).toBe(true);
+      expect(blocked.reason).toHaveLength(500);
+      expect(existsSync(join(file, "..", "..", "..", "blocked.txt"))).toBe(false);
+
+      const report = await verifyAuditFile(file);
+      expect(report.status).toBe("ok");
+      expect(report.sessions).toHaveLength(1);
+    });
+  }
+
+  it("arguments changed by a transform are recorded (redacted) on the end record", async () => {
+    const redirect = defineExtension({
+      name: "redirect",
+      setup: (api) =>
+        api.on("tool_call", (e) => (e.input.path === "a.txt" ? { input: { ...e.input, path: "b.txt" } } : undefined)),
+    });
+    const { file } = await run({
+      extensions: [redirect],
+      turns: [{ content: [call("A", "read", { path: "a.txt" }), call("B", "ls", { path: "." })] }, say("done")],
+    });
+    const rs = ends(records(file));
+    expect(rs.find((r) => r.toolCallId === "A")?.args).toEqual({ path: "b.txt" });
+    expect(rs.find((r) => r.toolCallId === "B")?.args).toBeUndefined();
+  });
+
+  it("custom redactors from createToolAudit decide for their tools; a throwing one records redactionFailed", async () => {
+    const deploy = defineTool({
+      name: "deploy",
+      description: "deploys",
+      parameters: z.object({ env: z.string(), token: z.string() }),
+      execute: () => ({ content: [{ type: "text", text: "deployed" }] }),
+    });
+    const withTool = defineExtension({ name: "deployer", setup: (api) => api.registerTool(deploy) });
+    const { file } = await run({
+      extensions: [withTool],
+      audit: {
+        redactors: {
+          deploy: (args) => ({ env: args.env, tokenLength: String(args.token).length }),
+          teleport: () => {
+            throw new Error("cannot redact");
+          },
+        },
+      },
+      turns: [
+        {
+          content: [
+            call("A", "deploy", { env: "staging", token: SECRETS.write }),
+            call("B", "teleport", { target: SECRETS.unknown }),
+          ],
+        },
+        say("done"),
+      ],
+    });
+    const text = readFileSync(file, "utf8");
+    expect(text).not.toContain(SECRETS.write);
+    expect(text).not.toContain(SECRETS.unknown);
+    const rs = starts(records(file));
+    expect(rs.find((r) => r.toolCallId === "A")?.args).toEqual({ env: "staging", tokenLength: SECRETS.write.length });
+    expect(rs.find((r) => r.toolCallId === "B")?.args).toEqual({ redactionFailed: true });
+  });
+
+  it("two runs on one host are two sessions, each closed, both chains intact", async () => {
+    const cwd = tempDir();
+    const host = await createHost({
+      cwd,
+      model: createScriptedModel({
+        turns: [{ content: [call("A", "ls")] }, say("one"), { content: [call("B", "ls")] }, say("two")],
+      } as never),
+      logger: quiet,
+      extensions: [createToolAudit()],
+      config: { "tool-audit": { file: "logs/audit.jsonl" } },
+    });
+    await host.run("first");
+    await host.run("second");
+    const file = join(cwd, "logs", "audit.jsonl");
+    const report = await verifyAuditFile(file);
+    expect(report.status).toBe("ok");
+    expect(report.sessions.map((s) => [s.records, s.ended])).toEqual([
+      [4, true],
+      [4, true],
+    ]);
+    const turns = records(file).map((r) => `${r.kind}@${r.turn}`);
+    expect(turns.slice(0, 4)).toEqual(["session_start@0", "call_start@1", "call_end@1", "session_end@2"]);
+  });
+
+  it("bad configuration is a load error naming the field", async () => {
+    for (const config of [{ fsynk: "every" }, { verbatim: { bash: ["command"] } }, { fsync: "sometimes" }]) {
+      const host = await createHost({
+        cwd: tempDir(),
+        model: createScriptedModel({ turns: [] } as never),
+        logger: quiet,
+        extensions: [createToolAudit()],
+        config: { "tool-audit": config },
+      });
+      const [record] = host.extensions();
+      expect(record?.status).toBe("failed");
+      expect(record?.errors[0]).toContain('Invalid configuration for extension "tool-audit"');
+    }
+  });
+});
+
+describe("tool-audit when the audit cannot be written", () => {
+  const unwritable = (dir: string) => {
+    writeFileSync(join(dir, "blocker"), "a regular file where the audit folder should be");
+    return "blocker/audit.jsonl";
+  };
+  const targets: [string, (dir: string) => string][] = [["a path under a regular file", unwritable]];
+  if (existsSync("/dev/full")) targets.push(["a device that is full (ENOSPC on write)", () => "/dev/full"]);
+
+  for (const [what, target] of targets) {
+    for (const fsync of ["every", "batch"] as const) {
+      it(`${fsync}, ${what}: the run stops, named by tool-audit, and no tool runs`, async () => {
+        const cwd = tempDir();
+        const file = target(cwd);
+        const { result, events } = await run({
+          cwd,
+          config: { file, fsync },
+          turns: [{ content: [call("A", "write", { path: "marker.txt", content: "m" })] }, say("done")],
+        });
+        expect(result.stoppedBy?.extension).toBe("tool-audit");
+        expect(result.stoppedBy?.reason).toMatch(
+          new RegExp(`^audit log ${file.startsWith("/") ? file : join(cwd, file)} cannot be written: E[A-Z]+`),
+        );
+        expect(existsSync(join(cwd, "marker.txt"))).toBe(false);
+        const executed = events.filter((e) => e.type === "tool_execution_end" && e.outcome === "executed");
+        expect(executed).toEqual([]);
+      });
+    }
+  }
+
+  it('with onWriteError "warn" it logs the failure and the run goes on', async () => {
+    const cwd = tempDir();
+    const logs: string[] = [];
+    const logger = pino({ level: "warn" }, { write: (line: string) => void logs.push(line) });
+    const { result } = await run({
+      cwd,
+      logger,
+      config: { file: unwritable(cwd), onWriteError: "warn" },
+      turns: [{ content: [call("A", "write", { path: "marker.txt", content: "m" })] }, say("done")],
+    });
+    expect(result.stoppedBy).toBeUndefined();
+    expect(readFileSync(join(cwd, "marker.txt"), "utf8")).toBe("m");
+    const warning = logs.map((l) => JSON.parse(l) as Record<string, unknown>).find((l) => l.extension === "tool-audit");
+    expect(warning).toMatchObject({ msg: "audit log cannot be written; continuing unaudited", op: "open" });
+  });
+});
