@@ -1,6 +1,6 @@
 import type { z } from "zod";
 import type { GatehouseEventOf, GatehouseEventType } from "./events.ts";
-import type { ImageContent, TextContent } from "./messages.ts";
+import type { ImageContent, Message, TextContent } from "./messages.ts";
 import type { AnyToolDefinition, Logger, ToolEffect } from "./tool.ts";
 
 /** A `tool_call` as a transform-stage handler sees it: `input` may be mutated in place. */
@@ -58,6 +58,24 @@ export interface ToolResultPatch {
   terminate?: boolean;
 }
 
+/** Before the host compacts a session: what it is about to summarise. */
+export interface SessionBeforeCompactEvent {
+  /** The summary proposed so far (by the caller or an earlier handler), if any. */
+  summary: string | undefined;
+  /** How many of the latest messages stay in the model's context verbatim. */
+  keepLast: number;
+  /** The messages that would be replaced by the summary, oldest first. */
+  messages: readonly Message[];
+}
+
+/** What a `session_before_compact` handler may return: a summary to use, or a veto. */
+export type SessionBeforeCompactResult =
+  | { summary: string }
+  | { cancel: true; reason?: string }
+  | undefined
+  // biome-ignore lint/suspicious/noConfusingVoidType: handlers that change nothing return void
+  | void;
+
 /** Extra context for every handler. */
 export interface HandlerContext {
   /** Aborted when the run is aborted or the handler timed out. */
@@ -101,6 +119,11 @@ export interface ExtensionAPI {
       ctx: HandlerContext,
       // biome-ignore lint/suspicious/noConfusingVoidType: handlers that change nothing return void
     ) => Awaitable<ToolResultPatch | undefined | void>,
+  ): void;
+  /** Supplies the summary before a session is compacted, or cancels the compaction. */
+  on(
+    event: "session_before_compact",
+    handler: (event: SessionBeforeCompactEvent, ctx: HandlerContext) => Awaitable<SessionBeforeCompactResult>,
   ): void;
   /** Observes any event of the run. */
   on<K extends GatehouseEventType>(event: K, handler: ObserverHandler<K>): void;

@@ -18,6 +18,8 @@ export type {
   HandlerContext,
   ObserverHandler,
   OnOptions,
+  SessionBeforeCompactEvent,
+  SessionBeforeCompactResult,
   ToolCallEnforceResult,
   ToolCallEvent,
   ToolCallTransformResult,

@@ -5,6 +5,7 @@ import { extensionsCommand } from "./extensions-command.ts";
 import { type CliIo, processIo } from "./io.ts";
 import { policyCommand } from "./policy-command.ts";
 import { RUN_USAGE, runCommand } from "./run-command.ts";
+import { sessionCommand } from "./session-command.ts";
 import { toolsCommand } from "./tools-command.ts";
 import { trustCommand } from "./trust-command.ts";
 
@@ -17,6 +18,7 @@ usage:
   gatehouse trust [--cwd DIR] [--revoke]
   gatehouse policy check --tool NAME --args JSON [--cwd DIR] [--json]
   gatehouse audit verify|tail|stats [FILE] [--cwd DIR] [--json]   (tail: --lines N --follow)
+  gatehouse session show FILE | gatehouse session check FILE [--json]
 
 exit codes: 0 finished · 1 model error, host failure, a refused policy check or a broken audit
             2 bad usage or input · 3 audit intact but a run ended unclosed · 130 interrupted
@@ -29,9 +31,10 @@ const COMMANDS: Record<string, (args: string[], io: CliIo) => Promise<number>> =
   trust: trustCommand,
   policy: policyCommand,
   audit: auditCommand,
+  session: sessionCommand,
 };
 
-const INPUT_ERRORS = new Set(["GH_USAGE", "GH_SCRIPT_INVALID", "GH_JSON_SYNTAX", "GH_SETTINGS_INVALID"]);
+const INPUT_ERRORS = new Set(["GH_USAGE", "GH_SCRIPT_INVALID", "GH_JSON_SYNTAX", "GH_SETTINGS_INVALID", "GH_SESSION"]);
 
 /**
  * The CLI entry point.

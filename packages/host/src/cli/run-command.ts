@@ -1,9 +1,10 @@
-import { statSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import { resolve } from "node:path";
 import { pino } from "pino";
 import { GatehouseError } from "../common/errors.ts";
 import { createHost } from "../host/create-host.ts";
 import { createScriptedModel, loadScript } from "../model/index.ts";
+import { Session } from "../session/index.ts";
 import { ExitCode } from "./exit-codes.ts";
 import { extensionNotices } from "./extension-notices.ts";
 import type { CliIo } from "./io.ts";
@@ -33,6 +34,35 @@ export function projectDir(io: CliIo, flag: string | undefined): string {
 }
 
 /**
+ * Opens the --session file: a new file is created; an existing one needs --continue (resume from
+ * the last leaf) or --branch (resume from an earlier entry), so a run never mixes into an old
+ * transcript by accident.
+ */
+function openSessionFor(
+  io: CliIo,
+  cwd: string,
+  flags: { session?: string | undefined; continue?: boolean | undefined; branch?: string | undefined },
+): Session | undefined {
+  if (!flags.session) {
+    if (flags.continue || flags.branch)
+      throw new GatehouseError("GH_USAGE", `--continue and --branch need --session FILE.\nusage: ${RUN_USAGE}`);
+    return undefined;
+  }
+  const file = resolve(io.cwd, flags.session);
+  const resuming = flags.continue || flags.branch !== undefined;
+  if (existsSync(file) && !resuming) {
+    throw new GatehouseError(
+      "GH_USAGE",
+      `session ${file} already exists: pass --continue to resume it, or --branch ENTRY_ID to branch from an entry`,
+    );
+  }
+  if (!existsSync(file) && resuming) throw new GatehouseError("GH_USAGE", `no session at ${file} to resume`);
+  const session = resuming ? Session.open(file) : Session.create(file, { cwd });
+  for (const warning of session.warnings) io.stderr.write(`gatehouse: ${warning}\n`);
+  return session;
+}
+
+/**
  * `gatehouse run`: the agent loop on the scripted model, with a live view or JSON lines.
  * Contract: returns an exit code of ExitCode; Ctrl-C aborts the run (a second one exits at once).
  */
@@ -46,6 +76,9 @@ export async function runCommand(args: string[], io: CliIo): Promise<number> {
       sequential: { type: "boolean", default: false },
       trust: { type: "boolean", default: false },
       watch: { type: "boolean", default: false },
+      session: { type: "string" },
+      continue: { type: "boolean", default: false },
+      branch: { type: "string" },
     },
     RUN_USAGE,
   );
@@ -54,6 +87,7 @@ export async function runCommand(args: string[], io: CliIo): Promise<number> {
   const script = await loadScript(resolve(io.cwd, values.script));
   const prompt = positionals.join(" ") || script.prompt || "Run the script.";
 
+  const session = openSessionFor(io, cwd, values);
   const view = values.json ? jsonLines(io.stdout) : createLiveView({ out: io.stdout });
   const host = await createHost({
     cwd,
@@ -65,8 +99,10 @@ export async function runCommand(args: string[], io: CliIo): Promise<number> {
     trust: values.trust,
     watch: values.watch,
     env: io.env,
+    ...(session ? { session } : {}),
   });
   io.stderr.write(extensionNotices(host.extensions()));
+  if (values.branch) host.branch(values.branch);
 
   let interrupts = 0;
   const onSigint = () => {

@@ -84,6 +84,8 @@ export function createExtensionApi(ctx: ExtensionApiContext): ExtensionApiHandle
       registration = { kind: stage, extension: ctx.name, handler: fn };
     } else if (event === "tool_result") {
       registration = { kind: "tool_result", extension: ctx.name, handler: fn };
+    } else if (event === "session_before_compact") {
+      registration = { kind: "session_before_compact", extension: ctx.name, handler: fn };
     } else if (isObservableEvent(event)) {
       registration = { kind: "event", event, extension: ctx.name, handler: fn };
     } else {

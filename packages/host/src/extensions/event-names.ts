@@ -20,7 +20,12 @@ const OBSERVABLE: Record<GatehouseEventType, true> = {
 export const OBSERVABLE_EVENTS: readonly GatehouseEventType[] = Object.keys(OBSERVABLE) as GatehouseEventType[];
 
 /** Every name `api.on` accepts: the observable events plus the two interception points. */
-export const HANDLER_EVENTS: readonly string[] = [...OBSERVABLE_EVENTS, "tool_call", "tool_result"];
+export const HANDLER_EVENTS: readonly string[] = [
+  ...OBSERVABLE_EVENTS,
+  "tool_call",
+  "tool_result",
+  "session_before_compact",
+];
 
 /** True if `name` is an event an extension may observe. */
 export function isObservableEvent(name: string): name is GatehouseEventType {

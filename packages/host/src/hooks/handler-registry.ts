@@ -51,7 +51,11 @@ export class HandlerRegistry {
     return this.#entries
       .filter((e) => e.registration.extension === extension)
       .map(({ registration: r }) =>
-        r.kind === "event" ? r.event : r.kind === "tool_result" ? "tool_result" : `tool_call:${r.kind}`,
+        r.kind === "event" || r.kind === "tool_result" || r.kind === "session_before_compact"
+          ? r.kind === "event"
+            ? r.event
+            : r.kind
+          : `tool_call:${r.kind}`,
       );
   }
 

@@ -2,8 +2,16 @@ import type { GatehouseEvent, GatehouseEventType, HandlerContext, ObserverHandle
 import { AsyncSeriesHook } from "tapable";
 import { deepFreeze } from "../common/deep-freeze.ts";
 import type { FinalResult, LoopHooks, ToolCallRequest, ToolCallVerdict, ToolResultRequest } from "../loop/types.ts";
+import { type CompactProposal, compactHook } from "./compact-hook.ts";
 import { DeadlineQueue } from "./deadline-queue.ts";
-import type { EnforceHandler, HandlerFailure, Registration, ResultHandler, TransformHandler } from "./registrations.ts";
+import type {
+  CompactHandler,
+  EnforceHandler,
+  HandlerFailure,
+  Registration,
+  ResultHandler,
+  TransformHandler,
+} from "./registrations.ts";
 import { runHandler } from "./run-handler.ts";
 import { enforceStage, guardedEvent, type StageOptions, transformStage } from "./tool-call-stages.ts";
 import { runToolResultChain, toolResultChain } from "./tool-result-chain.ts";
@@ -45,6 +53,7 @@ export class HookBus implements LoopHooks {
   readonly #transform;
   readonly #enforce;
   readonly #result;
+  readonly #compact;
   readonly #observers = new Map<string, AsyncSeriesHook<[GatehouseEvent, HandlerContext]>>();
 
   constructor(registrations: readonly Registration[], busOptions: BusOptions) {
@@ -52,11 +61,13 @@ export class HookBus implements LoopHooks {
     const transforms: { extension: string; handler: TransformHandler }[] = [];
     const enforcers: { extension: string; handler: EnforceHandler }[] = [];
     const results: { extension: string; handler: ResultHandler }[] = [];
+    const compactors: { extension: string; handler: CompactHandler }[] = [];
     const observers = new Map<string, Observer[]>();
     for (const r of registrations) {
       if (r.kind === "transform") transforms.push(r);
       else if (r.kind === "enforce") enforcers.push(r);
       else if (r.kind === "tool_result") results.push(r);
+      else if (r.kind === "session_before_compact") compactors.push(r);
       else {
         const list = observers.get(r.event) ?? [];
         list.push(r);
@@ -66,6 +77,7 @@ export class HookBus implements LoopHooks {
     this.#transform = transforms.length > 0 ? transformStage(transforms, options) : undefined;
     this.#enforce = enforcers.length > 0 ? enforceStage(enforcers, options) : undefined;
     this.#result = results.length > 0 ? toolResultChain(results, options) : undefined;
+    this.#compact = compactors.length > 0 ? compactHook(compactors, options) : undefined;
     for (const [type, taps] of observers) this.#observers.set(type, observerHook(taps, type, options));
   }
 
@@ -102,6 +114,11 @@ export class HookBus implements LoopHooks {
   toolResult(request: ToolResultRequest): FinalResult | Promise<FinalResult> {
     if (!this.#result) return { result: request.result, isError: request.isError };
     return runToolResultChain(this.#result, request);
+  }
+
+  /** `session_before_compact`: lets extensions supply the summary or cancel. */
+  async beforeCompact(proposal: CompactProposal): Promise<CompactProposal> {
+    return this.#compact ? this.#compact.promise(proposal) : proposal;
   }
 
   /** Whether any extension observes this event type (lets the host skip work). */

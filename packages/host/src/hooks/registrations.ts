@@ -3,6 +3,8 @@ import type {
   GuardedToolCallEvent,
   HandlerContext,
   ObserverHandler,
+  SessionBeforeCompactEvent,
+  SessionBeforeCompactResult,
   ToolCallEnforceResult,
   ToolCallEvent,
   ToolCallTransformResult,
@@ -23,11 +25,18 @@ export type ResultHandler = (
   // biome-ignore lint/suspicious/noConfusingVoidType: handlers that change nothing return void
 ) => Awaitable<ToolResultPatch | undefined | void>;
 
+/** A `session_before_compact` handler. */
+export type CompactHandler = (
+  event: SessionBeforeCompactEvent,
+  ctx: HandlerContext,
+) => Awaitable<SessionBeforeCompactResult>;
+
 /** One handler an extension registered, in load order. */
 export type Registration =
   | { kind: "transform"; extension: string; handler: TransformHandler }
   | { kind: "enforce"; extension: string; handler: EnforceHandler }
   | { kind: "tool_result"; extension: string; handler: ResultHandler }
+  | { kind: "session_before_compact"; extension: string; handler: CompactHandler }
   | { kind: "event"; event: GatehouseEventType; extension: string; handler: ObserverHandler<GatehouseEventType> };
 
 /** A handler failure, reported as `extension_error` and logged by the host. */

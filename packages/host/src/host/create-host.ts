@@ -12,6 +12,7 @@ import { checkCall } from "./check-call.ts";
 import { EventHub } from "./event-hub.ts";
 import { inlineCandidates } from "./inline-extensions.ts";
 import { openProject, type ProjectExtensions } from "./project-extensions.ts";
+import { bindSession } from "./session-binding.ts";
 import type { Host, HostOptions, RunOptions, RunResult } from "./types.ts";
 import { toUserMessage } from "./user-message.ts";
 
@@ -108,7 +109,17 @@ export async function createHost(options: HostOptions): Promise<Host> {
   const watcher = options.watch && project ? project.watch(scheduleReload) : undefined;
   if (watcher) await watcher.ready;
 
-  const context: Message[] = options.messages ? [...options.messages] : [];
+  const session = options.session;
+  const context: Message[] = session
+    ? bindSession(session, hub, (reason) => abortRun("session", `the session file cannot be written: ${reason}`))
+    : options.messages
+      ? [...options.messages]
+      : [];
+  const idle = (what: string) => {
+    if (controller) throw new GatehouseError("GH_USAGE", `${what} is not possible while a run is in progress.`);
+    if (!session) throw new GatehouseError("GH_USAGE", `${what} needs a session: createHost({ session }).`);
+    return session;
+  };
   const steering: UserMessage[] = [];
   const followUps: UserMessage[] = [];
   const drain = (queue: UserMessage[]) => queue.splice(0, queue.length);
@@ -175,6 +186,41 @@ export async function createHost(options: HostOptions): Promise<Host> {
       return checkCall({ tools: tools.snapshot(), hooks: handlers.bus() }, toolName, args);
     },
     tools: () => tools.describe(),
+    get session() {
+      return session;
+    },
+    branch(entryId) {
+      const s = idle("Branching");
+      s.branch(entryId);
+      context.splice(0, context.length, ...s.context().messages);
+    },
+    async compact({ summary, keepLast }) {
+      const s = idle("Compacting");
+      const path = s.path().filter((e) => e.type === "message");
+      const proposal = await handlers.bus().beforeCompact({
+        summary,
+        keepLast,
+        messages: path.slice(0, Math.max(0, path.length - keepLast)).map((e) => (e as { message: Message }).message),
+      });
+      if (proposal.cancelledBy) {
+        return {
+          compacted: false,
+          reason: `cancelled by ${proposal.cancelledBy.extension}: ${proposal.cancelledBy.reason}`,
+        };
+      }
+      if (proposal.summary === undefined)
+        return { compacted: false, reason: "no summary was given or supplied by an extension" };
+      const entry = s.compact({ summary: proposal.summary, keepLast });
+      if (!entry)
+        return { compacted: false, reason: `nothing to compact: the context has at most ${keepLast} messages` };
+      context.splice(0, context.length, ...s.context().messages);
+      return {
+        compacted: true,
+        entryId: entry.id,
+        summarized: path.length - (context.length - 1),
+        kept: context.length - 1,
+      };
+    },
     extensions: () => manager.records(),
     reload: () =>
       new Promise<void>((resolve) => {
@@ -185,6 +231,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
       await watcher?.close();
       await reloading;
       manager.unloadAll();
+      session?.close();
     },
   };
 }

@@ -11,6 +11,7 @@ import type {
 import type { Logger } from "pino";
 import type { ExtensionRecord } from "../extensions/types.ts";
 import type { Model } from "../model/types.ts";
+import type { Session } from "../session/session.ts";
 import type { ToolInfo } from "../tools/tool-registry.ts";
 
 /** Options of `createHost`. */
@@ -46,6 +47,11 @@ export interface HostOptions {
   watch?: boolean;
   /** Environment for GATEHOUSE_HOME and GATEHOUSE_MANAGED_SETTINGS (default: process.env). */
   env?: NodeJS.ProcessEnv;
+  /**
+   * A session file: the context starts from its current leaf, and every message is recorded as it
+   * is finalized (SPEC §4.3). Takes precedence over `messages`.
+   */
+  session?: Session;
 }
 
 /** What one run produced. */
@@ -76,6 +82,11 @@ export interface CheckResult {
   reason?: string;
 }
 
+/** What `compact` did. */
+export type CompactResult =
+  | { compacted: true; entryId: string; summarized: number; kept: number }
+  | { compacted: false; reason: string };
+
 /** An embedded Gatehouse: the full tool pipeline over a model. */
 export interface Host {
   /** Runs the agent loop from a prompt until it stops. One run at a time. */
@@ -104,6 +115,16 @@ export interface Host {
    * next turn boundary during a run. Resolves when the result is in effect.
    */
   reload(): Promise<void>;
+  /** The session file, when the host records one. */
+  readonly session: Session | undefined;
+  /** Moves the session's leaf to an earlier entry; the next run continues from there. Not during a run. */
+  branch(entryId: string): void;
+  /**
+   * Compacts the model's context: everything before the last `keepLast` messages becomes a
+   * summary (given here or by a `session_before_compact` handler); the session file keeps every
+   * entry and the audit is never touched. Returns what happened. Not during a run.
+   */
+  compact(options: { summary?: string; keepLast: number }): Promise<CompactResult>;
   /** Unloads every extension, stops watching and releases resources. */
   close(): Promise<void>;
 }
