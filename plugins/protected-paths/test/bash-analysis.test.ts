@@ -24,6 +24,7 @@ describe("bash analysis: write targets onto protected paths", () => {
     ["cat > .env <<EOF\nA=1\nEOF", ENV],
     ["tee -a .git/config", GIT],
     ["cat x | tee .env", ENV],
+    ["[ -e x ] && echo x > .env", ENV],
     ["echo x | tee -a playground/log.txt .env", ENV],
     ["cp a .env", ENV],
     ["cp -r a b .git/", GIT],
@@ -191,6 +192,8 @@ describe("bash analysis: ordinary commands stay allowed", () => {
     "sed -i s/a/b/ docs/env.md",
     "curl -o playground/page.html https://example.com",
     "wget -O- https://example.com",
+    "if [ -f .env ]; then echo present; fi",
+    "until [ -e playground/go ]; do sleep 0.1; done",
   ])("%j is allowed", (command) => {
     expect(ruleOf(createFixture().policy().check(exec(command)))).toBe("allow");
   });

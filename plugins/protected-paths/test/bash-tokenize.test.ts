@@ -82,6 +82,10 @@ describe("tokenizeShell", () => {
     expect(tokens(`"x*"y?`)).toEqual(["glob:x\\*y?"]);
   });
 
+  it("a [ without a later ] is literal, as in bash: the test builtin is a plain command name", () => {
+    expect(tokens(`[ -e a ] x[y a[b] a["]"`)).toEqual(["[", "-e", "a", "]", "x[y", "glob:a[b]", "glob:a[\\]"]);
+  });
+
   it("returns the command lines nested in substitutions, and skips here-document bodies", () => {
     const result = tokenizeShell("echo $(rm a) `rm b` <(rm c)\ncat <<EOF\n$(rm d)\nrm e\nEOF\nls", { home: HOME });
     expect(result.ok && compact(result.tokens)).toEqual([

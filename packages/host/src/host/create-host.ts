@@ -5,7 +5,7 @@ import { ExtensionManager } from "../extensions/extension-manager.ts";
 import { HandlerRegistry } from "../hooks/handler-registry.ts";
 import type { HandlerFailure } from "../hooks/registrations.ts";
 import { runAgentLoop } from "../loop/agent-loop.ts";
-import type { TurnState } from "../loop/types.ts";
+import type { ToolSet, TurnState } from "../loop/types.ts";
 import { createBuiltinTools } from "../tools/index.ts";
 import { ToolRegistry } from "../tools/tool-registry.ts";
 import { checkCall } from "./check-call.ts";
@@ -13,6 +13,7 @@ import { EventHub } from "./event-hub.ts";
 import { inlineCandidates } from "./inline-extensions.ts";
 import { openProject, type ProjectExtensions } from "./project-extensions.ts";
 import { bindSession } from "./session-binding.ts";
+import { defaultSystemPrompt } from "./system-prompt.ts";
 import type { Host, HostOptions, RunOptions, RunResult } from "./types.ts";
 import { toUserMessage } from "./user-message.ts";
 
@@ -124,17 +125,25 @@ export async function createHost(options: HostOptions): Promise<Host> {
   const followUps: UserMessage[] = [];
   const drain = (queue: UserMessage[]) => queue.splice(0, queue.length);
 
+  let prompted: { tools: ToolSet; prompt: string } | undefined;
+  const systemPromptFor = (set: ToolSet): string => {
+    if (options.systemPrompt !== undefined) return options.systemPrompt;
+    if (prompted?.tools !== set) prompted = { tools: set, prompt: defaultSystemPrompt(options.cwd, set.list) };
+    return prompted.prompt;
+  };
   const prepareTurn = async (): Promise<TurnState> => {
     if (reloadPending) await reloadNow();
     const bus = handlers.bus();
     hub.bus = bus;
-    return { tools: tools.snapshot(), hooks: bus };
+    const set = tools.snapshot();
+    return { tools: set, hooks: bus, systemPrompt: systemPromptFor(set) };
   };
 
   async function run(prompt: string | UserMessage, runOptions?: RunOptions): Promise<RunResult> {
     if (controller) throw new GatehouseError("GH_USAGE", "A run is already in progress on this host.");
     const own = new AbortController();
     controller = own;
+    let limitReached = false;
     await reloading;
     delete stop.by;
     const onAbort = () => own.abort();
@@ -145,7 +154,6 @@ export async function createHost(options: HostOptions): Promise<Host> {
     try {
       const added = await runAgentLoop([toUserMessage(prompt, Date.now())], {
         model: options.model,
-        systemPrompt: options.systemPrompt,
         messages: context,
         prepareTurn,
         emit: hub.emit,
@@ -153,12 +161,18 @@ export async function createHost(options: HostOptions): Promise<Host> {
         signal: own.signal,
         getSteeringMessages: () => drain(steering),
         getFollowUpMessages: () => drain(followUps),
+        shouldStopAfterTurn: (turn, continuing) => {
+          if (options.maxTurns === undefined || turn < options.maxTurns) return false;
+          limitReached = continuing;
+          return true;
+        },
         cwd: options.cwd,
         logger,
       });
       const last = added.findLast((m) => m.role === "assistant");
       const result: RunResult = { messages: added, stopReason: last?.stopReason, aborted: own.signal.aborted };
       if (last?.errorMessage !== undefined) result.errorMessage = last.errorMessage;
+      if (limitReached) result.maxTurnsReached = true;
       const by = stoppedBy();
       if (by) {
         result.stoppedBy = by;

@@ -29,7 +29,10 @@ export interface HostOptions {
   toolExecution?: ExecutionMode;
   /** Time limit for each extension handler and async setup, in ms (default 5000). */
   hookTimeoutMs?: number;
+  /** Replaces the default system prompt (which lists the active tools, refreshed every turn). */
   systemPrompt?: string;
+  /** Ends a run after this many turns (model requests), as a safety limit. */
+  maxTurns?: number;
   /** A pino logger; default: warnings and errors to stderr. */
   logger?: Logger;
   /** Receives every event from the start, including extension loading. */
@@ -62,6 +65,8 @@ export interface RunResult {
   stopReason: StopReason | undefined;
   errorMessage?: string;
   aborted: boolean;
+  /** True when the run ended because it reached `maxTurns`. */
+  maxTurnsReached?: boolean;
   /** Set when an extension stopped the run with `api.abortRun`. */
   stoppedBy?: { extension: string; reason: string };
 }

@@ -41,6 +41,7 @@ export async function runAgentLoop(prompts: readonly Message[], config: LoopConf
 
   let pending = signal.aborted ? [] : await poll(config.getSteeringMessages);
   let firstTurn = true;
+  let turns = 0;
   for (;;) {
     let moreToolCalls = true;
     while (moreToolCalls || pending.length > 0) {
@@ -71,7 +72,8 @@ export async function runAgentLoop(prompts: readonly Message[], config: LoopConf
         moreToolCalls = !batch.terminate;
       }
       await emit(config, { type: "turn_end", message: assistant, toolResults });
-      if (signal.aborted) {
+      turns++;
+      if (signal.aborted || config.shouldStopAfterTurn?.(turns, moreToolCalls)) {
         await emit(config, { type: "agent_end", messages: added });
         return added;
       }

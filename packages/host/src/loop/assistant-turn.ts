@@ -26,7 +26,8 @@ export async function streamAssistant(
 ): Promise<AssistantMessage> {
   const now = config.now ?? Date.now;
   const request: ModelRequest = { messages: config.messages, tools: turn.tools.list };
-  if (config.systemPrompt !== undefined) request.systemPrompt = config.systemPrompt;
+  const systemPrompt = turn.systemPrompt ?? config.systemPrompt;
+  if (systemPrompt !== undefined) request.systemPrompt = systemPrompt;
   let started = false;
   let final: AssistantMessage | undefined;
   try {

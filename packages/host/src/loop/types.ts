@@ -76,6 +76,8 @@ export interface LoopHooks {
 export interface TurnState {
   tools: ToolSet;
   hooks?: LoopHooks | undefined;
+  /** The system prompt for this turn's request (e.g. listing this turn's tools); overrides the config's. */
+  systemPrompt?: string | undefined;
 }
 
 /** Receives every event; a returned promise is awaited before the loop goes on. */
@@ -96,6 +98,12 @@ export interface LoopConfig {
   getSteeringMessages?: (() => Message[] | Promise<Message[]>) | undefined;
   /** Polled only when the agent would otherwise stop. */
   getFollowUpMessages?: (() => Message[] | Promise<Message[]>) | undefined;
+  /**
+   * Called after every turn_end with the 1-based turn number and whether the loop would go on
+   * (tool results to answer); returning true ends the run there, before steering or follow-ups
+   * are polled — e.g. a maximum number of turns.
+   */
+  shouldStopAfterTurn?: ((turn: number, continuing: boolean) => boolean) | undefined;
   /** Working directory and logger handed to tools. */
   cwd: string;
   logger: Logger;

@@ -1,4 +1,4 @@
-import { spawn } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -51,4 +51,56 @@ export function events(stdout: string): { type: string; [key: string]: unknown }
     .split("\n")
     .filter((line) => line.trim())
     .map((line) => JSON.parse(line));
+}
+
+/** A CLI child process that is still running: its output so far, and waits on that output. */
+export interface LiveCli {
+  child: ChildProcess;
+  stdout(): string;
+  stderr(): string;
+  /** Resolves once `test(stdout)` holds; rejects (with stderr) if the child exits first. */
+  waitFor(test: (stdout: string) => boolean): Promise<void>;
+  /** Settles when the process has exited and its output is complete. */
+  exited: Promise<CliRun & { signal: NodeJS.Signals | null }>;
+}
+
+/** Starts the real CLI in a child process without waiting for it: for tests that act mid-run. */
+export function startCli(args: string[], options: { env?: NodeJS.ProcessEnv } = {}): LiveCli {
+  const child = spawn(process.execPath, [CLI, ...args], {
+    env: { ...process.env, NO_COLOR: "1", ...options.env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let stdout = "";
+  let stderr = "";
+  const waiters = new Set<() => void>();
+  child.stdout.on("data", (d) => {
+    stdout += d;
+    for (const check of waiters) check();
+  });
+  child.stderr.on("data", (d) => {
+    stderr += d;
+  });
+  const exited = new Promise<CliRun & { signal: NodeJS.Signals | null }>((resolve, reject) => {
+    child.on("error", reject);
+    child.on("close", (code, signal) => resolve({ code, signal, stdout, stderr }));
+  });
+  const waitFor = (test: (out: string) => boolean) =>
+    new Promise<void>((resolve, reject) => {
+      const check = () => {
+        if (!test(stdout)) return;
+        waiters.delete(check);
+        resolve();
+      };
+      waiters.add(check);
+      check();
+      void exited.then(({ code, signal }) => {
+        if (!waiters.delete(check)) return;
+        reject(
+          new Error(
+            `CLI exited (${code ?? signal}) before the awaited output.\nstdout:\n${stdout}\nstderr:\n${stderr}`,
+          ),
+        );
+      });
+    });
+  return { child, stdout: () => stdout, stderr: () => stderr, waitFor, exited };
 }

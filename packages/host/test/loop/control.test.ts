@@ -175,3 +175,64 @@ describe("tool set changes apply at the next turn boundary", () => {
     expect(model.requests[1]?.toolNames).toContain("late");
   });
 });
+
+describe("maxTurns and the system prompt", () => {
+  it("maxTurns ends a run that would go on, after that many turns, and says so", async () => {
+    const latches = new Latches();
+    const { seq, result, model } = await runScenario({
+      tools: [stepTool(latches)],
+      maxTurns: 2,
+      turns: [
+        { content: [call("A", "step", { label: "A" })] },
+        { content: [call("B", "step", { label: "B" })] },
+        say("never"),
+      ],
+    });
+    expect(model.requests).toHaveLength(2);
+    expect(seq.slice(-2)).toEqual(["turn_end([B])", "agent_end(5)"]);
+    expect(result.maxTurnsReached).toBe(true);
+  });
+
+  it("a run that ends by itself on its last allowed turn is not flagged", async () => {
+    const { result } = await runScenario({ maxTurns: 1, turns: [say("hi")] });
+    expect(result.maxTurnsReached).toBeUndefined();
+  });
+
+  it("the default system prompt lists the turn's tools and follows tool-set changes", async () => {
+    const seen: (string | undefined)[] = [];
+    const { createHost } = await import("../../src/host/create-host.ts");
+    const { quietLogger, tempDir } = await import("../helpers/scenario.ts");
+    const late = defineTool({
+      name: "late",
+      description: "Arrives later. More text.",
+      parameters: z.object({}),
+      execute: () => ({ content: [] }),
+    });
+    let register = () => {};
+    const ext = defineExtension({
+      name: "adds",
+      setup(api) {
+        register = () => api.registerTool(late);
+      },
+    });
+    const host = await createHost({
+      cwd: tempDir(),
+      logger: quietLogger,
+      extensions: [ext],
+      model: {
+        id: "spy",
+        async *stream(request) {
+          seen.push(request.systemPrompt);
+          register();
+          const message = { role: "assistant" as const, content: [], stopReason: "stop" as const, timestamp: 0 };
+          yield { type: "end" as const, message };
+        },
+      },
+    });
+    await host.run("one");
+    await host.run("two");
+    expect(seen[0]).toContain("- read: ");
+    expect(seen[0]).not.toContain("- late:");
+    expect(seen[1]).toContain("- late: Arrives later.");
+  });
+});

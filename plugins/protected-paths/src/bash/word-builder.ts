@@ -1,6 +1,7 @@
 import type { ShellWord } from "./shell-word.ts";
 
 const GLOB_CHARS = new Set(["*", "?", "["]);
+const WILDCARDS = new Set(["*", "?"]);
 const PATTERN_SPECIAL = /[*?[\]\\{}()!+@]/g;
 /** Unquoted braces with a comma or `..` inside: brace expansion. */
 const BRACE_EXPANSION = /\{[^{}]*(,|\.\.)[^{}]*\}/;
@@ -11,6 +12,8 @@ export class WordBuilder {
   #text = "";
   #glob = "";
   #hasGlob = false;
+  /** An unquoted `[` was seen: a later `]` makes it a bracket expression, else bash keeps it literal. */
+  #bracketOpen = false;
   /** The unquoted characters only (quoted ones replaced), for brace and assignment detection. */
   #unquoted = "";
   #unresolved: string | undefined;
@@ -30,6 +33,8 @@ export class WordBuilder {
     this.#text += s;
     this.#glob += s.replace(PATTERN_SPECIAL, (c) => `\\${c}`);
     this.#unquoted += "\0".repeat(s.length);
+    // Whether a quoted `]` closes the bracket is moot: erring towards a pattern only widens the check.
+    if (this.#bracketOpen && s.includes("]")) this.#hasGlob = true;
   }
 
   /** Adds one unquoted character. */
@@ -37,7 +42,9 @@ export class WordBuilder {
     this.#text += ch;
     // `]` keeps its meaning too: it closes a bracket expression opened by an unquoted `[`.
     this.#glob += GLOB_CHARS.has(ch) || ch === "]" ? ch : ch.replace(PATTERN_SPECIAL, (c) => `\\${c}`);
-    if (GLOB_CHARS.has(ch)) this.#hasGlob = true;
+    // A `[` without a later `]` is an ordinary character to bash (the `[` builtin, `a[b`): no pattern.
+    if (WILDCARDS.has(ch) || (ch === "]" && this.#bracketOpen)) this.#hasGlob = true;
+    if (ch === "[") this.#bracketOpen = true;
     this.#unquoted += ch;
   }
 

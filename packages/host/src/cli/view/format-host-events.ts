@@ -11,6 +11,8 @@ import { firstLine } from "./format-result.ts";
  */
 export function describeExtensionError(event: GatehouseEventOf<"extension_error">): string {
   const name = firstLine(event.extension) || "(unnamed)";
+  // A deliberate stop (api.abortRun) is not a failure of the extension: say what it did.
+  if (event.hook === "abortRun") return `run stopped by ${name}: ${firstLine(event.error)}`;
   const where = event.hook === undefined ? "" : ` in ${firstLine(event.hook)}`;
   const source = event.hook === undefined && event.source !== undefined ? ` (${firstLine(event.source)})` : "";
   const error = firstLine(event.error);
