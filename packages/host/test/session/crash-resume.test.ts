@@ -26,7 +26,19 @@ describe("resume after a SIGKILL mid-batch", () => {
       },
       { content: [{ type: "text", text: "never reached" }] },
     ]);
-    const child = spawn(process.execPath, [CLI, "run", "go", "--cwd", dir, "--script", script, "--json", "--sequential", "--session", file]);
+    const child = spawn(process.execPath, [
+      CLI,
+      "run",
+      "go",
+      "--cwd",
+      dir,
+      "--script",
+      script,
+      "--json",
+      "--sequential",
+      "--session",
+      file,
+    ]);
     await new Promise<void>((resolve) => {
       child.stdout.on("data", (chunk: Buffer) => {
         // Sequential: A's result is recorded before B starts; kill while B runs.
@@ -44,12 +56,33 @@ describe("resume after a SIGKILL mid-batch", () => {
     expect(entries(file).map((e) => e.message?.role ?? e.type)).toEqual(["user", "assistant", "toolResult"]);
 
     const resume = writeScript(dir, [{ content: [{ type: "text", text: "resumed" }] }], "resume.json");
-    const run = await runCli(["run", "carry on", "--cwd", dir, "--script", resume, "--json", "--session", file, "--continue"]);
+    const run = await runCli([
+      "run",
+      "carry on",
+      "--cwd",
+      dir,
+      "--script",
+      resume,
+      "--json",
+      "--session",
+      file,
+      "--continue",
+    ]);
     expect(run.code).toBe(0);
     const after = entries(file);
-    expect(after.map((e) => e.message?.role)).toEqual(["user", "assistant", "toolResult", "toolResult", "user", "assistant"]);
+    expect(after.map((e) => e.message?.role)).toEqual([
+      "user",
+      "assistant",
+      "toolResult",
+      "toolResult",
+      "user",
+      "assistant",
+    ]);
     expect(after[2].message).toMatchObject({ toolCallId: "A", isError: false });
-    expect(after[3]).toMatchObject({ synthetic: true, message: { toolCallId: "B", isError: true, content: [{ text: NO_RESULT_TEXT }] } });
+    expect(after[3]).toMatchObject({
+      synthetic: true,
+      message: { toolCallId: "B", isError: true, content: [{ text: NO_RESULT_TEXT }] },
+    });
     const recheck = await runCli(["session", "check", file]);
     expect(recheck.stdout).toContain("0 error(s), 0 warning(s)");
   });
@@ -61,10 +94,23 @@ describe("resume after a SIGKILL mid-batch", () => {
     expect((await runCli(["run", "one", "--cwd", dir, "--script", script, "--session", file, "--json"])).code).toBe(0);
     const { appendFileSync, writeFileSync } = await import("node:fs");
     appendFileSync(file, '{"type":"message","id":"x","par');
-    const resumed = await runCli(["run", "two", "--cwd", dir, "--script", script, "--session", file, "--continue", "--json"]);
+    const resumed = await runCli([
+      "run",
+      "two",
+      "--cwd",
+      dir,
+      "--script",
+      script,
+      "--session",
+      file,
+      "--continue",
+      "--json",
+    ]);
     expect(resumed.code).toBe(0);
     expect(resumed.stderr).toContain("ignored an incomplete last line");
-    expect(entries(file).map((e) => e.message?.content ?? e.message?.role)).toEqual(["one", "assistant", "two", "assistant"].map((x) => (x === "assistant" ? expect.anything() : x)));
+    expect(entries(file).map((e) => e.message?.content ?? e.message?.role)).toEqual(
+      ["one", "assistant", "two", "assistant"].map((x) => (x === "assistant" ? expect.anything() : x)),
+    );
     const lines = readFileSync(file, "utf8").split("\n");
     lines.splice(2, 0, "garbage");
     writeFileSync(file, lines.join("\n"));

@@ -22,7 +22,13 @@ function recording(inner: Model): Model & { seen: string[] } {
 }
 
 const turns = [
-  { content: [{ type: "text", text: "reading" }, call("A", "bash", { command: "sleep 0.05; echo a" }), call("B", "write", { path: "b.txt", content: "b" })] },
+  {
+    content: [
+      { type: "text", text: "reading" },
+      call("A", "bash", { command: "sleep 0.05; echo a" }),
+      call("B", "write", { path: "b.txt", content: "b" }),
+    ],
+  },
   { content: [call("C", "read", { path: "b.txt" }), call("D", "nope")] },
   say("done"),
 ];
@@ -45,7 +51,9 @@ describe("sessions through the host", () => {
     const reopened = Session.open(file);
     const path = reopened.path();
     // Request i saw the context as it stood just before the model answered: rebuild it at that entry.
-    const assistants = path.filter((e) => e.type === "message" && (e as { message: Message }).message.role === "assistant");
+    const assistants = path.filter(
+      (e) => e.type === "message" && (e as { message: Message }).message.role === "assistant",
+    );
     for (const [i, assistant] of assistants.entries()) {
       expect(JSON.stringify(reopened.context(assistant.parentId).messages)).toBe(model.seen[i]);
     }
@@ -61,8 +69,18 @@ describe("sessions through the host", () => {
     const second = await sessionHost(file, dir, [say("again")]);
     await second.host.run("more");
     await second.host.close();
-    expect(second.model.seen[0]).toBe(JSON.stringify([...first.host.messages, { role: "user", content: "more", timestamp: JSON.parse(second.model.seen[0] as string).at(-1).timestamp }]));
-    expect(Session.open(file).context().messages.map((m) => m.role).slice(-3)).toEqual(["assistant", "user", "assistant"]);
+    expect(second.model.seen[0]).toBe(
+      JSON.stringify([
+        ...first.host.messages,
+        { role: "user", content: "more", timestamp: JSON.parse(second.model.seen[0] as string).at(-1).timestamp },
+      ]),
+    );
+    expect(
+      Session.open(file)
+        .context()
+        .messages.map((m) => m.role)
+        .slice(-3),
+    ).toEqual(["assistant", "user", "assistant"]);
   });
 
   it("branch then resume: the next run continues from the chosen entry; the other branch stays in the file", async () => {
@@ -78,7 +96,11 @@ describe("sessions through the host", () => {
     await second.host.run("other way");
     await second.host.close();
     const s = Session.open(file);
-    expect(s.context().messages.map((m) => (typeof m.content === "string" ? m.content : m.role))).toEqual(["start", "other way", "assistant"]);
+    expect(s.context().messages.map((m) => (typeof m.content === "string" ? m.content : m.role))).toEqual([
+      "start",
+      "other way",
+      "assistant",
+    ]);
     expect(s.entries().filter((e) => e.type === "message")).toHaveLength(10);
   });
 
@@ -86,7 +108,9 @@ describe("sessions through the host", () => {
     const dir = tempDir();
     const file = join(dir, "s.jsonl");
     const audit = await import("../../../../plugins/tool-audit/src/index.ts");
-    const { host, model } = await sessionHost(file, dir, [...turns, say("after compaction")], { extensions: [audit.default] });
+    const { host, model } = await sessionHost(file, dir, [...turns, say("after compaction")], {
+      extensions: [audit.default],
+    });
     await host.run("start");
     const auditFile = join(dir, ".gatehouse", "audit", "audit.jsonl");
     const auditBefore = readFileSync(auditFile, "utf8");
@@ -108,7 +132,8 @@ describe("sessions through the host", () => {
     const dir = tempDir();
     const summarizer = defineExtension({
       name: "summarizer",
-      setup: (api) => api.on("session_before_compact", (e) => ({ summary: `${e.messages.length} messages summarised` })),
+      setup: (api) =>
+        api.on("session_before_compact", (e) => ({ summary: `${e.messages.length} messages summarised` })),
     });
     const { host } = await sessionHost(join(dir, "a.jsonl"), dir, turns, { extensions: [summarizer] });
     await host.run("start");
@@ -123,7 +148,10 @@ describe("sessions through the host", () => {
     const other = await sessionHost(join(dir, "b.jsonl"), dir, turns, { extensions: [veto] });
     await other.host.run("start");
     const before = other.host.messages.length;
-    expect(await other.host.compact({ summary: "x", keepLast: 1 })).toEqual({ compacted: false, reason: "cancelled by veto: keep everything" });
+    expect(await other.host.compact({ summary: "x", keepLast: 1 })).toEqual({
+      compacted: false,
+      reason: "cancelled by veto: keep everything",
+    });
     expect(other.host.messages).toHaveLength(before);
     await other.host.close();
   });

@@ -40,7 +40,15 @@ describe("session file", () => {
     const reopened = Session.open(file);
     expect(reopened.header).toMatchObject({ type: "session", version: 1, cwd: "/proj" });
     expect(reopened.entries()).toEqual([m1, custom, model, label, m2, compaction, branch]);
-    expect(reopened.entries().map((e) => e.type)).toEqual(["message", "custom", "model_change", "label", "message", "compaction", "branch"]);
+    expect(reopened.entries().map((e) => e.type)).toEqual([
+      "message",
+      "custom",
+      "model_change",
+      "label",
+      "message",
+      "compaction",
+      "branch",
+    ]);
     expect(reopened.leafId).toBe(m1.id);
   });
 
@@ -119,7 +127,11 @@ describe("session file", () => {
     reopened.appendMessage(user("after"));
     reopened.close();
     expect(checkSession(file)).toMatchObject({ ok: true, problems: [] });
-    expect(Session.open(file).context().messages.map((m) => m.content)).toEqual(["kept", "after"]);
+    expect(
+      Session.open(file)
+        .context()
+        .messages.map((m) => m.content),
+    ).toEqual(["kept", "after"]);
   });
 
   it("a corrupt line in the middle is refused with its line number, never dropped", () => {
@@ -128,7 +140,10 @@ describe("session file", () => {
     s.appendMessage(user("a"));
     s.close();
     appendFileSync(file, "{not json}\n");
-    appendFileSync(file, `${JSON.stringify({ type: "message", id: "z", parentId: null, timestamp: "", message: user("z") })}\n`);
+    appendFileSync(
+      file,
+      `${JSON.stringify({ type: "message", id: "z", parentId: null, timestamp: "", message: user("z") })}\n`,
+    );
     expect(() => Session.open(file)).toThrow(/s\.jsonl:3: corrupt line/);
     expect(checkSession(file)).toMatchObject({ ok: false });
     expect(checkSession(file).problems).toContainEqual(expect.objectContaining({ severity: "error", line: 3 }));
@@ -136,17 +151,31 @@ describe("session file", () => {
 
   it("unknown future entry types are preserved, also when an older file is migrated and rewritten", () => {
     const file = fresh();
-    const future = { type: "hologram", id: "h1", parentId: null, timestamp: "2030-01-01T00:00:00.000Z", payload: [1, 2] };
+    const future = {
+      type: "hologram",
+      id: "h1",
+      parentId: null,
+      timestamp: "2030-01-01T00:00:00.000Z",
+      payload: [1, 2],
+    };
     const header = { type: "session", version: 0, id: "old", cwd: "/p", created: "2020-01-01T00:00:00.000Z" };
     writeFileSync(file, `${JSON.stringify(header)}\n${JSON.stringify(future)}\n`);
     const s = Session.open(file);
     expect(s.warnings.join()).toContain("migrated to session format version 1");
     s.appendMessage(user("new"));
     s.close();
-    const lines = readFileSync(file, "utf8").trim().split("\n").map((l) => JSON.parse(l));
+    const lines = readFileSync(file, "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
     expect(lines[0]).toMatchObject({ type: "session", version: 1, id: "old" });
     expect(lines[1]).toEqual(future);
-    expect(checkSession(file).problems).toContainEqual(expect.objectContaining({ severity: "warning", message: expect.stringContaining('unknown entry type "hologram"') }));
+    expect(checkSession(file).problems).toContainEqual(
+      expect.objectContaining({
+        severity: "warning",
+        message: expect.stringContaining('unknown entry type "hologram"'),
+      }),
+    );
   });
 
   it("a session from a newer format version is refused rather than misread", () => {
