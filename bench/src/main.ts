@@ -1,12 +1,14 @@
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
+import { auditSection } from "./audit/section.ts";
 import { extensionsSection } from "./extensions/section.ts";
 import { loopSection } from "./loop/section.ts";
+import { pluginsSection } from "./plugins/section.ts";
 import { formatSection, writeResults } from "./report.ts";
 import type { BenchSection, Clock, Figure, ResultRow } from "./section.ts";
 
 /** Every benchmark section, in run order; a new section is one file plus one line here. */
-const SECTIONS: readonly BenchSection[] = [loopSection, extensionsSection];
+const SECTIONS: readonly BenchSection[] = [loopSection, pluginsSection, auditSection, extensionsSection];
 
 const RESULTS_PATH = fileURLToPath(new URL("../results.json", import.meta.url));
 

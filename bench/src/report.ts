@@ -5,12 +5,32 @@ function pad(text: string, width: number, right = false): string {
   return right ? text.padStart(width) : text.padEnd(width);
 }
 
+/** Enough digits to compare with a target: 3 decimals below 10, 2 below 100, else 1. */
+function formatNumber(value: number): string {
+  const size = Math.abs(value);
+  return value.toFixed(size < 10 ? 3 : size < 100 ? 2 : 1);
+}
+
+/** "met" / "MISSED" for a numeric target such as "≤ 2" or "≥ 50000"; "" for "info" and prose targets. */
+function targetVerdict(value: number, target: string): string {
+  const match = /^([≤≥])\s*([\d.,_]+)$/.exec(target.trim());
+  if (!match) return "";
+  const bound = Number(match[2]!.replace(/[,_]/g, ""));
+  const met = match[1] === "≤" ? value <= bound : value >= bound;
+  return met ? "met" : "MISSED";
+}
+
+function formatFigure(f: Figure): string {
+  const verdict = targetVerdict(f.gatehouse, f.target);
+  const target = f.target === "info" ? "info" : `target ${f.target}${verdict ? `: ${verdict}` : ""}`;
+  if (f.peer === undefined) return `${f.name}: ${formatNumber(f.gatehouse)} (${target})`;
+  return `${f.name}: gatehouse ${formatNumber(f.gatehouse)} (${target}), peer ${formatNumber(f.peer)}`;
+}
+
 /** Renders the workload rows and derived figures of one section as a plain-text table. */
 export function formatSection(title: string, result: SectionResult): string {
   if (result.rows.length === 0) {
-    return [title, ...result.figures.map((f) => `${f.name}: ${f.gatehouse.toFixed(1)} (target ${f.target})`)].join(
-      "\n",
-    );
+    return [title, ...result.figures.map(formatFigure)].join("\n");
   }
   const header = ["workload", "gatehouse µs/call", "peer µs/call", "ratio gh/peer", "target / note"];
   const body = result.rows.map((r) => [
@@ -23,10 +43,7 @@ export function formatSection(title: string, result: SectionResult): string {
   const widths = header.map((h, i) => Math.max(h.length, ...body.map((row) => row[i]!.length)));
   const line = (cells: string[]) => cells.map((c, i) => pad(c, widths[i]!, i > 0 && i < 4)).join("  ");
   const lines = [title, line(header), widths.map((w) => "-".repeat(w)).join("  "), ...body.map(line)];
-  for (const f of result.figures) {
-    const peer = f.peer === undefined ? "" : `, peer ${f.peer.toFixed(3)}`;
-    lines.push(`${f.name}: gatehouse ${f.gatehouse.toFixed(3)} (target ${f.target})${peer}`);
-  }
+  for (const f of result.figures) lines.push(formatFigure(f));
   return lines.join("\n");
 }
 

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pino } from "pino";
@@ -46,5 +46,7 @@ export async function measureReloads(times: number): Promise<number[]> {
     if (version > 1) samples.push(performance.now() - start); // the first reload warms the path
   }
   await host.close();
+  rmSync(dir, { recursive: true, force: true });
+  rmSync(home, { recursive: true, force: true });
   return samples;
 }

@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -18,9 +18,14 @@ function project(): { dir: string; home: string } {
   return { dir, home };
 }
 
-/** One child process loading the plugins; `cold` disables jiti's transpile cache for it. */
+/**
+ * One child process loading the plugins; `cold` makes every jiti instance in it ignore the transpile
+ * cache and rebuild it, as a first run would (the host's own load is untimed). JITI_FS_CACHE=false
+ * does not do this: explicit options win over jiti's environment variables and the host's
+ * extension loader passes `fsCache: true`, so such a "cold" load read the warm cache.
+ */
 function loadOnce(dir: string, home: string, cold: boolean): number {
-  const env = { ...process.env, ...(cold ? { JITI_FS_CACHE: "false" } : {}) };
+  const env = { ...process.env, ...(cold ? { JITI_REBUILD_FS_CACHE: "true" } : {}) };
   const out = spawnSync(process.execPath, [CHILD, dir, home], { env, encoding: "utf8" });
   const line = out.stdout.trim().split("\n").at(-1) ?? "";
   let parsed: { ms: number; loaded: number; failed: string[] };
@@ -39,12 +44,17 @@ export const extensionsSection: BenchSection = {
   title: `Extensions: load of ${PLUGINS.length} first-party plugins, and hot reload (ms)`,
   async run({ runs, log, verbose }) {
     const { dir, home } = project();
-    loadOnce(dir, home, false); // prime the transpile cache for the warm figure
     const cold: number[] = [];
     const warm: number[] = [];
-    for (let i = 0; i < runs; i++) {
-      cold.push(loadOnce(dir, home, true));
-      warm.push(loadOnce(dir, home, false));
+    try {
+      loadOnce(dir, home, false); // prime the transpile cache for the warm figure
+      for (let i = 0; i < runs; i++) {
+        cold.push(loadOnce(dir, home, true));
+        warm.push(loadOnce(dir, home, false));
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+      rmSync(home, { recursive: true, force: true });
     }
     const reloads = await measureReloads(runs);
     if (verbose)

@@ -2,8 +2,8 @@ import type { AnyToolDefinition, AssistantMessage, Logger, Message, ToolCall } f
 import { z } from "zod";
 import { HookBus } from "../../../packages/host/src/hooks/index.ts";
 import { type LoopConfig, runAgentLoop, type TurnState } from "../../../packages/host/src/loop/index.ts";
-import type { Model, ModelStreamEvent } from "../../../packages/host/src/model/types.ts";
 import type { Trial } from "../measure.ts";
+import { replayModel } from "../replay-model.ts";
 import { callId, type LoopWorkload, NOOP_TOOL_NAME, totalCalls } from "./workloads.ts";
 
 const noopTool: AnyToolDefinition = {
@@ -26,20 +26,6 @@ function script(workload: LoopWorkload): AssistantMessage[] {
   });
   messages.push({ role: "assistant", content: [{ type: "text", text: "done" }], stopReason: "stop", timestamp: 0 });
   return messages;
-}
-
-/** A model that replays prepared messages: `start` then `end` per request, nothing else. */
-function scriptedModel(messages: readonly AssistantMessage[]): Model {
-  let next = 0;
-  return {
-    id: "bench-scripted",
-    async *stream(): AsyncGenerator<ModelStreamEvent> {
-      const message = messages[next++];
-      if (!message) throw new Error("bench script exhausted");
-      yield { type: "start", partial: message };
-      yield { type: "end", message };
-    },
-  };
 }
 
 const tools: TurnState["tools"] = {
@@ -65,7 +51,7 @@ const asyncTurn: TurnState = { tools, hooks: noopBus(async () => undefined) };
 export function gatehouseTrial(workload: LoopWorkload): Trial {
   const turn = workload.asyncHooks ? asyncTurn : syncTurn;
   const config: LoopConfig = {
-    model: scriptedModel(script(workload)),
+    model: replayModel(script(workload)),
     messages: [],
     prepareTurn: () => turn,
     emit: () => undefined,

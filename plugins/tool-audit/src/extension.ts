@@ -67,15 +67,14 @@ function setupToolAudit(api: ExtensionAPI, options: ToolAuditOptions): void {
   api.on("agent_start", async () => {
     await finish();
     run = begin(false);
-    // Prove the file is writable (and the start durable) before any tool can run.
+    // Prove the file is writable (and the start on disk) before any tool can run.
     await run.sink.flush();
   });
   api.on("turn_start", () => current().recorder.turnStart());
   api.on("tool_execution_start", (event) => void current().recorder.callStart(event));
   api.on("tool_execution_end", (event) => void current().recorder.callEnd(event));
-  api.on("turn_end", async () => {
-    await run?.sink.flush();
-  });
+  // Each turn's records reach the kernel at its end, so a killed process loses at most one turn.
+  api.on("turn_end", () => void run?.sink.commit());
   api.on("agent_end", finish);
   api.on(
     "tool_call",

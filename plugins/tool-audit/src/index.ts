@@ -3,7 +3,6 @@ import { createToolAudit } from "./extension.ts";
 export { AuditRecorder, type AuditRecorderOptions, type LineSink } from "./audit-recorder.ts";
 export { DEFAULT_AUDIT_FILE, resolveAuditFile, type ToolAuditConfig, toolAuditConfigSchema } from "./config.ts";
 export { createToolAudit, type ToolAuditOptions } from "./extension.ts";
-export { type AuditEntry, readRecords } from "./read-records.ts";
 export type {
   AuditRecord,
   CallEndRecord,
@@ -25,17 +24,6 @@ export {
   type VerbatimFields,
 } from "./redact.ts";
 export { AuditSink, type AuditSinkOptions, type AuditWriteFailure, openAuditSink } from "./sink.ts";
-export { type AuditStats, auditStats, type ToolStats } from "./stats.ts";
-export { type TailOptions, type TailResult, tailAudit } from "./tail.ts";
-export { verifyAuditFile } from "./verify.ts";
-export type {
-  IncompleteSession,
-  ProblemKind,
-  SessionSummary,
-  VerifyProblem,
-  VerifyReport,
-  VerifyStatus,
-} from "./verify-report.ts";
 
 /** The audit extension with its defaults, for `extensions: ["@gatehouse/tool-audit"]`. */
 export default createToolAudit();

@@ -1,3 +1,4 @@
+import { fsyncSync } from "node:fs";
 import { pino } from "pino";
 import type { FsyncMode } from "./record.ts";
 import { endsTorn } from "./torn-tail.ts";
@@ -16,25 +17,31 @@ export interface AuditWriteFailure {
 /** Options of `openAuditSink`. */
 export interface AuditSinkOptions {
   file: string;
-  /** "every": each record is written and fsynced before `write` returns; "batch": buffered until `flush`. */
+  /** "every": each record is written and fsynced before `write` returns; "batch": buffered until `commit`. */
   fsync: FsyncMode;
   /** Called once, on the first failure; the sink drops every record after it. */
   onError?: (failure: AuditWriteFailure) => void;
-  /** In batch mode, how many buffered bytes trigger a write without fsync (sonic-boom minLength). */
+  /** In batch mode, how many buffered bytes trigger a write before the next commit. */
   batchBytes?: number;
+  /** In batch mode, the longest time between fsyncs while commits keep coming, in ms. */
+  fsyncIntervalMs?: number;
 }
 
 type Destination = ReturnType<typeof pino.destination>;
 
-const DEFAULT_BATCH_BYTES = 8192;
+const DEFAULT_BATCH_BYTES = 64 * 1024;
+const DEFAULT_FSYNC_INTERVAL_MS = 1000;
 
 /**
- * The append-only audit file, written through pino's destination (sonic-boom) with O_APPEND.
- * Contract: every record is one whole line handed to the destination in one `write`, so lines of
- * processes sharing the file never interleave. Failures never throw: the first one sets
- * `healthy` to false, is reported to `onError` and in `failure`, and later records are dropped.
- * A file whose last line is torn (a crash mid-write) gets a newline first, so the new session's
- * lines stay whole.
+ * The append-only audit file, written through pino's destination (sonic-boom, synchronous, O_APPEND).
+ * Contract: every write hands whole lines to the kernel in one system call, so lines of processes
+ * sharing the file never interleave. "every": each record is written and fsynced at once.
+ * "batch": records collect in memory and reach the kernel at `commit` (the extension commits at
+ * every turn end, so a SIGKILL loses at most the current turn's records) or when `batchBytes`
+ * is exceeded; they are fsynced at `flush`/`close` and at most `fsyncIntervalMs` after a commit
+ * (bounding what a power loss can take). Failures never throw: the first one sets `healthy` to
+ * false, is reported to `onError` and in `failure`, and later records are dropped. A file whose
+ * last line is torn (a crash mid-write) gets a newline first, so the new session's lines stay whole.
  */
 export class AuditSink {
   /** The file written to. */
@@ -42,11 +49,13 @@ export class AuditSink {
   /** The durability mode. */
   readonly fsync: FsyncMode;
   readonly #onError: ((failure: AuditWriteFailure) => void) | undefined;
+  readonly #batchBytes: number;
+  readonly #fsyncIntervalMs: number;
   #dest: Destination | undefined;
   #failure: AuditWriteFailure | undefined;
-  #ready: Promise<boolean>;
-  #submitted = 0;
-  #confirmed = 0;
+  #pending = "";
+  #unsynced = false;
+  #lastFsync = performance.now();
   #dropped = 0;
   #closed = false;
 
@@ -54,40 +63,17 @@ export class AuditSink {
     this.file = options.file;
     this.fsync = options.fsync;
     this.#onError = options.onError;
-    const sync = options.fsync === "every";
+    this.#batchBytes = options.batchBytes ?? DEFAULT_BATCH_BYTES;
+    this.#fsyncIntervalMs = options.fsyncIntervalMs ?? DEFAULT_FSYNC_INTERVAL_MS;
     const torn = endsTorn(options.file);
     try {
-      this.#dest = pino.destination({
-        dest: options.file,
-        append: true,
-        mkdir: true,
-        sync,
-        fsync: sync,
-        minLength: sync ? 0 : (options.batchBytes ?? DEFAULT_BATCH_BYTES),
-      });
+      this.#dest = pino.destination({ dest: options.file, append: true, mkdir: true, sync: true });
     } catch (error) {
       this.#fail("open", error);
-    }
-    const dest = this.#dest;
-    if (!dest) {
-      this.#ready = Promise.resolve(false);
       return;
     }
-    let opened = sync;
-    dest.on("error", (error: unknown) => this.#fail(opened ? "write" : "open", error));
-    dest.on("write", (n: number) => {
-      this.#confirmed += n;
-    });
-    this.#ready = sync
-      ? Promise.resolve(true)
-      : new Promise((resolve) => {
-          dest.once("ready", () => {
-            opened = true;
-            resolve(this.healthy);
-          });
-          dest.once("error", () => resolve(false));
-        });
-    if (torn) this.#put("\n");
+    this.#dest.on("error", (error: unknown) => this.#fail("write", error));
+    if (torn) this.#writeNow("\n");
   }
 
   /** False after the first failure. */
@@ -105,9 +91,9 @@ export class AuditSink {
     return this.#dropped;
   }
 
-  /** Resolves when the file is open: true, or false if opening failed. */
+  /** Resolves when the file is open: true, or false if opening failed (it opens synchronously). */
   ready(): Promise<boolean> {
-    return this.#ready;
+    return Promise.resolve(this.#dest !== undefined && this.healthy);
   }
 
   #fail(op: AuditWriteFailure["op"], error: unknown): void {
@@ -121,19 +107,29 @@ export class AuditSink {
     };
     if (typeof err?.code === "string") failure.errno = err.code;
     this.#failure = failure;
-    // pino flushes batch destinations synchronously at process exit until they emit "close"; a failed
-    // one would throw there ("sonic boom is not ready yet", or the write error again) and crash the exit.
-    this.#dest?.emit("close");
+    this.#pending = "";
     this.#onError?.(failure);
   }
 
-  #put(data: string): void {
-    this.#submitted += Buffer.byteLength(data);
+  /** One system call of whole lines; sonic-boom in sync mode throws on failure. */
+  #writeNow(data: string): void {
+    if (!this.#dest || data.length === 0) return;
     try {
-      this.#dest?.write(data);
+      this.#dest.write(data);
+      this.#unsynced = true;
     } catch (error) {
-      // sonic-boom's synchronous fsync throws instead of emitting.
       this.#fail("write", error);
+    }
+  }
+
+  #fsyncNow(op: AuditWriteFailure["op"]): void {
+    if (!this.#dest || !this.#unsynced || !this.healthy) return;
+    try {
+      fsyncSync((this.#dest as unknown as { fd: number }).fd);
+      this.#unsynced = false;
+      this.#lastFsync = performance.now();
+    } catch (error) {
+      this.#fail(op, error);
     }
   }
 
@@ -143,30 +139,33 @@ export class AuditSink {
       this.#dropped++;
       return false;
     }
-    this.#put(`${line}\n`);
+    if (this.fsync === "every") {
+      this.#writeNow(`${line}\n`);
+      this.#fsyncNow("write");
+      return this.healthy;
+    }
+    this.#pending += `${line}\n`;
+    if (this.#pending.length >= this.#batchBytes) this.commit();
     return this.healthy;
   }
 
-  #flushOnce(dest: Destination): Promise<void> {
-    return new Promise((resolve) => {
-      dest.flush((error) => {
-        if (error) this.#fail("flush", error);
-        resolve();
-      });
-    });
+  /**
+   * Hands the batched records to the kernel (they then survive a killed process) and fsyncs if
+   * the last fsync is older than `fsyncIntervalMs`. Returns `healthy`.
+   */
+  commit(): boolean {
+    if (!this.healthy || !this.#dest) return this.healthy;
+    const data = this.#pending;
+    this.#pending = "";
+    this.#writeNow(data);
+    if (performance.now() - this.#lastFsync >= this.#fsyncIntervalMs) this.#fsyncNow("flush");
+    return this.healthy;
   }
 
-  /**
-   * Writes everything buffered and fsyncs it (batch mode); a no-op in "every" mode, where each
-   * record is already durable. Resolves with `healthy`.
-   */
+  /** Commits and fsyncs everything written so far. Resolves with `healthy`. */
   async flush(): Promise<boolean> {
-    const dest = this.#dest;
-    if (!dest || !this.healthy || this.fsync === "every") return this.healthy;
-    if (!(await this.#ready)) return false;
-    // A flush that starts while a write is in flight may leave the tail buffered: repeat until all is on disk.
-    do await this.#flushOnce(dest);
-    while (this.healthy && this.#confirmed < this.#submitted);
+    this.commit();
+    this.#fsyncNow("flush");
     return this.healthy;
   }
 

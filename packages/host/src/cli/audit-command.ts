@@ -1,4 +1,10 @@
-import { type AuditEntry, auditStats, resolveAuditFile, tailAudit, verifyAuditFile } from "@gatehouse/tool-audit";
+import {
+  type AuditEntry,
+  auditStats,
+  resolveAuditFile,
+  tailAudit,
+  verifyAuditFile,
+} from "@gatehouse/tool-audit/readers";
 import { GatehouseError } from "../common/errors.ts";
 import { openProject } from "../host/project-extensions.ts";
 import type { CliIo } from "./io.ts";

@@ -1,5 +1,5 @@
 import { createRequire } from "node:module";
-import { sep } from "node:path";
+import { dirname, join, sep } from "node:path";
 import { createJiti, type Jiti } from "jiti";
 import { errorMessage } from "../common/errors.ts";
 

@@ -58,7 +58,9 @@ export function spellPath(input: string, options: SpellOptions): PathViews {
   const raw = joinRaw(input, options);
   const absolute = path.resolve(raw);
   const viaNormal = resolveReal(absolute, options.fs);
-  const viaShell = resolveReal(raw, options.fs);
+  // The shell walks the raw spelling (through `link/..`); when it has no `.`/`..` segments or
+  // doubled separators it is the same path, and resolving it again would only repeat syscalls.
+  const viaShell = raw === absolute ? viaNormal : resolveReal(raw, options.fs);
   const reals = viaShell.path === viaNormal.path ? [viaNormal.path] : [viaNormal.path, viaShell.path];
   const base: Spelling[] = [
     { form: "given", path: input },
