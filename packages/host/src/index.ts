@@ -4,6 +4,20 @@ export { createHost } from "./host/create-host.ts";
 export type { CheckResult, Host, HostOptions, RunOptions, RunResult } from "./host/types.ts";
 export type { LoopConfig, LoopHooks, ToolSet, TurnState } from "./loop/index.ts";
 export { runAgentLoop } from "./loop/index.ts";
-export { createScriptedModel, loadScript, parseScript, type Script, type ScriptedModel } from "./model/index.ts";
+export {
+  type ConfiguredProvider,
+  createScriptedModel,
+  listConfiguredProviders,
+  loadScript,
+  type ModelSettings,
+  PROVIDERS,
+  type ProviderModelOptions,
+  type ProviderName,
+  parseModelSpec,
+  parseScript,
+  resolveProviderOptions,
+  type Script,
+  type ScriptedModel,
+} from "./model/index.ts";
 export type { Model, ModelRequest, ModelStreamEvent } from "./model/types.ts";
 export type { ToolInfo, ToolSource } from "./tools/tool-registry.ts";

@@ -9,7 +9,7 @@ import { GatehouseError } from "../common/errors.ts";
 import { openProject } from "../host/project-extensions.ts";
 import type { CliIo } from "./io.ts";
 import { parseFlags } from "./parse-flags.ts";
-import { projectDir, silentLogger } from "./run-command.ts";
+import { projectDir, silentLogger } from "./run-command-support.ts";
 
 const USAGE = `gatehouse audit verify [FILE] [--cwd DIR] [--json]
        gatehouse audit tail [FILE] [--lines N] [--follow] [--json] [--cwd DIR]

@@ -2,7 +2,7 @@ import { createHost } from "../host/create-host.ts";
 import { createScriptedModel } from "../model/index.ts";
 import type { CliIo } from "./io.ts";
 import { parseFlags } from "./parse-flags.ts";
-import { projectDir, silentLogger } from "./run-command.ts";
+import { projectDir, silentLogger } from "./run-command-support.ts";
 
 const USAGE = "gatehouse extensions [--cwd DIR] [--json] [--trust]";
 

@@ -3,6 +3,7 @@ import { auditCommand } from "./audit-command.ts";
 import { ExitCode } from "./exit-codes.ts";
 import { extensionsCommand } from "./extensions-command.ts";
 import { type CliIo, processIo } from "./io.ts";
+import { modelsCommand } from "./models-command.ts";
 import { policyCommand } from "./policy-command.ts";
 import { RUN_USAGE, runCommand } from "./run-command.ts";
 import { sessionCommand } from "./session-command.ts";
@@ -19,6 +20,7 @@ usage:
   gatehouse policy check --tool NAME --args JSON [--cwd DIR] [--json]
   gatehouse audit verify|tail|stats [FILE] [--cwd DIR] [--json]   (tail: --lines N --follow)
   gatehouse session show FILE | gatehouse session check FILE [--json]
+  gatehouse models [--cwd DIR] [--json]
 
 exit codes: 0 finished · 1 model error, host failure, a refused policy check or a broken audit
             2 bad usage or input · 3 audit intact but a run ended unclosed · 130 interrupted
@@ -32,6 +34,7 @@ const COMMANDS: Record<string, (args: string[], io: CliIo) => Promise<number>> =
   policy: policyCommand,
   audit: auditCommand,
   session: sessionCommand,
+  models: modelsCommand,
 };
 
 const INPUT_ERRORS = new Set(["GH_USAGE", "GH_SCRIPT_INVALID", "GH_JSON_SYNTAX", "GH_SETTINGS_INVALID", "GH_SESSION"]);

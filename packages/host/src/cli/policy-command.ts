@@ -8,7 +8,7 @@ import type { CheckResult } from "../host/types.ts";
 import { createScriptedModel } from "../model/index.ts";
 import type { CliIo } from "./io.ts";
 import { parseFlags } from "./parse-flags.ts";
-import { projectDir, silentLogger } from "./run-command.ts";
+import { projectDir, silentLogger } from "./run-command-support.ts";
 
 const USAGE = "gatehouse policy check --tool NAME --args JSON [--cwd DIR] [--json] [--trust]";
 

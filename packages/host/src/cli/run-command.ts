@@ -1,37 +1,20 @@
-import { existsSync, statSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { resolve } from "node:path";
-import { pino } from "pino";
 import { GatehouseError } from "../common/errors.ts";
 import { createHost } from "../host/create-host.ts";
-import { createScriptedModel, loadScript } from "../model/index.ts";
 import { Session } from "../session/index.ts";
+import { chooseModel } from "./choose-model.ts";
 import { ExitCode } from "./exit-codes.ts";
 import { extensionNotices } from "./extension-notices.ts";
 import type { CliIo } from "./io.ts";
 import { jsonLines } from "./json-lines.ts";
 import { parseFlags } from "./parse-flags.ts";
+import { projectDir, silentLogger } from "./run-command-support.ts";
 import { createLiveView } from "./view/index.ts";
 
 /** The usage line of `gatehouse run`. */
-export const RUN_USAGE = "gatehouse run [prompt] --script FILE [--cwd DIR] [--json] [--sequential] [--trust] [--watch]";
-
-/** Logs to stderr at GATEHOUSE_LOG_LEVEL, silent by default (the CLI reports problems itself). */
-export function silentLogger(io: CliIo, fallback = "silent") {
-  return pino({ level: io.env.GATEHOUSE_LOG_LEVEL ?? fallback }, pino.destination({ fd: 2, sync: true }));
-}
-
-/** Resolves --cwd against the user's directory and checks that it is a directory. */
-export function projectDir(io: CliIo, flag: string | undefined): string {
-  const dir = resolve(io.cwd, flag ?? ".");
-  let isDir = false;
-  try {
-    isDir = statSync(dir).isDirectory();
-  } catch {
-    throw new GatehouseError("GH_USAGE", `--cwd ${dir}: no such directory`);
-  }
-  if (!isDir) throw new GatehouseError("GH_USAGE", `--cwd ${dir}: not a directory`);
-  return dir;
-}
+export const RUN_USAGE =
+  "gatehouse run [prompt] (--script FILE | --model PROVIDER:MODEL [--base-url URL]) [--cwd DIR] [--json] [--sequential] [--max-turns N] [--trust] [--watch] [--session FILE [--continue | --branch ENTRY_ID]]";
 
 /**
  * Opens the --session file: a new file is created; an existing one needs --continue (resume from
@@ -79,20 +62,26 @@ export async function runCommand(args: string[], io: CliIo): Promise<number> {
       session: { type: "string" },
       continue: { type: "boolean", default: false },
       branch: { type: "string" },
+      model: { type: "string" },
+      "base-url": { type: "string" },
+      "max-turns": { type: "string" },
     },
     RUN_USAGE,
   );
-  if (!values.script) throw new GatehouseError("GH_USAGE", `--script FILE is required.\nusage: ${RUN_USAGE}`);
   const cwd = projectDir(io, values.cwd);
-  const script = await loadScript(resolve(io.cwd, values.script));
-  const prompt = positionals.join(" ") || script.prompt || "Run the script.";
+  const maxTurns = values["max-turns"] === undefined ? undefined : Number(values["max-turns"]);
+  if (maxTurns !== undefined && (!Number.isInteger(maxTurns) || maxTurns < 1)) {
+    throw new GatehouseError("GH_USAGE", `--max-turns must be a positive whole number.\nusage: ${RUN_USAGE}`);
+  }
+  const { model, prompt } = await chooseModel(io, cwd, values, positionals, RUN_USAGE);
 
   const session = openSessionFor(io, cwd, values);
   const view = values.json ? jsonLines(io.stdout) : createLiveView({ out: io.stdout });
   const host = await createHost({
     cwd,
-    model: createScriptedModel(script),
+    model,
     ...(values.sequential ? { toolExecution: "sequential" as const } : {}),
+    ...(maxTurns ? { maxTurns } : {}),
     onEvent: (event) => view.onEvent(event),
     logger: silentLogger(io, values.json ? "warn" : "silent"),
     discover: true,

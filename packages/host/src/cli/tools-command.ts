@@ -3,7 +3,7 @@ import { createScriptedModel } from "../model/index.ts";
 import { extensionNotices } from "./extension-notices.ts";
 import type { CliIo } from "./io.ts";
 import { parseFlags } from "./parse-flags.ts";
-import { projectDir, silentLogger } from "./run-command.ts";
+import { projectDir, silentLogger } from "./run-command-support.ts";
 
 const USAGE = "gatehouse tools [--cwd DIR] [--json] [--trust]";
 

@@ -3,7 +3,7 @@ import { grantTrust, revokeTrust } from "../config/index.ts";
 import { openProject } from "../host/project-extensions.ts";
 import type { CliIo } from "./io.ts";
 import { parseFlags } from "./parse-flags.ts";
-import { projectDir, silentLogger } from "./run-command.ts";
+import { projectDir, silentLogger } from "./run-command-support.ts";
 
 const USAGE = "gatehouse trust [--cwd DIR] [--revoke]";
 

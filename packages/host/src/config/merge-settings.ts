@@ -28,6 +28,8 @@ export interface MergedSettings {
   readonly toolExecution: ToolExecutionMode | undefined;
   /** The handler timeout in milliseconds, if any level says. */
   readonly hookTimeoutMs: number | undefined;
+  /** The `model` section, merged key by key (the strongest level that sets a key wins). */
+  readonly model: NonNullable<SettingsFile["model"]>;
   /** Whether to hot-reload extensions, if any level says. */
   readonly watch: boolean | undefined;
   /** Whether the extension `name`, loaded from a source of level `origin`, is turned off. */
@@ -75,6 +77,7 @@ export function mergeSettings(levels: SettingsLevels): MergedSettings {
     toolExecution: strongest(present, "toolExecution"),
     hookTimeoutMs: strongest(present, "hookTimeoutMs"),
     watch: strongest(present, "watch"),
+    model: Object.assign({}, ...[...present].reverse().map((level) => level.settings.model ?? {})),
     isDisabled: (name, origin) => effectiveDisables(levels, name, origin).length > 0,
     disabledBy: (name, origin) => effectiveDisables(levels, name, origin)[0],
     ignoredDisables: (name, origin) => ignoredDisables(levels, name, origin),

@@ -14,6 +14,17 @@ export const settingsFileSchema = strictObject({
   toolExecution: z.enum(["parallel", "sequential"]).optional(),
   hookTimeoutMs: z.number().int().positive().optional(),
   watch: z.boolean().optional(),
+  /** The model to run when none is given on the command line; API keys never belong here. */
+  model: strictObject({
+    model: z.string().min(1).optional(),
+    baseURL: z.string().url().optional(),
+    name: z.string().min(1).optional(),
+    headers: z.record(z.string(), z.string()).optional(),
+    maxRetries: z.number().int().min(0).optional(),
+    retryBaseMs: z.number().int().min(0).optional(),
+    temperature: z.number().optional(),
+    maxOutputTokens: z.number().int().positive().optional(),
+  }).optional(),
 });
 
 /** One validated settings file. */

@@ -7,13 +7,16 @@ const hostRequire = createRequire(import.meta.url);
 
 /**
  * The host's own copies of the modules an extension may import with nothing installed next to
- * it. Aliasing them also keeps one zod (and one SDK) per process.
+ * it. zod points at its ESM entry and is imported natively, so extensions share the very zod
+ * instance the host runs on (the CommonJS build would be a second copy: slower to load, and its
+ * schemas would not be the host's).
  */
 function hostAliases(): Record<string, string> {
+  const zodDir = dirname(hostRequire.resolve("zod/package.json"));
   return {
     "@gatehouse/sdk": hostRequire.resolve("@gatehouse/sdk"),
-    zod: hostRequire.resolve("zod"),
-    "zod/v4": hostRequire.resolve("zod/v4"),
+    zod: join(zodDir, "index.js"),
+    "zod/v4": join(zodDir, "v4", "index.js"),
   };
 }
 
@@ -22,6 +25,7 @@ let shared: Jiti | undefined;
 function jiti(): Jiti {
   shared ??= createJiti(import.meta.url, {
     alias: hostAliases(),
+    nativeModules: ["zod"],
     moduleCache: true,
     fsCache: true,
     interopDefault: true,

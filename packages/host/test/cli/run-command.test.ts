@@ -88,7 +88,7 @@ describe("gatehouse run (child process)", () => {
     const dir = tempDir();
     const noScript = await runCli(["run", "--cwd", dir]);
     expect(noScript.code).toBe(2);
-    expect(noScript.stderr).toContain("--script FILE is required");
+    expect(noScript.stderr).toContain("a model is needed: --script FILE");
     const unknownFlag = await runCli(["run", "--cwd", dir, "--script", "x.json", "--frobnicate"]);
     expect(unknownFlag.code).toBe(2);
     expect(unknownFlag.stderr).toContain("--frobnicate");

@@ -1,0 +1,23 @@
+import { statSync } from "node:fs";
+import { resolve } from "node:path";
+import { pino } from "pino";
+import { GatehouseError } from "../common/errors.ts";
+import type { CliIo } from "./io.ts";
+
+/** Logs to stderr at GATEHOUSE_LOG_LEVEL, silent by default (the CLI reports problems itself). */
+export function silentLogger(io: CliIo, fallback = "silent") {
+  return pino({ level: io.env.GATEHOUSE_LOG_LEVEL ?? fallback }, pino.destination({ fd: 2, sync: true }));
+}
+
+/** Resolves --cwd against the user's directory and checks that it is a directory. */
+export function projectDir(io: CliIo, flag: string | undefined): string {
+  const dir = resolve(io.cwd, flag ?? ".");
+  let isDir = false;
+  try {
+    isDir = statSync(dir).isDirectory();
+  } catch {
+    throw new GatehouseError("GH_USAGE", `--cwd ${dir}: no such directory`);
+  }
+  if (!isDir) throw new GatehouseError("GH_USAGE", `--cwd ${dir}: not a directory`);
+  return dir;
+}
