@@ -1,6 +1,7 @@
 import type { ToolOutcome } from "@gatehouse/sdk";
 import { describe, expect, it } from "vitest";
 import { formatDuration, formatSummary, type RunCounts, summaryLabel } from "../../src/cli/view/run-summary.ts";
+import { addUsage, formatTokenCount } from "../../src/cli/view/token-usage.ts";
 
 const counts = (turns: number, outcomes: [ToolOutcome, number][], unfinished = 0): RunCounts => ({
   turns,
@@ -50,5 +51,41 @@ describe("run summary", () => {
   it("formats long durations in minutes", () => {
     expect(formatDuration(125_400)).toBe("2m05s");
     expect(formatDuration(-5)).toBe("0.0s");
+  });
+
+  it("adds token usage before the duration when some message reported it", () => {
+    const c: RunCounts = { ...counts(3, [["executed", 4]]), usage: { input: 12_400, output: 1_234 } };
+    expect(formatSummary({ label: "done", counts: c, elapsedMs: 8_100 })).toBe(
+      "done · 3 turns · 4 tool calls: 4 ok · 12.4k in / 1.2k out tokens · 8.1s",
+    );
+  });
+});
+
+describe("token usage", () => {
+  it.each([
+    [0, "0"],
+    [999, "999"],
+    [1_000, "1.0k"],
+    [1_234, "1.2k"],
+    [12_449, "12.4k"],
+    [99_949, "99.9k"],
+    [99_950, "100k"],
+    [312_400, "312k"],
+    [999_499, "999k"],
+    [999_500, "1.0M"],
+    [1_550_000, "1.6M"],
+    [250_000_000, "250M"],
+    [-3, "0"],
+    [Number.NaN, "0"],
+  ])("formats %d tokens as %s", (n, expected) => {
+    expect(formatTokenCount(n)).toBe(expected);
+  });
+
+  it("sums input and output, and stays undefined while no message reports usage", () => {
+    expect(addUsage(undefined, undefined)).toBeUndefined();
+    const one = addUsage(undefined, { input: 100, output: 7, cacheRead: 50 });
+    expect(one).toEqual({ input: 100, output: 7 });
+    expect(addUsage(one, undefined)).toBe(one);
+    expect(addUsage(one, { input: 1, output: Number.POSITIVE_INFINITY })).toEqual({ input: 101, output: 7 });
   });
 });

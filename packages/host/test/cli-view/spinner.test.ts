@@ -25,10 +25,9 @@ describe("live view spinner", () => {
     vi.useRealTimers();
   });
 
-  it("starts no timer until a tool runs", () => {
+  it("starts no timer until the model is asked or a tool runs", () => {
     const { ticker, view } = ttyView();
     view.onEvent({ type: "agent_start" });
-    view.onEvent({ type: "turn_start" });
     expect(ticker.timers).toHaveLength(0);
     view.onEvent(start("B", "bash", cmd));
     expect(ticker.alive()).toHaveLength(1);

@@ -37,14 +37,20 @@ function stopLines(message: AssistantMessage): AssistantLine[] {
 }
 
 /**
- * Describes a finalized assistant message.
+ * Describes a finalized assistant message, leaving out the blocks at the indexes in `skip` (the
+ * ones the view already streamed).
  * Contract: text blocks keep their lines (outer blank lines dropped); each thinking block is one
  * line of at most 100 columns; tool calls print nothing here (their start line says it); stopReason
- * `error` or `aborted` adds the error message, `length` a warning.
+ * `error` or `aborted` adds the error message, `length` a warning, whatever was skipped.
  */
-export function describeAssistant(message: AssistantMessage): AssistantLine[] {
+export function describeAssistant(
+  message: AssistantMessage,
+  options: { skip?: ReadonlySet<number> | undefined } = {},
+): AssistantLine[] {
   const lines: AssistantLine[] = [];
-  for (const block of Array.isArray(message.content) ? message.content : []) {
+  const content = Array.isArray(message.content) ? message.content : [];
+  for (const [index, block] of content.entries()) {
+    if (options.skip?.has(index)) continue;
     if (block.type === "text") {
       for (const text of textLines(block.text)) lines.push({ kind: "text", text });
     } else if (block.type === "thinking") {

@@ -1,10 +1,12 @@
 /**
  * The live view of `gatehouse run`: a state machine over `GatehouseEvent`s that prints one line
- * per tool start and end, the assistant's text, warnings and a closing summary, and in a terminal
- * keeps a spinner status line for the calls still running.
+ * per tool start and end, the assistant's text, warnings and a closing summary. In a terminal it
+ * streams the assistant's text as it arrives and keeps a spinner status line for the model
+ * request in flight (with the tool call it is streaming) and the calls still running.
  */
-import type { GatehouseEvent, ToolOutcome } from "@gatehouse/sdk";
+import type { GatehouseEvent, GatehouseEventOf, ToolOutcome } from "@gatehouse/sdk";
 import { createPalette, noColorRequested } from "./ansi.ts";
+import { type AssistantStream, createAssistantStream } from "./assistant-stream.ts";
 import { describeAssistant } from "./format-assistant.ts";
 import { describeExtensionError, describeReload } from "./format-host-events.ts";
 import { contentText, lastLine } from "./format-result.ts";
@@ -21,6 +23,7 @@ import {
   summaryLine,
   warningLine,
 } from "./styled-lines.ts";
+import { addUsage } from "./token-usage.ts";
 import type { LiveView, LiveViewOptions } from "./types.ts";
 
 /** Width of plain (non-terminal) output when none is given. */
@@ -31,12 +34,21 @@ const DEFAULT_COLUMNS = 80;
 
 const freshCounts = (): RunCounts => ({ turns: 0, outcomes: new Map<ToolOutcome, number>(), unfinished: 0 });
 
+/** What one event makes the view write: streamed text first, then whole lines. */
+interface Output {
+  inline?: string;
+  lines: string[];
+}
+
 /**
  * Creates a live view writing to `options.out`.
- * Contract: TTY mode (`tty`, else `out.isTTY`) redraws one status line in place while tools run,
- * driven by an unref'd interval that exists only while a call is running and never after `close`;
- * plain mode writes whole lines only, with no escape codes. The view reads nothing but its events,
- * its options and `NO_COLOR` (from `options.env`, default `process.env`).
+ * Contract: TTY mode (`tty`, else `out.isTTY`) streams assistant text and thinking as their deltas
+ * arrive (each block printed once: `message_end` prints only what was not streamed) and redraws
+ * one status line in place while the model answers (from `turn_start`, or the assistant's
+ * `message_start`, to its `message_end`) or tools run, driven by an unref'd interval that exists
+ * only while one of those is in progress and never after `close`; plain mode writes whole lines
+ * only, the assistant's at `message_end`, with no escape codes. The view reads nothing but its
+ * events, its options and `NO_COLOR` (from `options.env`, default `process.env`).
  */
 export function createLiveView(options: LiveViewOptions): LiveView {
   const tty = options.tty ?? options.out.isTTY === true;
@@ -47,10 +59,13 @@ export function createLiveView(options: LiveViewOptions): LiveView {
   const spinner = createSpinner({
     setInterval: options.setInterval ?? systemTimers.setInterval,
     clearInterval: options.clearInterval ?? systemTimers.clearInterval,
-    onTick: () => render([]),
+    onTick: () => render({ lines: [] }),
   });
 
   const running = new Map<string, RunningCall>();
+  /** When the model request in flight started; undefined when none is. */
+  let modelStartedAt: number | undefined;
+  let stream: AssistantStream | undefined;
   let counts = freshCounts();
   let startedAt: number | undefined;
   let summarized = false;
@@ -66,25 +81,46 @@ export function createLiveView(options: LiveViewOptions): LiveView {
     return { palette, width: Math.max(10, tty ? columns - 1 : columns) };
   };
 
-  function render(lines: string[]): void {
+  function render(output: Output): void {
     if (closed) return;
-    if (tty && running.size > 0) spinner.start();
+    const busy = tty && (running.size > 0 || modelStartedAt !== undefined);
+    if (busy) spinner.start();
     else spinner.stop();
-    const s = style();
-    const status =
-      tty && running.size > 0
-        ? formatStatusLine({ frame: spinner.frame(), calls: running.values(), now: now(), ...s })
-        : undefined;
-    writer.render({ lines, status });
+    const model = modelStartedAt === undefined ? undefined : { startedAt: modelStartedAt, detail: stream?.activity() };
+    const status = busy
+      ? formatStatusLine({ frame: spinner.frame(), model, calls: running.values(), now: now(), ...style() })
+      : undefined;
+    writer.render({ ...output, status });
   }
 
   function summary(finished: boolean, exitCode?: number): string {
     counts.unfinished = running.size;
     running.clear();
+    modelStartedAt = undefined;
+    stream = undefined;
     summarized = true;
     const label = summaryLabel({ counts, finished, exitCode });
     const elapsedMs = startedAt === undefined ? 0 : now() - startedAt;
     return summaryLine({ label, text: formatSummary({ label, counts, elapsedMs }), style: style() });
+  }
+
+  /** The assistant's side: a request starts, streams, and ends with its message. */
+  function assistantOutput(event: GatehouseEventOf<"message_start" | "message_update" | "message_end">): Output {
+    if (event.message.role !== "assistant") return { lines: [] };
+    if (event.type === "message_start") {
+      modelStartedAt ??= now();
+      stream = tty ? createAssistantStream({ palette }) : undefined;
+      return { lines: [] };
+    }
+    if (event.type === "message_update") return { inline: stream?.update(event, writer.rowOpen()) ?? "", lines: [] };
+    const inline = stream?.finish(writer.rowOpen()) ?? "";
+    const skip = stream?.written;
+    stream = undefined;
+    modelStartedAt = undefined;
+    counts.lastStopReason = event.message.stopReason;
+    counts.usage = addUsage(counts.usage, event.message.usage);
+    const s = style();
+    return { inline, lines: describeAssistant(event.message, { skip }).map((line) => assistantLine(line, s)) };
   }
 
   function linesFor(event: GatehouseEvent): string[] {
@@ -93,16 +129,16 @@ export function createLiveView(options: LiveViewOptions): LiveView {
       case "agent_start":
         counts = freshCounts();
         running.clear();
+        modelStartedAt = undefined;
+        stream = undefined;
         startedAt = now();
         summarized = false;
         return [];
       case "turn_start":
         counts.turns += 1;
+        // The model is asked next: the request is in flight from here.
+        modelStartedAt = now();
         return [];
-      case "message_end":
-        if (event.message.role !== "assistant") return [];
-        counts.lastStopReason = event.message.stopReason;
-        return describeAssistant(event.message).map((line) => assistantLine(line, s));
       case "tool_execution_start":
         running.set(event.toolCallId, { toolName: event.toolName, startedAt: now(), progressSeq: 0 });
         return [startLine(event, s)];
@@ -134,13 +170,17 @@ export function createLiveView(options: LiveViewOptions): LiveView {
   return {
     onEvent(event) {
       if (closed) return;
-      render(linesFor(event));
+      if (event.type === "message_start" || event.type === "message_update" || event.type === "message_end") {
+        render(assistantOutput(event));
+      } else render({ lines: linesFor(event) });
     },
     close(closeSummary) {
       if (closed) return;
       const lines = startedAt !== undefined && !summarized ? [summary(false, closeSummary?.exitCode)] : [];
       running.clear();
-      render(lines);
+      modelStartedAt = undefined;
+      stream = undefined;
+      render({ lines });
       spinner.stop();
       closed = true;
     },

@@ -1,8 +1,9 @@
 /**
  * The one-line summary printed at the end of a run:
- * `done · 2 turns · 6 tool calls: 4 ok, 1 failed, 1 blocked · 0.8s`.
+ * `done · 2 turns · 6 tool calls: 4 ok, 1 failed, 1 blocked · 12.4k in / 1.2k out tokens · 0.8s`.
  */
 import type { StopReason, ToolOutcome } from "@gatehouse/sdk";
+import { formatUsage, type TokenTotals } from "./token-usage.ts";
 
 /** What the view has counted so far in one run. */
 export interface RunCounts {
@@ -13,6 +14,8 @@ export interface RunCounts {
   unfinished: number;
   /** The stopReason of the last finalized assistant message, if any. */
   lastStopReason?: StopReason | undefined;
+  /** Tokens summed over the assistant messages that reported usage; undefined when none did. */
+  usage?: TokenTotals | undefined;
 }
 
 /** The order and the words outcomes are listed with. */
@@ -61,11 +64,17 @@ export function summaryLabel(options: { counts: RunCounts; finished: boolean; ex
 /**
  * Formats the summary line.
  * Contract: lists only outcomes that occurred, in a fixed order (ok, failed, blocked, invalid,
- * unknown, aborted, then unfinished); the tool-call total is the sum of those counts.
+ * unknown, aborted, then unfinished); the tool-call total is the sum of those counts; token usage
+ * comes before the duration, only when some message reported it.
  */
 export function formatSummary(options: { label: string; counts: RunCounts; elapsedMs: number }): string {
   const { counts } = options;
-  return [options.label, plural(counts.turns, "turn"), toolCalls(counts), formatDuration(options.elapsedMs)].join(
-    " · ",
-  );
+  const usage = counts.usage === undefined ? [] : [formatUsage(counts.usage)];
+  return [
+    options.label,
+    plural(counts.turns, "turn"),
+    toolCalls(counts),
+    ...usage,
+    formatDuration(options.elapsedMs),
+  ].join(" · ");
 }

@@ -22,7 +22,8 @@ const END_HEAD_WIDTH = 48;
 /** Tool names are cut to this many columns so a silly name cannot push the rest off the row. */
 const NAME_WIDTH = 32;
 
-function toolLabel(toolName: string): string {
+/** A tool name as the view shows it: one line, at most 32 columns, `(unnamed)` when blank. */
+export function toolLabel(toolName: string): string {
   return truncateToWidth(firstLine(toolName) || "(unnamed)", NAME_WIDTH);
 }
 

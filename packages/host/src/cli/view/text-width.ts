@@ -81,6 +81,22 @@ export function truncateToWidth(text: string, width: number): string {
   return `${out}…${styled ? "\u001b[0m" : ""}`;
 }
 
+/**
+ * The longest start of `text` that fits in `width` columns, with no ellipsis.
+ * Contract: never splits a wide character; escape sequences are kept.
+ */
+export function takeWidth(text: string, width: number): string {
+  let out = "";
+  let used = 0;
+  for (const { chunk, isEscape } of chunks(text)) {
+    const w = isEscape ? 0 : charWidth(chunk.codePointAt(0)!);
+    if (used + w > width) break;
+    out += chunk;
+    used += w;
+  }
+  return out;
+}
+
 /** Splits text into escape sequences and single code points. */
 function* chunks(text: string): Generator<{ chunk: string; isEscape: boolean }> {
   let i = 0;

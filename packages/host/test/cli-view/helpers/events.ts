@@ -3,6 +3,7 @@
  */
 import type {
   AssistantMessage,
+  AssistantMessageEvent,
   GatehouseEvent,
   StopReason,
   TextContent,
@@ -11,6 +12,7 @@ import type {
   ToolExecutionEndEvent,
   ToolOutcome,
   ToolResultMessage,
+  Usage,
   UserMessage,
 } from "@gatehouse/sdk";
 
@@ -33,7 +35,7 @@ export const call = (id: string, name: string, args: Args): ToolCall => ({
 /** A finalized assistant message. */
 export function assistant(
   content: AssistantMessage["content"],
-  options: { stopReason?: StopReason; errorMessage?: string } = {},
+  options: { stopReason?: StopReason; errorMessage?: string; usage?: Usage } = {},
 ): AssistantMessage {
   const hasCalls = content.some((block) => block.type === "toolCall");
   const message: AssistantMessage = {
@@ -43,13 +45,65 @@ export function assistant(
     timestamp: 0,
   };
   if (options.errorMessage !== undefined) message.errorMessage = options.errorMessage;
+  if (options.usage !== undefined) message.usage = options.usage;
   return message;
 }
 
 /** A user prompt. */
 export const user = (value: string): UserMessage => ({ role: "user", content: value, timestamp: 0 });
 
-/** `message_start` then `message_end` of one message; an assistant message also streams its first text. */
+/** Splits `value` into deltas of at most `size` characters, as the scripted model does. */
+export function pieces(value: string, size = 16): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < value.length; i += size) out.push(value.slice(i, i + size));
+  return out;
+}
+
+/**
+ * The `message_update`s that stream `m`'s content block by block in deltas of `size` characters,
+ * mutating `partial` in place as a model adapter does (tool arguments fill in key by key).
+ */
+export function streamUpdates(m: AssistantMessage, partial: AssistantMessage, size = 16): GatehouseEvent[] {
+  const events: GatehouseEvent[] = [];
+  const push = (assistantMessageEvent: AssistantMessageEvent) =>
+    events.push({ type: "message_update", message: partial, assistantMessageEvent });
+  for (const [contentIndex, block] of m.content.entries()) {
+    if (block.type === "text") {
+      const open = text("");
+      partial.content.push(open);
+      push({ type: "text_start", contentIndex });
+      for (const delta of pieces(block.text, size)) {
+        open.text += delta;
+        push({ type: "text_delta", contentIndex, delta });
+      }
+      push({ type: "text_end", contentIndex, content: block.text });
+    } else if (block.type === "thinking") {
+      const open = thinking("");
+      partial.content.push(open);
+      push({ type: "thinking_start", contentIndex });
+      for (const delta of pieces(block.thinking, size)) {
+        open.thinking += delta;
+        push({ type: "thinking_delta", contentIndex, delta });
+      }
+      push({ type: "thinking_end", contentIndex, content: block.thinking });
+    } else {
+      const open = call(block.id, block.name, {});
+      partial.content.push(open);
+      push({ type: "toolcall_start", contentIndex, id: block.id, name: block.name });
+      for (const [key, value] of Object.entries(block.arguments)) {
+        open.arguments = { ...open.arguments, [key]: value };
+        push({ type: "toolcall_delta", contentIndex, delta: JSON.stringify({ [key]: value }) });
+      }
+      push({ type: "toolcall_end", contentIndex, toolCall: block });
+    }
+  }
+  return events;
+}
+
+/**
+ * `message_start` then `message_end` of one message; an assistant message streams every block in
+ * between, in deltas of 16 characters, as the loop relays the scripted model.
+ */
 export function message(m: UserMessage | AssistantMessage | ToolResultMessage): GatehouseEvent[] {
   if (m.role !== "assistant")
     return [
@@ -57,18 +111,11 @@ export function message(m: UserMessage | AssistantMessage | ToolResultMessage): 
       { type: "message_end", message: m },
     ];
   const partial: AssistantMessage = { ...m, content: [] };
-  const first = m.content.find((block): block is TextContent => block.type === "text");
-  const streamed: GatehouseEvent[] = first
-    ? [
-        { type: "message_update", message: partial, assistantMessageEvent: { type: "text_start", contentIndex: 0 } },
-        {
-          type: "message_update",
-          message: partial,
-          assistantMessageEvent: { type: "text_delta", contentIndex: 0, delta: first.text },
-        },
-      ]
-    : [];
-  return [{ type: "message_start", message: partial }, ...streamed, { type: "message_end", message: m }];
+  return [
+    { type: "message_start", message: partial },
+    ...streamUpdates(m, partial),
+    { type: "message_end", message: m },
+  ];
 }
 
 /** `tool_execution_start`. */
