@@ -17,7 +17,7 @@ const interopDefault = process.env.JITI_INTEROP_DEFAULT === "true";
 // The peer is plain ESM: loaded natively, as it ships.
 const jiti = createJiti(import.meta.url, {
   interopDefault,
-  nativeModules: ["@mariozechner/pi-agent-core", "@mariozechner/pi-ai", "typebox"],
+  nativeModules: ["@mariozechner/pi-agent-core", "@mariozechner/pi-ai", "@mariozechner/pi-coding-agent", "typebox"],
 });
 console.log(`gatehouse loaded from source through jiti (interopDefault: ${interopDefault})`);
 const { main } = await jiti.import("./src/main.ts");

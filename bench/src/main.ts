@@ -6,9 +6,16 @@ import { loopSection } from "./loop/section.ts";
 import { pluginsSection } from "./plugins/section.ts";
 import { formatSection, writeResults } from "./report.ts";
 import type { BenchSection, Clock, Figure, ResultRow } from "./section.ts";
+import { sessionSection } from "./session/section.ts";
 
 /** Every benchmark section, in run order; a new section is one file plus one line here. */
-const SECTIONS: readonly BenchSection[] = [loopSection, pluginsSection, auditSection, extensionsSection];
+const SECTIONS: readonly BenchSection[] = [
+  loopSection,
+  pluginsSection,
+  auditSection,
+  extensionsSection,
+  sessionSection,
+];
 
 const RESULTS_PATH = fileURLToPath(new URL("../results.json", import.meta.url));
 

@@ -41,7 +41,7 @@ export interface Samples {
 const collect: () => void = typeof globalThis.gc === "function" ? globalThis.gc : () => undefined;
 
 /** Microseconds since an arbitrary origin on the chosen clock. */
-function nowUs(clock: Clock): number {
+export function nowUs(clock: Clock): number {
   if (clock === "wall") return performance.now() * 1000;
   const { user, system } = process.cpuUsage();
   return user + system;
