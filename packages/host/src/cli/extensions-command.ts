@@ -1,8 +1,6 @@
-import { createHost } from "../host/create-host.ts";
-import { createScriptedModel } from "../model/index.ts";
 import type { CliIo } from "./io.ts";
 import { parseFlags } from "./parse-flags.ts";
-import { projectDir, silentLogger } from "./run-command-support.ts";
+import { inspectionHost, projectDir } from "./run-command-support.ts";
 
 const USAGE = "gatehouse extensions [--cwd DIR] [--json] [--trust]";
 
@@ -13,14 +11,7 @@ export async function extensionsCommand(args: string[], io: CliIo): Promise<numb
     { cwd: { type: "string" }, json: { type: "boolean", default: false }, trust: { type: "boolean", default: false } },
     USAGE,
   );
-  const host = await createHost({
-    cwd: projectDir(io, values.cwd),
-    model: createScriptedModel({ turns: [] }),
-    discover: true,
-    trust: values.trust,
-    env: io.env,
-    logger: silentLogger(io),
-  });
+  const host = await inspectionHost(io, projectDir(io, values.cwd), values.trust);
   try {
     const records = host.extensions();
     if (values.json) {

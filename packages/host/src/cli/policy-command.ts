@@ -2,13 +2,11 @@ import { homedir } from "node:os";
 import { createPolicy } from "@gatehouse/protected-paths";
 import type { ToolEffect } from "@gatehouse/sdk";
 import { GatehouseError } from "../common/errors.ts";
-import { createHost } from "../host/create-host.ts";
 import { openProject } from "../host/project-extensions.ts";
 import type { CheckResult } from "../host/types.ts";
-import { createScriptedModel } from "../model/index.ts";
 import type { CliIo } from "./io.ts";
 import { parseFlags } from "./parse-flags.ts";
-import { projectDir, silentLogger } from "./run-command-support.ts";
+import { inspectionHost, projectDir, silentLogger } from "./run-command-support.ts";
 
 const USAGE = "gatehouse policy check --tool NAME --args JSON [--cwd DIR] [--json] [--trust]";
 
@@ -96,14 +94,7 @@ export async function policyCommand(args: string[], io: CliIo): Promise<number> 
   const callArgs = parseArgsJson(values.args);
   const cwd = projectDir(io, values.cwd);
   const logger = silentLogger(io);
-  const host = await createHost({
-    cwd,
-    model: createScriptedModel({ turns: [] }),
-    discover: true,
-    trust: values.trust,
-    env: io.env,
-    logger,
-  });
+  const host = await inspectionHost(io, cwd, values.trust);
   try {
     const result = await host.check(values.tool, callArgs);
     const guarded = host.extensions().some((r) => r.name === "protected-paths" && r.status === "loaded");

@@ -2,6 +2,9 @@ import { statSync } from "node:fs";
 import { resolve } from "node:path";
 import { pino } from "pino";
 import { GatehouseError } from "../common/errors.ts";
+import { createHost } from "../host/create-host.ts";
+import type { Host } from "../host/types.ts";
+import { createScriptedModel } from "../model/index.ts";
 import type { CliIo } from "./io.ts";
 
 /** Logs to stderr at GATEHOUSE_LOG_LEVEL, silent by default (the CLI reports problems itself). */
@@ -20,4 +23,19 @@ export function projectDir(io: CliIo, flag: string | undefined): string {
   }
   if (!isDir) throw new GatehouseError("GH_USAGE", `--cwd ${dir}: not a directory`);
   return dir;
+}
+
+/**
+ * A host for the inspecting commands (tools, extensions, policy check): the project's settings
+ * and extensions loaded as a run would load them, with a model that is never asked.
+ */
+export async function inspectionHost(io: CliIo, cwd: string, trust: boolean): Promise<Host> {
+  return createHost({
+    cwd,
+    model: createScriptedModel({ turns: [] }),
+    discover: true,
+    trust,
+    env: io.env,
+    logger: silentLogger(io),
+  });
 }

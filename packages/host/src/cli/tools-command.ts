@@ -1,9 +1,7 @@
-import { createHost } from "../host/create-host.ts";
-import { createScriptedModel } from "../model/index.ts";
 import { extensionNotices } from "./extension-notices.ts";
 import type { CliIo } from "./io.ts";
 import { parseFlags } from "./parse-flags.ts";
-import { projectDir, silentLogger } from "./run-command-support.ts";
+import { inspectionHost, projectDir } from "./run-command-support.ts";
 
 const USAGE = "gatehouse tools [--cwd DIR] [--json] [--trust]";
 
@@ -14,14 +12,7 @@ export async function toolsCommand(args: string[], io: CliIo): Promise<number> {
     { cwd: { type: "string" }, json: { type: "boolean", default: false }, trust: { type: "boolean", default: false } },
     USAGE,
   );
-  const host = await createHost({
-    cwd: projectDir(io, values.cwd),
-    model: createScriptedModel({ turns: [] }),
-    discover: true,
-    trust: values.trust,
-    env: io.env,
-    logger: silentLogger(io),
-  });
+  const host = await inspectionHost(io, projectDir(io, values.cwd), values.trust);
   io.stderr.write(extensionNotices(host.extensions()));
   try {
     const tools = host.tools();

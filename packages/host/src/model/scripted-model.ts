@@ -1,4 +1,5 @@
 import type { Message, StopReason } from "@gatehouse/sdk";
+import { abortableSleep } from "../common/abortable-sleep.ts";
 import { errorMessage, GatehouseError } from "../common/errors.ts";
 import { AssistantStreamBuilder, type FinishDetails } from "./assistant-stream-builder.ts";
 import type { Script, ScriptBlock, ScriptTurn } from "./script-schema.ts";
@@ -65,7 +66,7 @@ async function* streamTurn(ctx: {
   chunkSize: number;
 }): AsyncGenerator<ModelStreamEvent> {
   const { turn, signal, chunkSize } = ctx;
-  if (turn.delayMs) await abortableDelay(turn.delayMs, signal);
+  if (turn.delayMs) await abortableSleep(turn.delayMs, signal);
   const builder = new AssistantStreamBuilder({ now: ctx.now });
   try {
     yield builder.start();
@@ -118,20 +119,4 @@ function* chunks(text: string, size: number): Generator<string> {
     yield text.slice(start, end);
     start = end;
   }
-}
-
-/** Resolves after `ms`, or as soon as `signal` aborts; the timer never outlives the wait. */
-function abortableDelay(ms: number, signal: AbortSignal): Promise<void> {
-  if (signal.aborted) return Promise.resolve();
-  return new Promise((resolve) => {
-    const onAbort = () => {
-      clearTimeout(timer);
-      resolve();
-    };
-    const timer = setTimeout(() => {
-      signal.removeEventListener("abort", onAbort);
-      resolve();
-    }, ms);
-    signal.addEventListener("abort", onAbort, { once: true });
-  });
 }

@@ -13,7 +13,8 @@ import { AssistantStreamBuilder, type DeltaEvent, type FinishDetails } from "../
 import type { ModelStreamEvent } from "../types.ts";
 import { malformedArguments, toFinish, toUsage } from "./finish-mapping.ts";
 import { describeProviderError, type ErrorContext } from "./provider-errors.ts";
-import { abortableSleep, decideRetry, type RetryPolicy } from "./retry-policy.ts";
+import { abortableSleep } from "../../common/abortable-sleep.ts";
+import { decideRetry, type RetryPolicy } from "./retry-policy.ts";
 import { StreamNormalizer } from "./stream-normalizer.ts";
 
 const ABORTED = "Request aborted";

@@ -1,3 +1,4 @@
+
 import { APICallError } from "ai";
 
 /** How patiently a provider request is retried. */
@@ -59,20 +60,4 @@ export function decideRetry(options: { error: unknown; attempt: number; policy: 
       : { retry: true, waitMs: hinted };
   }
   return { retry: true, waitMs: Math.min(policy.baseMs * 2 ** attempt, policy.maxWaitMs) };
-}
-
-/** Resolves after `ms`, or as soon as `signal` aborts; the timer never outlives the wait. */
-export function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
-  if (signal.aborted) return Promise.resolve();
-  return new Promise((resolve) => {
-    const onAbort = () => {
-      clearTimeout(timer);
-      resolve();
-    };
-    const timer = setTimeout(() => {
-      signal.removeEventListener("abort", onAbort);
-      resolve();
-    }, ms);
-    signal.addEventListener("abort", onAbort, { once: true });
-  });
 }
