@@ -8,12 +8,12 @@ import {
   streamText,
   type ToolSet,
 } from "ai";
+import { abortableSleep } from "../../common/abortable-sleep.ts";
 import { errorMessage } from "../../common/errors.ts";
 import { AssistantStreamBuilder, type DeltaEvent, type FinishDetails } from "../assistant-stream-builder.ts";
 import type { ModelStreamEvent } from "../types.ts";
 import { malformedArguments, toFinish, toUsage } from "./finish-mapping.ts";
 import { describeProviderError, type ErrorContext } from "./provider-errors.ts";
-import { abortableSleep } from "../../common/abortable-sleep.ts";
 import { decideRetry, type RetryPolicy } from "./retry-policy.ts";
 import { StreamNormalizer } from "./stream-normalizer.ts";
 

@@ -1,4 +1,3 @@
-
 import { APICallError } from "ai";
 
 /** How patiently a provider request is retried. */
