@@ -2,6 +2,7 @@ import { createRequire } from "node:module";
 import { dirname, join, sep } from "node:path";
 import { createJiti, type Jiti } from "jiti";
 import { errorMessage } from "../common/errors.ts";
+import { createFastTransform } from "./fast-transform.ts";
 
 const hostRequire = createRequire(import.meta.url);
 
@@ -23,12 +24,19 @@ function hostAliases(): Record<string, string> {
 let shared: Jiti | undefined;
 
 function jiti(): Jiti {
-  shared ??= createJiti(import.meta.url, {
+  if (shared) return shared;
+  const options = {
     alias: hostAliases(),
     nativeModules: ["zod"],
     moduleCache: true,
     fsCache: true,
     interopDefault: true,
+  };
+  // Babel (jiti's own transform) stays as the fallback for files sucrase cannot handle.
+  const babel = createJiti(import.meta.url, options);
+  shared = createJiti(import.meta.url, {
+    ...options,
+    transform: createFastTransform((input) => ({ code: babel.transform(input as never) })),
   });
   return shared;
 }

@@ -1,0 +1,58 @@
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { describe, expect, it } from "vitest";
+import { createFastTransform } from "../../src/extensions/fast-transform.ts";
+import { loadModule } from "../../src/extensions/module-loader.ts";
+import { tempDir } from "../helpers/scenario.ts";
+
+/** Writes a module into a fresh folder and loads it through the real extension loader. */
+async function load(files: Record<string, string>, entry: string) {
+  const dir = tempDir("gh-transform-");
+  for (const [name, body] of Object.entries(files)) writeFileSync(join(dir, name), body);
+  const loaded = await loadModule(join(dir, entry));
+  if (!loaded.ok) throw new Error(loaded.error);
+  return { dir, exported: loaded.exported as Record<string, unknown> };
+}
+
+describe("the extension loader's transform (sucrase, Babel as fallback)", () => {
+  it("keeps import.meta.url, filename and dirname meaningful", async () => {
+    const { dir, exported } = await load(
+      { "meta.ts": "export default { url: import.meta.url, dir: import.meta.dirname, file: import.meta.filename };" },
+      "meta.ts",
+    );
+    expect(exported).toEqual({ url: pathToFileURL(join(dir, "meta.ts")).href, dir, file: join(dir, "meta.ts") });
+  });
+
+  it("handles top-level await, dynamic import of a sibling .ts file, enums and type-only imports", async () => {
+    const { exported } = await load(
+      {
+        "helper.ts": "export const twice = (n: number): number => n * 2;\nexport type Unit = 'px';",
+        "main.ts": `import type { Unit } from "./helper.ts";
+enum Mode { A = 1, B = 2 }
+const { twice } = await import("./helper.ts");
+const unit: Unit = "px";
+export default { value: twice(Mode.B), unit };`,
+      },
+      "main.ts",
+    );
+    expect(exported).toEqual({ value: 4, unit: "px" });
+  });
+
+  it("falls back to Babel when sucrase cannot parse a file, and a real syntax error still fails to load", async () => {
+    const seen: string[] = [];
+    const transform = createFastTransform((input) => {
+      seen.push(input.filename ?? "");
+      return { code: "/* fallback */" };
+    });
+    expect(transform({ source: "export const ok: number = 1;", filename: "ok.ts", ts: true }).code).toContain(
+      "exports.ok",
+    );
+    expect(seen).toEqual([]);
+    expect(transform({ source: "export const = ;", filename: "bad.ts", ts: true }).code).toBe("/* fallback */");
+    expect(seen).toEqual(["bad.ts"]);
+    const dir = tempDir("gh-transform-");
+    writeFileSync(join(dir, "broken.ts"), "export default { oops ");
+    expect(await loadModule(join(dir, "broken.ts"))).toMatchObject({ ok: false });
+  });
+});
