@@ -1,8 +1,15 @@
 #!/usr/bin/env node
-// Runs the Gatehouse CLI from its TypeScript source: jiti transpiles on first use and caches the
-// result, so there is no build step to remember after `pnpm install`.
+// Runs the Gatehouse CLI from its TypeScript source: jiti transpiles on first use (with sucrase,
+// Babel as the fallback) and caches the result, so there is no build step to remember after
+// `pnpm install`.
 import { createJiti } from "jiti";
+import { createFastTransform } from "../src/extensions/sucrase-transform.mjs";
 
-const jiti = createJiti(import.meta.url, { fsCache: true, moduleCache: true, interopDefault: false });
+const options = { fsCache: true, moduleCache: true, interopDefault: false };
+const babel = createJiti(import.meta.url, options);
+const jiti = createJiti(import.meta.url, {
+  ...options,
+  transform: createFastTransform((input) => ({ code: babel.transform(input) })),
+});
 const { main } = await jiti.import("../src/cli/main.ts");
 process.exitCode = await main(process.argv.slice(2));

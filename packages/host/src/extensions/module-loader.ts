@@ -2,7 +2,7 @@ import { createRequire } from "node:module";
 import { dirname, join, sep } from "node:path";
 import { createJiti, type Jiti } from "jiti";
 import { errorMessage } from "../common/errors.ts";
-import { createFastTransform } from "./fast-transform.ts";
+import { createFastTransform } from "./sucrase-transform.mjs";
 
 const hostRequire = createRequire(import.meta.url);
 

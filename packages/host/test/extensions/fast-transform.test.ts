@@ -2,8 +2,8 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
-import { createFastTransform } from "../../src/extensions/fast-transform.ts";
 import { loadModule } from "../../src/extensions/module-loader.ts";
+import { createFastTransform } from "../../src/extensions/sucrase-transform.mjs";
 import { tempDir } from "../helpers/scenario.ts";
 
 /** Writes a module into a fresh folder and loads it through the real extension loader. */
