@@ -76,15 +76,13 @@ export async function main(argv: readonly string[]): Promise<number> {
     `node ${process.version}, ${options.clock} clock, median of ${options.runs} interleaved runs after ${options.warmups} warm-ups`,
   );
 
-  const rows: ResultRow[] = [];
-  const figures: Figure[] = [];
+  const ran: { section: string; rows: ResultRow[]; figures: Figure[] }[] = [];
   for (const section of selected) {
     const result = await section.run(options);
     console.log(`\n${formatSection(section.title, result)}`);
-    rows.push(...result.rows);
-    figures.push(...result.figures);
+    ran.push({ section: section.name, rows: result.rows, figures: result.figures });
   }
-  await writeResults(RESULTS_PATH, rows, figures);
+  await writeResults(RESULTS_PATH, ran);
   console.log(`\nwrote ${RESULTS_PATH}`);
   return 0;
 }

@@ -1,4 +1,4 @@
-import { rename, writeFile } from "node:fs/promises";
+import { readFile, rename, writeFile } from "node:fs/promises";
 import type { Figure, ResultRow, SectionResult } from "./section.ts";
 
 function pad(text: string, width: number, right = false): string {
@@ -47,28 +47,34 @@ export function formatSection(title: string, result: SectionResult): string {
   return lines.join("\n");
 }
 
-/** A derived figure as stored in results.json, next to the workload rows. */
-interface FigureRow {
-  figure: string;
-  gatehouse: number;
-  peer?: number;
-  target: string;
-}
-
 /**
  * Writes results.json: the workload rows `{ workload, gatehouse_us, peer_us, ratio }` followed by
  * one `{ figure, gatehouse, peer, target }` row per derived figure (e.g. W2 flatness).
  */
-export async function writeResults(path: string, rows: readonly ResultRow[], figures: readonly Figure[]) {
-  const out: (ResultRow | FigureRow)[] = [
-    ...rows.map(({ workload, gatehouse_us, peer_us, ratio }) => ({ workload, gatehouse_us, peer_us, ratio })),
+export async function writeResults(
+  path: string,
+  sections: readonly { section: string; rows: readonly ResultRow[]; figures: readonly Figure[] }[],
+) {
+  const ran = new Set(sections.map((s) => s.section));
+  // A partial run (`--only`) replaces only its own sections' rows; the others stay as they were.
+  let kept: { section?: string }[] = [];
+  try {
+    kept = (JSON.parse(await readFile(path, "utf8")) as { section?: string }[]).filter(
+      (row) => row.section !== undefined && !ran.has(row.section),
+    );
+  } catch {
+    kept = [];
+  }
+  const fresh = sections.flatMap(({ section, rows, figures }) => [
+    ...rows.map(({ workload, gatehouse_us, peer_us, ratio }) => ({ section, workload, gatehouse_us, peer_us, ratio })),
     ...figures.map((f) => ({
+      section,
       figure: f.name,
       gatehouse: f.gatehouse,
       ...(f.peer === undefined ? {} : { peer: f.peer }),
       target: f.target,
     })),
-  ];
-  await writeFile(`${path}.tmp`, `${JSON.stringify(out, null, 2)}\n`);
+  ]);
+  await writeFile(`${path}.tmp`, `${JSON.stringify([...kept, ...fresh], null, 2)}\n`);
   await rename(`${path}.tmp`, path);
 }

@@ -67,8 +67,9 @@ function setupToolAudit(api: ExtensionAPI, options: ToolAuditOptions): void {
   api.on("agent_start", async () => {
     await finish();
     run = begin(false);
-    // Prove the file is writable (and the start on disk) before any tool can run.
-    await run.sink.flush();
+    // Prove the file is writable before any tool can run: the write fails if it is not. The fsync
+    // waits for the end of the run (or the sink's interval), not for every run's first record.
+    run.sink.commit();
   });
   api.on("turn_start", () => current().recorder.turnStart());
   api.on("tool_execution_start", (event) => void current().recorder.callStart(event));
