@@ -1,6 +1,6 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { pathToFileURL } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
 import { loadModule } from "../../src/extensions/module-loader.ts";
 import { createFastTransform } from "../../src/extensions/sucrase-transform.mjs";
@@ -37,6 +37,46 @@ export default { value: twice(Mode.B), unit };`,
       "main.ts",
     );
     expect(exported).toEqual({ value: 4, unit: "px" });
+  });
+
+  it("rewrites only real import.meta expressions: strings, templates and comments keep their text", () => {
+    const transform = createFastTransform(() => ({ code: "/* fallback */" }));
+    const { code } = transform({
+      source:
+        '// import.meta in a comment\nexport const u: string = import.meta.url;\nexport const s = "import.meta";\nexport const t = `import.meta ${import.meta.dirname}`;',
+      filename: "m.ts",
+      ts: true,
+    });
+    expect(code).toContain("// import.meta in a comment");
+    expect(code).toContain('"import.meta"');
+    expect(code).toContain("`import.meta ${__ghImportMeta.dirname}`");
+    expect(code).toContain("const u = __ghImportMeta.url");
+  });
+
+  it("keeps module code strict: writing to a frozen object throws, as in an ES module", async () => {
+    const { exported } = await load(
+      {
+        "strict.ts": `export default (() => { const o = Object.freeze({ a: 1 }); try { (o as any).a = 2; return "silent"; } catch { return "threw"; } })();\nexport const where = import.meta.url;`,
+      },
+      "strict.ts",
+    );
+    expect(exported).toBe("threw");
+  });
+
+  it("works when it transpiles itself, as the CLI bootstrap does on a fresh clone", async () => {
+    const { createJiti } = await import("jiti");
+    const file = fileURLToPath(new URL("../../src/extensions/sucrase-transform.mjs", import.meta.url));
+    const babel = createJiti(import.meta.url, { fsCache: false, moduleCache: false });
+    const jiti = createJiti(import.meta.url, {
+      fsCache: false,
+      moduleCache: false,
+      transform: createFastTransform((input) => ({ code: babel.transform(input as never) })),
+    });
+    const self = (await jiti.import(file)) as { createFastTransform: typeof createFastTransform };
+    const again = self.createFastTransform(() => ({ code: "/* fallback */" }));
+    expect(again({ source: "export const u = import.meta.url;", filename: "x.ts", ts: true }).code).toContain(
+      "__ghImportMeta.url",
+    );
   });
 
   it("falls back to Babel when sucrase cannot parse a file, and a real syntax error still fails to load", async () => {
