@@ -3,9 +3,9 @@
 // Babel as the fallback) and caches the result, so there is no build step to remember after
 // `pnpm install`.
 import { createJiti } from "jiti";
-import { createFastTransform } from "../src/extensions/sucrase-transform.mjs";
+import { createFastTransform, TRANSFORM_CACHE_DIR } from "../src/extensions/sucrase-transform.mjs";
 
-const options = { fsCache: true, moduleCache: true, interopDefault: false };
+const options = { fsCache: TRANSFORM_CACHE_DIR, moduleCache: true, interopDefault: false };
 const babel = createJiti(import.meta.url, options);
 const jiti = createJiti(import.meta.url, {
   ...options,

@@ -2,7 +2,7 @@ import { createRequire } from "node:module";
 import { dirname, join, sep } from "node:path";
 import { createJiti, type Jiti } from "jiti";
 import { errorMessage } from "../common/errors.ts";
-import { createFastTransform } from "./sucrase-transform.mjs";
+import { createFastTransform, TRANSFORM_CACHE_DIR } from "./sucrase-transform.mjs";
 
 const hostRequire = createRequire(import.meta.url);
 
@@ -29,7 +29,7 @@ function jiti(): Jiti {
     alias: hostAliases(),
     nativeModules: ["zod"],
     moduleCache: true,
-    fsCache: true,
+    fsCache: TRANSFORM_CACHE_DIR,
     interopDefault: true,
   };
   // Babel (jiti's own transform) stays as the fallback for files sucrase cannot handle.

@@ -24,3 +24,6 @@ export interface TransformOutput {
 export function createFastTransform(
   fallback: (input: TransformInput) => TransformOutput,
 ): (input: TransformInput) => TransformOutput;
+
+/** jiti's cache directory for output of this transform (versioned with it). */
+export const TRANSFORM_CACHE_DIR: string;
