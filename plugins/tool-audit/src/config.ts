@@ -24,12 +24,23 @@ const verbatimSchema = z.record(z.string(), z.array(z.string())).superRefine((li
 export const toolAuditConfigSchema = z.strictObject({
   /** The audit file; relative paths resolve against the project directory. */
   file: z.string().min(1).optional(),
-  /** "batch" (default): fsync at each turn end and run end; "every": write and fsync each record. */
+  /**
+   * "batch" (default): each turn's records reach the kernel at its end, fsync at run end and at
+   * most once a second; "every": write and fsync each record.
+   */
   fsync: z.enum(["every", "batch"]).default("batch"),
   /** "stop" (default): a write failure stops the run and blocks every call; "warn": log and go on. */
   onWriteError: z.enum(["stop", "warn"]).default("stop"),
   /** Per tool, the argument fields recorded verbatim; a listed tool's list replaces its default. */
   verbatim: verbatimSchema.default({}),
+  /**
+   * A pino transport that also receives every record (e.g. to ship them to a central store):
+   * `{ "target": "pino-socket", "options": { … } }`. The file stays the record of truth; a transport
+   * failure is logged, never fatal.
+   */
+  ship: z
+    .strictObject({ target: z.string().min(1), options: z.record(z.string(), z.unknown()).default({}) })
+    .optional(),
 });
 
 /** The parsed configuration of the audit. */

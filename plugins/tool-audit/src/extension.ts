@@ -40,7 +40,14 @@ function setupToolAudit(api: ExtensionAPI, options: ToolAuditOptions): void {
 
   const begin = (midRun: boolean): AuditedRun => {
     failure = undefined;
-    const sink = openAuditSink({ file, fsync: config.fsync, onError: onFailure });
+    const sink = openAuditSink({
+      file,
+      fsync: config.fsync,
+      onError: onFailure,
+      ...(config.ship
+        ? { ship: config.ship, onShipError: (message: string) => api.logger.warn({ file }, message) }
+        : {}),
+    });
     const recorder = new AuditRecorder({
       sink,
       cwd: api.cwd,

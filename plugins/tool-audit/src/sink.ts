@@ -25,6 +25,10 @@ export interface AuditSinkOptions {
   batchBytes?: number;
   /** In batch mode, the longest time between fsyncs while commits keep coming, in ms. */
   fsyncIntervalMs?: number;
+  /** A pino transport that also receives every line written (e.g. to ship records elsewhere). */
+  ship?: { target: string; options?: Record<string, unknown> };
+  /** Called when the transport fails; shipping is best effort, the file stays authoritative. */
+  onShipError?: (message: string) => void;
 }
 
 type Destination = ReturnType<typeof pino.destination>;
@@ -52,6 +56,7 @@ export class AuditSink {
   readonly #batchBytes: number;
   readonly #fsyncIntervalMs: number;
   #dest: Destination | undefined;
+  #ship: ReturnType<typeof pino.transport> | undefined;
   #failure: AuditWriteFailure | undefined;
   #pending = "";
   #unsynced = false;
@@ -74,6 +79,18 @@ export class AuditSink {
     }
     this.#dest.on("error", (error: unknown) => this.#fail("write", error));
     if (torn) this.#writeNow("\n");
+    if (options.ship) this.#openShip(options.ship, options.onShipError);
+  }
+
+  #openShip(ship: NonNullable<AuditSinkOptions["ship"]>, onError: AuditSinkOptions["onShipError"]): void {
+    const report = (error: unknown) =>
+      onError?.(`audit transport ${ship.target}: ${error instanceof Error ? error.message : String(error)}`);
+    try {
+      this.#ship = pino.transport({ target: ship.target, options: ship.options ?? {} });
+      this.#ship.on("error", report);
+    } catch (error) {
+      report(error);
+    }
   }
 
   /** False after the first failure. */
@@ -119,7 +136,9 @@ export class AuditSink {
       this.#unsynced = true;
     } catch (error) {
       this.#fail("write", error);
+      return;
     }
+    this.#ship?.write(data);
   }
 
   #fsyncNow(op: AuditWriteFailure["op"]): void {
@@ -179,6 +198,13 @@ export class AuditSink {
     }
     await this.flush();
     this.#closed = true;
+    const ship = this.#ship;
+    if (ship) {
+      await new Promise<void>((resolve) => {
+        ship.once("close", () => resolve());
+        ship.end();
+      });
+    }
     if (!this.healthy) {
       dest.destroy();
       return false;

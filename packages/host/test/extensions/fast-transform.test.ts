@@ -42,6 +42,7 @@ export default { value: twice(Mode.B), unit };`,
   it("rewrites only real import.meta expressions: strings, templates and comments keep their text", () => {
     const transform = createFastTransform(() => ({ code: "/* fallback */" }));
     const { code } = transform({
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: this string is module source containing a template literal
       source:
         '// import.meta in a comment\nexport const u: string = import.meta.url;\nexport const s = "import.meta";\nexport const t = `import.meta ${import.meta.dirname}`;',
       filename: "m.ts",
@@ -49,6 +50,7 @@ export default { value: twice(Mode.B), unit };`,
     });
     expect(code).toContain("// import.meta in a comment");
     expect(code).toContain('"import.meta"');
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: the expected transpiled source text
     expect(code).toContain("`import.meta ${__ghImportMeta.dirname}`");
     expect(code).toContain("const u = __ghImportMeta.url");
   });
