@@ -41,10 +41,15 @@ export default { value: twice(Mode.B), unit };`,
 
   it("rewrites only real import.meta expressions: strings, templates and comments keep their text", () => {
     const transform = createFastTransform(() => ({ code: "/* fallback */" }));
+    const source = [
+      "// import.meta in a comment",
+      "export const u: string = import.meta.url;",
+      'export const s = "import.meta";',
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: module source containing a template literal
+      "export const t = `import.meta ${import.meta.dirname}`;",
+    ].join("\n");
     const { code } = transform({
-      // biome-ignore lint/suspicious/noTemplateCurlyInString: this string is module source containing a template literal
-      source:
-        '// import.meta in a comment\nexport const u: string = import.meta.url;\nexport const s = "import.meta";\nexport const t = `import.meta ${import.meta.dirname}`;',
+      source,
       filename: "m.ts",
       ts: true,
     });
