@@ -9,9 +9,11 @@ import type { ToolSet, TurnState } from "../loop/types.ts";
 import { createBuiltinTools } from "../tools/index.ts";
 import { ToolRegistry } from "../tools/tool-registry.ts";
 import { checkCall } from "./check-call.ts";
+import { compactContext } from "./compact-context.ts";
 import { EventHub } from "./event-hub.ts";
 import { inlineCandidates } from "./inline-extensions.ts";
 import { openProject, type ProjectExtensions } from "./project-extensions.ts";
+import { ReloadScheduler } from "./reload-scheduler.ts";
 import { bindSession } from "./session-binding.ts";
 import { defaultSystemPrompt } from "./system-prompt.ts";
 import type { Host, HostOptions, RunOptions, RunResult } from "./types.ts";
@@ -82,32 +84,21 @@ export async function createHost(options: HostOptions): Promise<Host> {
   await manager.reconcile(candidates());
 
   // Reloads wait for the turn boundary while a run is in flight, so no call sees half a reload.
-  let reloadPending = false;
-  let appliedAtBoundary: (() => void)[] = [];
-  const reloadNow = async () => {
-    reloadPending = false;
-    const waiting = appliedAtBoundary;
-    appliedAtBoundary = [];
-    const problem = project?.refresh();
-    if (problem) {
-      await hub.emit({
-        type: "extension_error",
-        extension: "settings",
-        error: `${problem} (keeping the last good settings)`,
-      });
-    }
-    const summary = await manager.reconcile(candidates());
-    if (summary.loaded.length + summary.failed.length + summary.removed.length > 0) {
-      await hub.emit({ type: "extensions_reloaded", ...summary });
-    }
-    for (const resolve of waiting) resolve();
-  };
-  let reloading: Promise<void> = Promise.resolve();
-  const scheduleReload = () => {
-    if (controller) reloadPending = true;
-    else reloading = reloading.then(reloadNow, reloadNow);
-  };
-  const watcher = options.watch && project ? project.watch(scheduleReload) : undefined;
+  const reloads = new ReloadScheduler({
+    running: () => controller !== undefined,
+    reload: async () => {
+      const problem = project?.refresh();
+      if (problem) {
+        const error = `${problem} (keeping the last good settings)`;
+        await hub.emit({ type: "extension_error", extension: "settings", error });
+      }
+      const summary = await manager.reconcile(candidates());
+      if (summary.loaded.length + summary.failed.length + summary.removed.length > 0) {
+        await hub.emit({ type: "extensions_reloaded", ...summary });
+      }
+    },
+  });
+  const watcher = options.watch && project ? project.watch(() => reloads.schedule()) : undefined;
   if (watcher) await watcher.ready;
 
   const session = options.session;
@@ -132,7 +123,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
     return prompted.prompt;
   };
   const prepareTurn = async (): Promise<TurnState> => {
-    if (reloadPending) await reloadNow();
+    await reloads.atBoundary();
     const bus = handlers.bus();
     hub.bus = bus;
     const set = tools.snapshot();
@@ -144,7 +135,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
     const own = new AbortController();
     controller = own;
     let limitReached = false;
-    await reloading;
+    await reloads.settled();
     delete stop.by;
     const onAbort = () => own.abort();
     runOptions?.signal?.addEventListener("abort", onAbort, { once: true });
@@ -182,7 +173,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
     } finally {
       runOptions?.signal?.removeEventListener("abort", onAbort);
       controller = undefined;
-      if (reloadPending) scheduleReload();
+      reloads.afterRun();
     }
   }
 
@@ -196,7 +187,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
       return context;
     },
     check: async (toolName, args) => {
-      await reloading;
+      await reloads.settled();
       return checkCall({ tools: tools.snapshot(), hooks: handlers.bus() }, toolName, args);
     },
     tools: () => tools.describe(),
@@ -208,42 +199,13 @@ export async function createHost(options: HostOptions): Promise<Host> {
       s.branch(entryId);
       context.splice(0, context.length, ...s.context().messages);
     },
-    async compact({ summary, keepLast }) {
-      const s = idle("Compacting");
-      const path = s.path().filter((e) => e.type === "message");
-      const proposal = await handlers.bus().beforeCompact({
-        summary,
-        keepLast,
-        messages: path.slice(0, Math.max(0, path.length - keepLast)).map((e) => (e as { message: Message }).message),
-      });
-      if (proposal.cancelledBy) {
-        return {
-          compacted: false,
-          reason: `cancelled by ${proposal.cancelledBy.extension}: ${proposal.cancelledBy.reason}`,
-        };
-      }
-      if (proposal.summary === undefined)
-        return { compacted: false, reason: "no summary was given or supplied by an extension" };
-      const entry = s.compact({ summary: proposal.summary, keepLast });
-      if (!entry)
-        return { compacted: false, reason: `nothing to compact: the context has at most ${keepLast} messages` };
-      context.splice(0, context.length, ...s.context().messages);
-      return {
-        compacted: true,
-        entryId: entry.id,
-        summarized: path.length - (context.length - 1),
-        kept: context.length - 1,
-      };
-    },
+    compact: ({ summary, keepLast }) =>
+      compactContext({ session: idle("Compacting"), bus: handlers.bus(), context, summary, keepLast }),
     extensions: () => manager.records(),
-    reload: () =>
-      new Promise<void>((resolve) => {
-        appliedAtBoundary.push(resolve);
-        scheduleReload();
-      }),
+    reload: () => reloads.request(),
     async close() {
       await watcher?.close();
-      await reloading;
+      await reloads.settled();
       manager.unloadAll();
       session?.close();
     },
