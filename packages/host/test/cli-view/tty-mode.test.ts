@@ -1,24 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { createLiveView } from "../../src/cli/view/index.ts";
 import { end, start, update } from "./helpers/events.ts";
-import { createClock, createFakeTicker } from "./helpers/fake-ticker.ts";
 import { PARALLEL_BATCH_LINES, parallelBatchRun, play } from "./helpers/scenarios.ts";
 import { hasColorCodes, MemoryStream, screen, stripAnsi } from "./helpers/terminal.ts";
+import { ttyViewWith } from "./helpers/views.ts";
 
-function ttyView(options: { columns?: number; color?: boolean; env?: { NO_COLOR?: string } } = {}) {
-  const out = new MemoryStream({ isTTY: true, columns: options.columns ?? 100 });
-  const clock = createClock();
-  const ticker = createFakeTicker();
-  const view = createLiveView({
-    out,
-    now: clock.now,
-    setInterval: ticker.setInterval,
-    clearInterval: ticker.clearInterval,
-    env: options.env ?? {},
-    ...(options.color === undefined ? {} : { color: options.color }),
-  });
-  return { out, clock, ticker, view };
-}
+const ttyView = ttyViewWith;
 
 const STATUS = "⠋ bash 0.2s, write 0.2s · bash: step 2/2";
 

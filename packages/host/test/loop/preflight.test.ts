@@ -6,6 +6,21 @@ import { call, Latches, runScenario, say, stepTool } from "../helpers/scenario.t
 const ends = (events: { type: string }[]) =>
   events.filter((e): e is ToolExecutionEndEvent => e.type === "tool_execution_end");
 
+/** A tool that only counts how often it ran. */
+function countingTool() {
+  let count = 0;
+  const tool = defineTool({
+    name: "count",
+    description: "counts",
+    parameters: z.object({}),
+    execute: () => {
+      count++;
+      return { content: [] };
+    },
+  });
+  return { tool, runs: () => count };
+}
+
 describe("preflight failures become immediate error results", () => {
   it("invalid arguments: the result names every wrong field in words a model can act on", async () => {
     const latches = new Latches();
@@ -76,38 +91,20 @@ describe("preflight failures become immediate error results", () => {
   });
 
   it("an assistant message with stopReason error executes nothing and ends the run", async () => {
-    let runs = 0;
-    const tool = defineTool({
-      name: "count",
-      description: "counts",
-      parameters: z.object({}),
-      execute: () => {
-        runs++;
-        return { content: [] };
-      },
-    });
+    const { tool, runs } = countingTool();
     const { seq, result } = await runScenario({
       tools: [tool],
       turns: [{ content: [call("A", "count")], stopReason: "error", errorMessage: "provider exploded" }, say("never")],
     });
-    expect(runs).toBe(0);
+    expect(runs()).toBe(0);
     expect(seq.slice(-2)).toEqual(["turn_end([])", "agent_end(2)"]);
     expect(result).toMatchObject({ stopReason: "error", errorMessage: "provider exploded" });
   });
 
   it("execution follows content, not stopReason: tool calls under stopReason stop still run", async () => {
-    let runs = 0;
-    const tool = defineTool({
-      name: "count",
-      description: "counts",
-      parameters: z.object({}),
-      execute: () => {
-        runs++;
-        return { content: [] };
-      },
-    });
+    const { tool, runs } = countingTool();
     await runScenario({ tools: [tool], turns: [{ content: [call("A", "count")], stopReason: "stop" }, say("done")] });
-    expect(runs).toBe(1);
+    expect(runs()).toBe(1);
   });
 
   it("a tool returning a malformed result becomes a failed call, not a crash", async () => {

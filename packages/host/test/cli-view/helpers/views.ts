@@ -7,8 +7,8 @@ import { createLiveView } from "../../../src/cli/view/index.ts";
 import { createClock, createFakeTicker } from "./fake-ticker.ts";
 import { MemoryStream } from "./terminal.ts";
 
-/** A view in TTY mode, colors off unless asked for. */
-export function ttyView(options: { columns?: number; color?: boolean } = {}) {
+/** A view in TTY mode with the view's own color default (NO_COLOR taken from `env`). */
+export function ttyViewWith(options: { columns?: number; color?: boolean; env?: { NO_COLOR?: string } } = {}) {
   const out = new MemoryStream({ isTTY: true, columns: options.columns ?? 100 });
   const clock = createClock();
   const ticker = createFakeTicker();
@@ -17,10 +17,15 @@ export function ttyView(options: { columns?: number; color?: boolean } = {}) {
     now: clock.now,
     setInterval: ticker.setInterval,
     clearInterval: ticker.clearInterval,
-    env: {},
-    color: options.color ?? false,
+    env: options.env ?? {},
+    ...(options.color === undefined ? {} : { color: options.color }),
   });
   return { out, clock, ticker, view };
+}
+
+/** A view in TTY mode, colors off unless asked for. */
+export function ttyView(options: { columns?: number; color?: boolean } = {}) {
+  return ttyViewWith({ ...options, color: options.color ?? false });
 }
 
 /** A view in plain mode. */
