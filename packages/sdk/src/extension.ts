@@ -138,6 +138,17 @@ export interface ExtensionAPI {
   logger: Logger;
   /** The project's working directory. */
   cwd: string;
+  /**
+   * The per-user Gatehouse directory (`GATEHOUSE_HOME`, default `~/.gatehouse`): trust, caches,
+   * audit logs and keys live there, out of the workspace. It may not exist yet; see `privateDir`.
+   */
+  gatehouseHome: string;
+  /**
+   * A directory under `gatehouseHome` for this extension's state (`privateDir("audit")`), created
+   * on first use. Contract: every directory from the home down is mode 0700, owned by the current
+   * user and not a symbolic link, or this throws naming the directory.
+   */
+  privateDir(...segments: string[]): string;
 }
 
 /** A named extension whose `setup` registers tools and handlers. */

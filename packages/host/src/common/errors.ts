@@ -9,6 +9,7 @@ export type GatehouseErrorCode =
   | "GH_TOOL_CONFLICT"
   | "GH_AUDIT_WRITE"
   | "GH_SESSION"
+  | "GH_STATE_DIR"
   | "GH_INTERNAL";
 
 /** The one error class of Gatehouse: a code, a message a person can act on, and the cause. */

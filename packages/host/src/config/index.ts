@@ -7,6 +7,7 @@ export {
   settingsFileLocations,
 } from "./load-settings.ts";
 export { type MergedSettings, mergeSettings } from "./merge-settings.ts";
+export { ensurePrivateDir } from "./private-dir.ts";
 export {
   LOAD_ORDER,
   PRECEDENCE,

@@ -1,6 +1,7 @@
 import type { AnyToolDefinition, ExtensionAPI, Logger } from "@gatehouse/sdk";
 import type { z } from "zod";
 import { GatehouseError } from "../common/errors.ts";
+import { ensurePrivateDir } from "../config/private-dir.ts";
 import type { HandlerRegistry } from "../hooks/handler-registry.ts";
 import type { Registration } from "../hooks/registrations.ts";
 import { describeIssues } from "../loop/validate-arguments.ts";
@@ -13,6 +14,8 @@ export interface ExtensionApiContext {
   /** The file or package the extension came from ("inline" for createHost extensions). */
   source: string;
   cwd: string;
+  /** The per-user Gatehouse directory. */
+  home: string;
   logger: Logger;
   tools: ToolRegistry;
   handlers: HandlerRegistry;
@@ -111,7 +114,21 @@ export function createExtensionApi(ctx: ExtensionApiContext): ExtensionApiHandle
     ctx.abortRun(ctx.name, typeof reason === "string" && reason ? reason : "no reason given");
   }
 
-  const api = { registerTool, on, config, abortRun, logger: ctx.logger, cwd: ctx.cwd } as ExtensionAPI;
+  function privateDir(...segments: string[]): string {
+    live("privateDir");
+    return ensurePrivateDir(ctx.home, ...segments);
+  }
+
+  const api = {
+    registerTool,
+    on,
+    config,
+    abortRun,
+    privateDir,
+    logger: ctx.logger,
+    cwd: ctx.cwd,
+    gatehouseHome: ctx.home,
+  } as ExtensionAPI;
   return {
     api,
     commit() {

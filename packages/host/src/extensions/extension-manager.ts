@@ -25,6 +25,8 @@ export interface ExtensionCandidate {
 /** What the manager needs from the host. */
 export interface ExtensionManagerOptions {
   cwd: string;
+  /** The per-user Gatehouse directory, given to every extension's API. */
+  home: string;
   logger: Logger & { child(bindings: Record<string, unknown>): Logger };
   timeoutMs: number;
   tools: ToolRegistry;
@@ -216,6 +218,7 @@ export class ExtensionManager {
         name,
         source: candidate.source,
         cwd: o.cwd,
+        home: o.home,
         logger: o.logger.child({ extension: name }),
         tools: o.tools,
         handlers: o.handlers,

@@ -1,6 +1,7 @@
 import type { Message, UserMessage } from "@gatehouse/sdk";
 import { type Logger, pino } from "pino";
 import { GatehouseError } from "../common/errors.ts";
+import { gatehouseHome } from "../config/gatehouse-home.ts";
 import { ExtensionManager } from "../extensions/extension-manager.ts";
 import { HandlerRegistry } from "../hooks/handler-registry.ts";
 import type { HandlerFailure } from "../hooks/registrations.ts";
@@ -68,6 +69,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
 
   const manager = new ExtensionManager({
     cwd: options.cwd,
+    home: project?.home ?? gatehouseHome(options.env ?? process.env),
     logger,
     timeoutMs,
     tools,

@@ -1,0 +1,76 @@
+import { chmodSync, lstatSync, mkdirSync, type Stats } from "node:fs";
+import { dirname, join } from "node:path";
+import { GatehouseError } from "../common/errors.ts";
+import { osReason } from "./read-json-file.ts";
+
+function refuse(dir: string, why: string, cause?: unknown): never {
+  throw new GatehouseError(
+    "GH_STATE_DIR",
+    `Gatehouse state directory ${dir} ${why}; Gatehouse keeps trust, caches, audit logs and keys there and refuses to use it`,
+    cause === undefined ? undefined : { cause },
+  );
+}
+
+function statOrCreate(dir: string): Stats {
+  try {
+    return lstatSync(dir);
+  } catch (error) {
+    if ((error as { code?: unknown }).code !== "ENOENT") refuse(dir, `cannot be read (${osReason(error)})`, error);
+  }
+  try {
+    mkdirSync(dir, { mode: 0o700 });
+    return lstatSync(dir);
+  } catch (error) {
+    return refuse(dir, `cannot be created (${osReason(error)})`, error);
+  }
+}
+
+/** Checks one directory of the private chain, tightening the mode of one the user owns. */
+function checkDir(dir: string): void {
+  const stat = statOrCreate(dir);
+  if (stat.isSymbolicLink()) refuse(dir, "is a symbolic link");
+  if (!stat.isDirectory()) refuse(dir, "is not a directory");
+  const uid = process.getuid?.();
+  if (uid !== undefined && stat.uid !== uid) refuse(dir, `is owned by uid ${stat.uid}, not by you (uid ${uid})`);
+  if ((stat.mode & 0o077) !== 0) {
+    try {
+      chmodSync(dir, 0o700);
+    } catch (error) {
+      refuse(dir, `is open to other users and its mode cannot be tightened (${osReason(error)})`, error);
+    }
+  }
+}
+
+function checkSegment(segment: string): void {
+  if (segment === "" || segment === "." || segment === ".." || /[/\\\0]/.test(segment)) {
+    throw new GatehouseError(
+      "GH_STATE_DIR",
+      `${JSON.stringify(segment)} is not a valid name for a folder in the Gatehouse state directory`,
+    );
+  }
+}
+
+/**
+ * Returns `home/segments...`, creating what is missing, after checking that every directory from the
+ * home down is private to the current user.
+ * Contract: each directory of the chain (the home included) is created with mode 0700; an existing
+ * one must be a real directory (a symbolic link is refused, never followed) owned by the current
+ * user, and a looser mode is tightened to 0700. Any violation throws GatehouseError `GH_STATE_DIR`
+ * naming the directory. Segments are single names (no separators, `.` or `..`). The home's own
+ * ancestors are created if missing but not checked: they are the user's to choose.
+ */
+export function ensurePrivateDir(home: string, ...segments: string[]): string {
+  for (const segment of segments) checkSegment(segment);
+  try {
+    mkdirSync(dirname(home), { recursive: true });
+  } catch (error) {
+    refuse(home, `cannot be created (${osReason(error)})`, error);
+  }
+  let dir = home;
+  checkDir(dir);
+  for (const segment of segments) {
+    dir = join(dir, segment);
+    checkDir(dir);
+  }
+  return dir;
+}
