@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import type { ConfigOptions } from "./config-merge.ts";
 import type { GatehouseEventOf, GatehouseEventType } from "./events.ts";
 import type { ImageContent, Message, TextContent } from "./messages.ts";
 import type { AnyToolDefinition, Logger, ToolEffect } from "./tool.ts";
@@ -127,8 +128,12 @@ export interface ExtensionAPI {
   ): void;
   /** Observes any event of the run. */
   on<K extends GatehouseEventType>(event: K, handler: ObserverHandler<K>): void;
-  /** Parses this extension's section of the settings (`config.<name>`) with a zod schema. */
-  config<S extends z.ZodType>(schema: S): z.output<S>;
+  /**
+   * Parses this extension's section of the settings (`config.<name>`) with a zod schema.
+   * `options.merge` says how each key merges across settings levels, so managed settings are a
+   * floor for a guard's security-relevant keys (see `ConfigMergeRule`).
+   */
+  config<S extends z.ZodType>(schema: S, options?: ConfigOptions): z.output<S>;
   /**
    * Stops the current run with an error (e.g. an audit that can no longer be written): no further
    * tool call starts, no new model turn begins, and the run reports `reason` naming this extension.

@@ -1,5 +1,6 @@
 /** zod 4, re-exported so extensions need nothing installed next to them. */
 export { z } from "zod";
+export type { ConfigMergeRule, ConfigMergeRules, ConfigOptions } from "./config-merge.ts";
 export type {
   AgentEvent,
   AssistantMessageEvent,
