@@ -104,6 +104,11 @@ export interface LoopConfig {
    * are polled — e.g. a maximum number of turns.
    */
   shouldStopAfterTurn?: ((turn: number, continuing: boolean) => boolean) | undefined;
+  /**
+   * A tool call whose arguments are larger than this many UTF-8 bytes is an invalid call, and its
+   * argument text is not relayed or kept past this size (default 1 MiB, `DEFAULT_MAX_ARGUMENT_BYTES`).
+   */
+  maxArgumentBytes?: number | undefined;
   /** Working directory and logger handed to tools. */
   cwd: string;
   logger: Logger;
