@@ -7,6 +7,7 @@ import { HandlerRegistry } from "../hooks/handler-registry.ts";
 import type { HandlerFailure } from "../hooks/registrations.ts";
 import { runAgentLoop } from "../loop/agent-loop.ts";
 import type { ToolSet, TurnState } from "../loop/types.ts";
+import { pinEffectTargets } from "../tools/effect-pins.ts";
 import { createBuiltinTools } from "../tools/index.ts";
 import { ToolRegistry } from "../tools/tool-registry.ts";
 import { checkCall } from "./check-call.ts";
@@ -170,6 +171,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
           return true;
         },
         maxArgumentBytes,
+        pinEffects: (effects) => pinEffectTargets(effects, options.cwd),
         cwd: options.cwd,
         logger,
       });

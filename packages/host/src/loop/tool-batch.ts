@@ -67,6 +67,20 @@ function refusal(toolCall: ToolCall, checks: BatchChecks, config: LoopConfig): F
   return problem === undefined ? undefined : immediate(toolCall, "invalid", problem, { reason: problem });
 }
 
+/**
+ * Adds the host's own pins to a call the guards checked (they computed its effects): what each
+ * path resolves to now, before any call of the batch runs, joined with the guards' pins.
+ */
+function withCheckedPins(call: PreparedCall, config: LoopConfig): PreparedCall {
+  if (call.effects === undefined || config.pinEffects === undefined) return call;
+  const pins = new Map<string, readonly string[]>(call.pins);
+  for (const [path, reals] of config.pinEffects(call.effects)) {
+    const known = pins.get(path) ?? [];
+    pins.set(path, [...known, ...reals.filter((real) => !known.includes(real))]);
+  }
+  return pins.size === 0 ? call : { ...call, pins };
+}
+
 /** Stages 3–7 for one call, with its start event and (for immediates) its end event. */
 async function startCall(
   toolCall: ToolCall,
@@ -84,7 +98,7 @@ async function startCall(
     if (ended) await ended;
     return pre.call;
   }
-  return { prepared: pre.call };
+  return { prepared: withCheckedPins(pre.call, config) };
 }
 
 /** Stages 8–11 up to the end event; a call prepared before an abort but not yet run does not run. */

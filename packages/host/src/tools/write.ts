@@ -1,14 +1,10 @@
-import { constants } from "node:fs";
-import { mkdir, writeFile } from "node:fs/promises";
-import path from "node:path";
 import { type AnyToolDefinition, defineTool } from "@gatehouse/sdk";
 import { z } from "zod";
 import type { FileMutationQueue } from "./file-mutation-queue.ts";
 import { resolveToolPath } from "./resolve-path.ts";
 import { describeFailure, failureResult, textResult } from "./tool-result.ts";
-import { verifyTarget } from "./verify-target.ts";
-
-const WRITE_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW;
+import { openVerified, writeWhole } from "./verified-open.ts";
+import { checkedTarget } from "./verify-target.ts";
 
 /** What a write result tells the host. */
 export interface WriteDetails {
@@ -25,9 +21,29 @@ const parameters = z.object({
 });
 
 /**
+ * Writes `content` to exactly the file `target` names (see `openVerified`).
+ * Contract: a target that is not a regular file (a FIFO, a device) is refused before anything is
+ * written; an existing file is truncated only once it is proven to be the target.
+ */
+async function writeTarget(options: { target: string; displayPath: string; content: string }): Promise<number> {
+  const { target, displayPath } = options;
+  const file = await openVerified({ target, intent: "replace", displayPath });
+  try {
+    if (!file.stats.isFile()) throw new Error(`${displayPath} is not a regular file; nothing was written.`);
+    const data = Buffer.from(options.content, "utf8");
+    await writeWhole(file.handle, data);
+    return data.length;
+  } finally {
+    await file.handle.close();
+  }
+}
+
+/**
  * The `write` built-in: creates or overwrites a file, creating missing parent directories.
  * Contract: runs through `queue` keyed by the file's real path, so it never interleaves with another
- * write or edit of the same file; it writes to the real target the queue resolved.
+ * write or edit of the same file; it writes exactly the file the queue resolved and the guards
+ * pinned, through a verified descriptor: a folder swapped for a link makes the call fail, never
+ * land elsewhere.
  */
 export function createWriteTool(options: { queue: FileMutationQueue }): AnyToolDefinition {
   const { queue } = options;
@@ -45,12 +61,9 @@ export function createWriteTool(options: { queue: FileMutationQueue }): AnyToolD
         // No await before enqueueing: the queue's order must be the order the calls arrived in.
         const bytes = await queue.run(resolved, async (realTarget) => {
           if (ctx.signal.aborted) throw new Error(`Write to ${args.path} was aborted before it started.`);
-          verifyTarget({ absPath: resolved, queued: realTarget, displayPath: args.path, ctx });
-          await mkdir(path.dirname(realTarget), { recursive: true });
-          const data = Buffer.from(args.content, "utf8");
-          // O_NOFOLLOW: if the target became a symlink after it was verified, fail instead of following it.
-          await writeFile(realTarget, data, { flag: WRITE_FLAGS });
-          return data.length;
+          const access = "write";
+          const target = checkedTarget({ absPath: resolved, queued: realTarget, displayPath: args.path, ctx, access });
+          return writeTarget({ target, displayPath: args.path, content: args.content });
         });
         return textResult(`Wrote ${bytes} bytes to ${args.path}`, { path: absPath, bytes });
       } catch (error) {
