@@ -4,7 +4,7 @@ import { applyEdits, type TextEdit } from "./apply-edits.ts";
 import type { FileMutationQueue } from "./file-mutation-queue.ts";
 import { resolveToolPath } from "./resolve-path.ts";
 import { describeFailure, failureResult, textResult } from "./tool-result.ts";
-import { openVerified, type VerifiedFile, writeWhole } from "./verified-open.ts";
+import { closeFile, openVerified, readWhole, type VerifiedFile, writeWhole } from "./verified-open.ts";
 import { checkedTarget } from "./verify-target.ts";
 
 /** What an edit result tells the host. */
@@ -77,11 +77,11 @@ function summary(displayPath: string, counts: number[]): string {
 /** Reads, changes and rewrites exactly the file `target` names, through one verified descriptor. */
 async function editFile(options: { target: string; displayPath: string; absPath: string; edits: TextEdit[] }) {
   const { target, displayPath } = options;
-  const file = await openVerified({ target, intent: "update", displayPath });
+  const file = openVerified({ target, intent: "update", displayPath });
   try {
     return await editOpenFile({ ...options, file });
   } finally {
-    await file.handle.close();
+    await closeFile(file);
   }
 }
 
@@ -96,7 +96,7 @@ async function editOpenFile(options: {
   if (!file.stats.isFile()) {
     return failureResult(`${displayPath} is not a regular file; edit only changes files.`, empty);
   }
-  const raw = await file.handle.readFile();
+  const raw = await readWhole(file);
   const content = raw.toString("utf8");
   // Rewriting text that did not decode cleanly would silently replace bytes with U+FFFD.
   if (!Buffer.from(content, "utf8").equals(raw)) {
@@ -107,7 +107,7 @@ async function editOpenFile(options: {
   }
   const outcome = applyEdits({ content, edits, displayPath });
   if (!outcome.ok) return failureResult(`${outcome.message} ${displayPath} was not changed.`, empty);
-  await writeWhole(file.handle, Buffer.from(outcome.content, "utf8"));
+  await writeWhole(file, Buffer.from(outcome.content, "utf8"));
   const replacements = outcome.counts.reduce((sum, n) => sum + n, 0);
   const details: EditDetails = { ...empty, replacements, counts: outcome.counts };
   details.firstChangedLine = outcome.firstChangedLine;

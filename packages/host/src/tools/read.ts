@@ -4,7 +4,7 @@ import { z } from "zod";
 import { resolveToolPath } from "./resolve-path.ts";
 import { describeFailure, failureResult, textResult } from "./tool-result.ts";
 import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, formatBytes, type Truncation, truncateHead } from "./truncate.ts";
-import { openVerified } from "./verified-open.ts";
+import { closeFile, openVerified, readWhole } from "./verified-open.ts";
 import { checkedTarget } from "./verify-target.ts";
 
 const IMAGE_TYPES: Record<string, string> = {
@@ -83,7 +83,7 @@ async function readPath(options: {
 }): Promise<ToolResult> {
   const { displayPath, absPath, ctx } = options;
   const target = checkedTarget({ absPath, displayPath, ctx, access: "read" });
-  const file = await openVerified({ target, intent: "read", displayPath });
+  const file = openVerified({ target, intent: "read", displayPath });
   try {
     if (file.stats.isDirectory()) {
       return failureResult(`${displayPath} is a directory, not a file; use ls to list it.`, { path: absPath });
@@ -92,9 +92,9 @@ async function readPath(options: {
     if (!file.stats.isFile()) {
       return failureResult(`${displayPath} is not a regular file; read only reads files.`, { path: absPath });
     }
-    return viewOf(displayPath, absPath, await file.handle.readFile(), options.args);
+    return viewOf(displayPath, absPath, await readWhole(file), options.args);
   } finally {
-    await file.handle.close();
+    await closeFile(file);
   }
 }
 

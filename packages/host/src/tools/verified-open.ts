@@ -1,13 +1,27 @@
-import { closeSync, constants, openSync, readlinkSync, type Stats } from "node:fs";
-import { type FileHandle, lstat, mkdir, open, readlink, unlink } from "node:fs/promises";
+import {
+  close,
+  closeSync,
+  constants,
+  fstatSync,
+  ftruncate,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  read,
+  readlinkSync,
+  type Stats,
+  unlinkSync,
+  write,
+} from "node:fs";
 import path from "node:path";
+import { promisify } from "node:util";
 
 /** What the caller does with the file: read it, change it in place (edit), or create/overwrite it (write). */
 export type OpenIntent = "read" | "update" | "replace";
 
-/** A file opened by `openVerified`: exactly the checked one. The caller closes `handle`. */
+/** A file opened by `openVerified`: exactly the checked one. The caller closes `fd` (`closeFile`). */
 export interface VerifiedFile {
-  handle: FileHandle;
+  fd: number;
   stats: Stats;
   /** True when this open created the file. */
   created: boolean;
@@ -54,6 +68,15 @@ function changed(options: OpenVerifiedOptions, what: string): Error {
   return new Error(`${options.displayPath} changed while the call ran: ${what}; ${nothing}.`);
 }
 
+/** The path descriptor `fd` refers to now, or undefined when it has none (deleted). */
+function pathOf(fd: number): string | undefined {
+  try {
+    return readlinkSync(`${FD}/${fd}`);
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * Opens exactly the file at `target`, never one a symbolic link or a swapped folder leads to.
  * Contract (Linux): the parent folder is opened and its descriptor's path must be `target`'s
@@ -65,83 +88,104 @@ function changed(options: OpenVerifiedOptions, what: string): Error {
  * the open, and the opened file's with what `target` names (best effort). An existing file is never
  * truncated here: a writer truncates the descriptor after this returns. Throws an Error naming
  * `displayPath` when anything changed, or the system error (ENOENT, EISDIR, ...) of the open.
+ * The steps are a few metadata calls, made synchronously so no other work interleaves with them;
+ * content is read and written asynchronously (`readWhole`, `writeWhole`).
  */
-export async function openVerified(options: OpenVerifiedOptions): Promise<VerifiedFile> {
+export function openVerified(options: OpenVerifiedOptions): VerifiedFile {
   const useFdLinks = options.fdLinks ?? fdLinksAvailable();
   return useFdLinks ? openThroughDirectory(options) : openComparingInodes(options);
 }
 
-async function openThroughDirectory(options: OpenVerifiedOptions): Promise<VerifiedFile> {
+function openThroughDirectory(options: OpenVerifiedOptions): VerifiedFile {
   const { target, intent } = options;
-  const dir = await openDirectory(path.dirname(target), intent === "replace", options);
+  const dir = openDirectory(path.dirname(target), intent === "replace", options);
   try {
-    const at = `${FD}/${dir.fd}/${path.basename(target)}`;
-    const { handle, created } = await openEntry(at, options);
+    const at = `${FD}/${dir}/${path.basename(target)}`;
+    const { fd, created } = openEntry(at, options);
     try {
-      const actual = await readlink(`${FD}/${handle.fd}`);
+      const actual = pathOf(fd);
       if (actual !== target) {
         // Only a rename of the verified folder since it was opened gets here: take back what we made.
-        if (created) await unlink(at).catch(() => undefined);
-        throw changed(options, `it now is ${actual}, not ${target}`);
+        if (created) unlinkQuietly(at);
+        throw changed(options, `it now is ${actual ?? "a deleted file"}, not ${target}`);
       }
-      return { handle, stats: await handle.stat(), created };
+      return { fd, stats: fstatSync(fd), created };
     } catch (error) {
-      await handle.close();
+      closeSync(fd);
       throw error;
     }
   } finally {
-    await dir.close();
+    closeSync(dir);
   }
 }
 
 /** Opens the folder `dir` (a real path) and proves the descriptor is that folder; creates it if asked. */
-async function openDirectory(dir: string, create: boolean, options: OpenVerifiedOptions): Promise<FileHandle> {
-  let handle: FileHandle;
+function openDirectory(dir: string, create: boolean, options: OpenVerifiedOptions): number {
+  let fd: number;
   try {
-    handle = await open(dir, constants.O_RDONLY | O_DIRECTORY);
+    fd = openSync(dir, constants.O_RDONLY | O_DIRECTORY);
   } catch (error) {
     const parent = path.dirname(dir);
     if (!create || code(error) !== "ENOENT" || parent === dir) throw error;
-    const up = await openDirectory(parent, true, options);
+    const up = openDirectory(parent, true, options);
     try {
-      const at = `${FD}/${up.fd}/${path.basename(dir)}`;
-      await mkdir(at).catch((e: unknown) => {
+      const at = `${FD}/${up}/${path.basename(dir)}`;
+      try {
+        mkdirSync(at);
+      } catch (e) {
         if (code(e) !== "EEXIST") throw e;
-      });
-      // With O_NOFOLLOW, a symlink here fails as ELOOP, or as ENOTDIR together with O_DIRECTORY.
-      handle = await open(at, constants.O_RDONLY | O_DIRECTORY | constants.O_NOFOLLOW).catch((e: unknown) => {
-        const replaced = code(e) === "ELOOP" || code(e) === "ENOTDIR";
-        throw replaced ? changed(options, `${dir} was replaced by a link or a file`) : e;
-      });
+      }
+      try {
+        fd = openSync(at, constants.O_RDONLY | O_DIRECTORY | constants.O_NOFOLLOW);
+      } catch (e) {
+        // With O_NOFOLLOW, a symlink here fails as ELOOP, or as ENOTDIR together with O_DIRECTORY.
+        if (code(e) === "ELOOP" || code(e) === "ENOTDIR")
+          throw changed(options, `${dir} was replaced by a link or a file`);
+        throw e;
+      }
     } finally {
-      await up.close();
+      closeSync(up);
     }
   }
-  const actual = await readlink(`${FD}/${handle.fd}`).catch(() => undefined);
+  const actual = pathOf(fd);
   if (actual !== dir) {
-    await handle.close();
-    throw changed(options, `the folder ${dir} now leads to ${actual ?? "a place that cannot be named"}`);
+    closeSync(fd);
+    throw changed(options, `the folder ${dir} now leads to ${actual ?? "a deleted folder"}`);
   }
-  return handle;
+  return fd;
 }
 
-/** Opens the last component at `at` (a path through a verified descriptor) without following a link. */
-async function openEntry(at: string, options: OpenVerifiedOptions): Promise<{ handle: FileHandle; created: boolean }> {
+/** Opens the last component at `at` without following a link; `replace` creates it when missing. */
+function openEntry(at: string, options: OpenVerifiedOptions): { fd: number; created: boolean } {
   const base = constants.O_NOFOLLOW | constants.O_NONBLOCK;
-  const onLink = (error: unknown): never => {
-    throw code(error) === "ELOOP" ? changed(options, `${options.target} became a symbolic link`) : error;
+  const open = (flags: number): number => {
+    try {
+      return openSync(at, flags);
+    } catch (error) {
+      if (code(error) === "ELOOP") throw changed(options, `${options.target} became a symbolic link`);
+      throw error;
+    }
   };
   if (options.intent === "replace") {
     try {
-      const flags = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | base;
-      return { handle: await open(at, flags, 0o666), created: true };
+      return {
+        fd: openSync(at, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | base, 0o666),
+        created: true,
+      };
     } catch (error) {
       if (code(error) !== "EEXIST") throw error;
     }
-    return { handle: await open(at, constants.O_WRONLY | base).catch(onLink), created: false };
+    return { fd: open(constants.O_WRONLY | base), created: false };
   }
-  const access = options.intent === "read" ? constants.O_RDONLY : constants.O_RDWR;
-  return { handle: await open(at, access | base).catch(onLink), created: false };
+  return { fd: open((options.intent === "read" ? constants.O_RDONLY : constants.O_RDWR) | base), created: false };
+}
+
+function unlinkQuietly(file: string): void {
+  try {
+    unlinkSync(file);
+  } catch {
+    // Already gone, or no longer ours to remove: the call fails either way.
+  }
 }
 
 /** The folders from the root down to `dir`. */
@@ -154,44 +198,66 @@ function ancestors(dir: string): string[] {
 }
 
 /** Device and inode of each folder, refusing any that is now a symbolic link or not a folder. */
-async function identities(chain: readonly string[], options: OpenVerifiedOptions): Promise<string[]> {
-  const ids: string[] = [];
-  for (const dir of chain) {
-    const info = await lstat(dir);
+function identities(chain: readonly string[], options: OpenVerifiedOptions): string[] {
+  return chain.map((dir) => {
+    const info = lstatSync(dir);
     if (!info.isDirectory()) throw changed(options, `${dir} is no longer a folder`);
-    ids.push(`${info.dev}:${info.ino}`);
-  }
-  return ids;
+    return `${info.dev}:${info.ino}`;
+  });
 }
 
 /** The portable fallback: compare identities before and after the open (best effort, no openat). */
-async function openComparingInodes(options: OpenVerifiedOptions): Promise<VerifiedFile> {
+function openComparingInodes(options: OpenVerifiedOptions): VerifiedFile {
   const { target, intent } = options;
   const chain = ancestors(path.dirname(target));
-  if (intent === "replace") await mkdir(path.dirname(target), { recursive: true });
-  const before = await identities(chain, options);
-  const { handle, created } = await openEntry(target, options);
+  if (intent === "replace") mkdirSync(path.dirname(target), { recursive: true });
+  const before = identities(chain, options);
+  const { fd, created } = openEntry(target, options);
   try {
-    const after = await identities(chain, options);
-    const stats = await handle.stat();
-    const named = await lstat(target).catch(() => undefined);
+    const after = identities(chain, options);
+    const stats = fstatSync(fd);
+    const named = lstatSync(target, { throwIfNoEntry: false });
     const same = named !== undefined && named.dev === stats.dev && named.ino === stats.ino;
     if (!same || after.some((id, i) => id !== before[i])) {
-      if (created && same) await unlink(target).catch(() => undefined);
+      if (created && same) unlinkQuietly(target);
       throw changed(options, "a folder on its path was replaced");
     }
-    return { handle, stats, created };
+    return { fd, stats, created };
   } catch (error) {
-    await handle.close();
+    closeSync(fd);
     throw error;
   }
 }
 
+const readAt = promisify(read);
+const writeAt = promisify(write);
+const truncateFd = promisify(ftruncate);
+const closeFd = promisify(close);
+
+/**
+ * Reads a whole regular file from its start: a read shorter than asked is its end (a file that
+ * grew since fstat is read on to its new end).
+ */
+export async function readWhole(file: VerifiedFile): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let position = 0;
+  for (let size = file.stats.size + 1; ; size = 64 * 1024) {
+    const buffer = Buffer.allocUnsafe(size);
+    const { bytesRead } = await readAt(file.fd, buffer, 0, size, position);
+    chunks.push(buffer.subarray(0, bytesRead));
+    position += bytesRead;
+    if (bytesRead < size) return chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks);
+  }
+}
+
 /** Replaces the whole content of a file opened for writing (truncate, then write from offset 0). */
-export async function writeWhole(handle: FileHandle, data: Buffer): Promise<void> {
-  await handle.truncate(0);
+export async function writeWhole(file: VerifiedFile, data: Buffer): Promise<void> {
+  await truncateFd(file.fd, 0);
   for (let offset = 0; offset < data.length; ) {
-    const { bytesWritten } = await handle.write(data, offset, data.length - offset, offset);
+    const { bytesWritten } = await writeAt(file.fd, data, offset, data.length - offset, offset);
     offset += bytesWritten;
   }
 }
+
+/** Closes a verified file. */
+export const closeFile = (file: VerifiedFile): Promise<void> => closeFd(file.fd);

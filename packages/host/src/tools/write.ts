@@ -3,7 +3,7 @@ import { z } from "zod";
 import type { FileMutationQueue } from "./file-mutation-queue.ts";
 import { resolveToolPath } from "./resolve-path.ts";
 import { describeFailure, failureResult, textResult } from "./tool-result.ts";
-import { openVerified, writeWhole } from "./verified-open.ts";
+import { closeFile, openVerified, writeWhole } from "./verified-open.ts";
 import { checkedTarget } from "./verify-target.ts";
 
 /** What a write result tells the host. */
@@ -27,14 +27,14 @@ const parameters = z.object({
  */
 async function writeTarget(options: { target: string; displayPath: string; content: string }): Promise<number> {
   const { target, displayPath } = options;
-  const file = await openVerified({ target, intent: "replace", displayPath });
+  const file = openVerified({ target, intent: "replace", displayPath });
   try {
     if (!file.stats.isFile()) throw new Error(`${displayPath} is not a regular file; nothing was written.`);
     const data = Buffer.from(options.content, "utf8");
-    await writeWhole(file.handle, data);
+    await writeWhole(file, data);
     return data.length;
   } finally {
-    await file.handle.close();
+    await closeFile(file);
   }
 }
 

@@ -2,7 +2,7 @@ import { mkdir, readdir, readFile, rename, symlink, writeFile } from "node:fs/pr
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { resolveRealPath } from "../../src/tools/real-path.ts";
-import { openVerified, writeWhole } from "../../src/tools/verified-open.ts";
+import { closeFile, openVerified, writeWhole } from "../../src/tools/verified-open.ts";
 import { tempDir } from "./helpers.ts";
 
 /** A workspace with a `box` folder and a `vault` folder that must never be touched through `box`. */
@@ -29,9 +29,9 @@ describe.each(modes)("openVerified %s", (_name, fdLinks) => {
   it("creates missing folders and the file", async () => {
     const { box } = await layout();
     const target = path.join(box, "a", "b", "new.txt");
-    const file = await openVerified({ target, intent: "replace", displayPath: "box/a/b/new.txt", fdLinks });
-    await writeWhole(file.handle, Buffer.from("hello"));
-    await file.handle.close();
+    const file = openVerified({ target, intent: "replace", displayPath: "box/a/b/new.txt", fdLinks });
+    await writeWhole(file, Buffer.from("hello"));
+    await closeFile(file);
     expect(file.created).toBe(true);
     expect(await readFile(target, "utf8")).toBe("hello");
   });
@@ -40,7 +40,7 @@ describe.each(modes)("openVerified %s", (_name, fdLinks) => {
     const { box, vault } = await layout();
     const target = resolveRealPath(path.join(box, "new.txt"));
     await swap(box, vault);
-    await expect(openVerified({ target, intent: "replace", displayPath: "box/new.txt", fdLinks })).rejects.toThrow(
+    expect(() => openVerified({ target, intent: "replace", displayPath: "box/new.txt", fdLinks })).toThrow(
       /^box\/new\.txt changed while the call ran: .*; nothing was written\.$/,
     );
     expect(await readdir(vault)).toEqual(["secret"]);
@@ -50,10 +50,10 @@ describe.each(modes)("openVerified %s", (_name, fdLinks) => {
     const { box, vault } = await layout();
     const target = resolveRealPath(path.join(box, "secret"));
     await swap(box, vault);
-    await expect(openVerified({ target, intent: "replace", displayPath: "box/secret", fdLinks })).rejects.toThrow(
+    expect(() => openVerified({ target, intent: "replace", displayPath: "box/secret", fdLinks })).toThrow(
       /changed while the call ran/,
     );
-    await expect(openVerified({ target, intent: "read", displayPath: "box/secret", fdLinks })).rejects.toThrow(
+    expect(() => openVerified({ target, intent: "read", displayPath: "box/secret", fdLinks })).toThrow(
       /; nothing was read\.$/,
     );
     expect(await readFile(path.join(vault, "secret"), "utf8")).toBe("keep");
@@ -65,7 +65,7 @@ describe.runIf(process.platform === "linux")("openVerified through descriptors",
     const { box, vault } = await layout();
     const target = resolveRealPath(path.join(box, "sub", "deeper", "f.txt"));
     await symlink(vault, path.join(box, "sub"));
-    await expect(openVerified({ target, intent: "replace", displayPath: "box/sub/deeper/f.txt" })).rejects.toThrow(
+    expect(() => openVerified({ target, intent: "replace", displayPath: "box/sub/deeper/f.txt" })).toThrow(
       /changed while the call ran/,
     );
     expect(await readdir(vault)).toEqual(["secret"]);
@@ -75,10 +75,10 @@ describe.runIf(process.platform === "linux")("openVerified through descriptors",
     const { box, vault } = await layout();
     const target = path.join(box, "f.txt");
     await symlink(path.join(vault, "secret"), target);
-    await expect(openVerified({ target, intent: "update", displayPath: "box/f.txt" })).rejects.toThrow(
+    expect(() => openVerified({ target, intent: "update", displayPath: "box/f.txt" })).toThrow(
       `box/f.txt changed while the call ran: ${target} became a symbolic link; nothing was written.`,
     );
-    await expect(openVerified({ target, intent: "replace", displayPath: "box/f.txt" })).rejects.toThrow(
+    expect(() => openVerified({ target, intent: "replace", displayPath: "box/f.txt" })).toThrow(
       /became a symbolic link/,
     );
     expect(await readFile(path.join(vault, "secret"), "utf8")).toBe("keep");
@@ -87,12 +87,12 @@ describe.runIf(process.platform === "linux")("openVerified through descriptors",
   it("a missing file is the system's ENOENT for a read or an update", async () => {
     const { box } = await layout();
     const target = path.join(box, "nope.txt");
-    await expect(openVerified({ target, intent: "read", displayPath: "nope.txt" })).rejects.toMatchObject({
-      code: "ENOENT",
-    });
-    await expect(openVerified({ target, intent: "update", displayPath: "nope.txt" })).rejects.toMatchObject({
-      code: "ENOENT",
-    });
+    expect(() => openVerified({ target, intent: "read", displayPath: "nope.txt" })).toThrow(
+      expect.objectContaining({ code: "ENOENT" }),
+    );
+    expect(() => openVerified({ target, intent: "update", displayPath: "nope.txt" })).toThrow(
+      expect.objectContaining({ code: "ENOENT" }),
+    );
   });
 
   it("a named pipe is opened without blocking (the caller refuses it as not a regular file)", async () => {
@@ -100,8 +100,8 @@ describe.runIf(process.platform === "linux")("openVerified through descriptors",
     const { execFileSync } = await import("node:child_process");
     const fifo = path.join(box, "pipe");
     execFileSync("mkfifo", [fifo]);
-    const file = await openVerified({ target: fifo, intent: "read", displayPath: "box/pipe" });
+    const file = openVerified({ target: fifo, intent: "read", displayPath: "box/pipe" });
     expect(file.stats.isFIFO()).toBe(true);
-    await file.handle.close();
+    await closeFile(file);
   });
 });
