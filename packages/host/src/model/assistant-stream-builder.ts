@@ -155,6 +155,15 @@ export class AssistantStreamBuilder {
   }
 
   /**
+   * Whether a tool call is open and its arguments so far already form a whole JSON object.
+   * Contract: known from the incremental parse, so asking costs nothing; false past `maxArgumentBytes`.
+   */
+  get openToolCallComplete(): boolean {
+    const open = this.open;
+    return open?.kind === "toolCall" && open.parser !== undefined && open.parser.completeObject;
+  }
+
+  /**
    * Closes the open tool call with `JSON.parse` of the accumulated text (empty text means `{}`).
    * Contract: text that is not a JSON object gives `{}` and a record in `argumentErrors`; text over
    * `maxArgumentBytes` gives `{}` and a record in `oversizedArguments`.

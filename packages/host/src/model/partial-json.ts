@@ -73,6 +73,14 @@ export class PartialJsonParser {
     return this.#root === NOTHING ? undefined : this.#root;
   }
 
+  /** Whether the document is a whole JSON object already (its closing brace has been read). */
+  get completeObject(): boolean {
+    const root = this.#root;
+    return (
+      !this.#stopped && this.#top.state === "done" && typeof root === "object" && root !== null && !Array.isArray(root)
+    );
+  }
+
   /** Whether the parser ignores further input (the document ended or something was not JSON). */
   get stopped(): boolean {
     return this.#stopped || this.#top.state === "done";

@@ -148,6 +148,14 @@ describe("PartialJsonParser", () => {
     expect(parser.stopped).toBe(true);
   });
 
+  it("knows when the text so far is a whole object, without re-reading it", () => {
+    const parser = new PartialJsonParser();
+    expect(parser.push('{"a": [1, {"b": "}"}]').completeObject).toBe(false);
+    expect(parser.push("}").completeObject).toBe(true);
+    expect(new PartialJsonParser().push("[1]").completeObject).toBe(false);
+    expect(new PartialJsonParser().push('{"a": 1,, x').completeObject).toBe(false);
+  });
+
   it("parses 8 MiB streamed in 16-character pieces in linear time", () => {
     // 16 characters of JSON string text with escapes in it.
     const content = String.raw`abc\\def\"gh\nij`.repeat((8 * 1024 * 1024) / 16);
