@@ -235,19 +235,23 @@ const truncateFd = promisify(ftruncate);
 const closeFd = promisify(close);
 
 /**
- * Reads a whole regular file from its start: a read shorter than asked is its end (a file that
- * grew since fstat is read on to its new end).
+ * Reads a whole file from its start. A file that reported its size and gave exactly that much (the
+ * one extra byte asked for did not come) has ended after one read; anything else (a file that grew,
+ * a /proc file reporting size 0) is read until a read returns nothing.
  */
 export async function readWhole(file: VerifiedFile): Promise<Buffer> {
+  const expected = file.stats.size;
   const chunks: Buffer[] = [];
   let position = 0;
-  for (let size = file.stats.size + 1; ; size = 64 * 1024) {
+  for (let size = expected + 1; ; size = 64 * 1024) {
     const buffer = Buffer.allocUnsafe(size);
     const { bytesRead } = await readAt(file.fd, buffer, 0, size, position);
+    if (bytesRead === 0) break;
     chunks.push(buffer.subarray(0, bytesRead));
     position += bytesRead;
-    if (bytesRead < size) return chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks);
+    if (expected > 0 && position === expected && bytesRead < size) break;
   }
+  return chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks);
 }
 
 /** Replaces the whole content of a file opened for writing (truncate, then write from offset 0). */
