@@ -13,8 +13,6 @@ export const settingsFileSchema = strictObject({
   config: z.record(z.string(), z.unknown()).optional(),
   toolExecution: z.enum(["parallel", "sequential"]).optional(),
   hookTimeoutMs: z.number().int().positive().optional(),
-  /** Tool calls with larger arguments (UTF-8 bytes of JSON) are refused as invalid; default 1 MiB. */
-  maxArgumentBytes: z.number().int().positive().optional(),
   watch: z.boolean().optional(),
   /** The model to run when none is given on the command line; API keys never belong here. */
   model: strictObject({
@@ -27,6 +25,8 @@ export const settingsFileSchema = strictObject({
     temperature: z.number().optional(),
     maxOutputTokens: z.number().int().positive().optional(),
   }).optional(),
+  /** Tool calls with larger arguments (UTF-8 bytes of JSON) are refused as invalid; default 1 MiB. */
+  maxArgumentBytes: z.number().int().positive().optional(),
 });
 
 /** One validated settings file. */

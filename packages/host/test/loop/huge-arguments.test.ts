@@ -205,3 +205,20 @@ describe("huge arguments cannot stall the host", () => {
     expect(meter.bytes).toBeLessThan(16 * 4 * MiB);
   });
 });
+
+describe("message_update events of a long answer", () => {
+  it("relay every delta in order, the first ones one by one, in few updates whose sizes add up linearly", async () => {
+    const text = Array.from({ length: 20_000 }, (_, i) => `line ${i} `).join("");
+    const meter = jsonBytes();
+    const { events } = await runScenario({ onEvent: meter.onEvent, turns: [say(text)] });
+    const deltas = events.flatMap((e) =>
+      e.type === "message_update" && e.assistantMessageEvent.type === "text_delta"
+        ? [e.assistantMessageEvent.delta]
+        : [],
+    );
+    expect(deltas.join("")).toBe(text);
+    expect(deltas.slice(0, 4).map((d) => d.length)).toEqual([16, 16, 16, 16]);
+    expect(deltas.length).toBeLessThan(100); // 13,000 deltas of 16 characters were streamed
+    expect(meter.bytes).toBeLessThan(12 * text.length);
+  });
+});
