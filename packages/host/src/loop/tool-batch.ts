@@ -73,8 +73,9 @@ function refusal(toolCall: ToolCall, checks: BatchChecks, config: LoopConfig): F
  */
 function withCheckedPins(call: PreparedCall, config: LoopConfig): PreparedCall {
   if (call.effects === undefined || config.pinEffects === undefined) return call;
-  const pins = new Map<string, readonly string[]>(call.pins);
-  for (const [path, reals] of config.pinEffects(call.effects)) {
+  // The host's map is the one handed on (it may carry more than paths); the guards' pins join it.
+  const pins = config.pinEffects(call.effects);
+  for (const [path, reals] of call.pins ?? []) {
     const known = pins.get(path) ?? [];
     pins.set(path, [...known, ...reals.filter((real) => !known.includes(real))]);
   }

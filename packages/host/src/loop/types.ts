@@ -114,7 +114,7 @@ export interface LoopConfig {
    * just allowed, and merged into its pins (`ToolContext.pinnedTargets`) so the tool acts on exactly
    * what was checked, whether or not a guard pinned it too. Injected because it touches the disk.
    */
-  pinEffects?: ((effects: readonly ToolEffect[]) => ReadonlyMap<string, readonly string[]>) | undefined;
+  pinEffects?: ((effects: readonly ToolEffect[]) => Map<string, readonly string[]>) | undefined;
   /** Working directory and logger handed to tools. */
   cwd: string;
   logger: Logger;

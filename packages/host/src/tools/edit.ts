@@ -1,6 +1,7 @@
-import { type AnyToolDefinition, defineTool, type ToolResult } from "@gatehouse/sdk";
+import { type AnyToolDefinition, defineTool, type ToolContext, type ToolResult } from "@gatehouse/sdk";
 import { z } from "zod";
 import { applyEdits, type TextEdit } from "./apply-edits.ts";
+import { refuseNewHardLink } from "./effect-pins.ts";
 import type { FileMutationQueue } from "./file-mutation-queue.ts";
 import { resolveToolPath } from "./resolve-path.ts";
 import { describeFailure, failureResult, textResult } from "./tool-result.ts";
@@ -75,10 +76,17 @@ function summary(displayPath: string, counts: number[]): string {
 }
 
 /** Reads, changes and rewrites exactly the file `target` names, through one verified descriptor. */
-async function editFile(options: { target: string; displayPath: string; absPath: string; edits: TextEdit[] }) {
+async function editFile(options: {
+  target: string;
+  displayPath: string;
+  absPath: string;
+  edits: TextEdit[];
+  pins: ToolContext["pinnedTargets"];
+}) {
   const { target, displayPath } = options;
   const file = openVerified({ target, intent: "update", displayPath });
   try {
+    if (file.stats.isFile()) refuseNewHardLink({ ...options, stats: file.stats, access: "write" });
     return await editOpenFile({ ...options, file });
   } finally {
     await closeFile(file);
@@ -138,7 +146,8 @@ export function createEditTool(options: { queue: FileMutationQueue }): AnyToolDe
           if (ctx.signal.aborted) throw new Error(`Edit of ${args.path} was aborted before it started.`);
           const access = "write";
           const real = checkedTarget({ absPath: resolved, queued: target, displayPath: args.path, ctx, access });
-          return editFile({ target: real, displayPath: args.path, absPath: resolved, edits: editsOf(args) });
+          const edits = editsOf(args);
+          return editFile({ target: real, displayPath: args.path, absPath: resolved, edits, pins: ctx.pinnedTargets });
         });
       } catch (error) {
         const text = describeFailure({ action: "edit", displayPath: args.path, absPath, error });

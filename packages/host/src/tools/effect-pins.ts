@@ -1,15 +1,40 @@
+import { lstatSync, type Stats } from "node:fs";
 import type { ToolEffect } from "@gatehouse/sdk";
 import { resolveRealPath } from "./real-path.ts";
 import { resolveToolPath } from "./resolve-path.ts";
 
+/** A pinned file as it was when the guards checked it: its device and inode, or absent. */
+type Identity = { dev: number; ino: number } | "absent";
+
+/**
+ * Pins by absolute path (what `ToolContext.pinnedTargets` holds) that also remember what each pinned
+ * real file was at check time, so a tool can tell a hard link made after the check from the file
+ * that was checked. Guards' pins can be added with `set`; they carry no identity.
+ */
+export class CheckedPins extends Map<string, readonly string[]> {
+  readonly #identities = new Map<string, Identity>();
+
+  /** Records what `real` is now (call at check time). */
+  remember(real: string): void {
+    if (this.#identities.has(real)) return;
+    const info = lstatSync(real, { throwIfNoEntry: false });
+    this.#identities.set(real, info === undefined ? "absent" : { dev: info.dev, ino: info.ino });
+  }
+
+  /** What `real` was at check time, if it was pinned here. */
+  identityAt(real: string): Identity | undefined {
+    return this.#identities.get(real);
+  }
+}
+
 /**
  * The real file each read and write effect names right now, keyed by its absolute path as the
- * built-in tools resolve it: what the host pins when guards check a call, so the tool later opens
- * exactly what was checked (`ToolContext.pinnedTargets`), whether or not a guard pinned it too.
- * Contract: never throws; a path the tools would refuse (empty, NUL) is left out.
+ * built-in tools resolve it, with what that file is: what the host pins when guards check a call,
+ * so the tool later opens exactly what was checked (`ToolContext.pinnedTargets`), whether or not a
+ * guard pinned it too. Contract: never throws; a path the tools would refuse (empty, NUL) is left out.
  */
-export function pinEffectTargets(effects: readonly ToolEffect[], cwd: string): Map<string, string[]> {
-  const pins = new Map<string, string[]>();
+export function pinEffectTargets(effects: readonly ToolEffect[], cwd: string): CheckedPins {
+  const pins = new CheckedPins();
   for (const effect of effects) {
     if ((effect.kind !== "read" && effect.kind !== "write") || typeof effect.path !== "string") continue;
     let absolute: string;
@@ -19,9 +44,35 @@ export function pinEffectTargets(effects: readonly ToolEffect[], cwd: string): M
       continue;
     }
     const real = resolveRealPath(absolute);
+    try {
+      pins.remember(real);
+    } catch {
+      // Unreadable (EACCES, ENOTDIR): the tool's own open reports it.
+    }
     const list = pins.get(absolute) ?? [];
-    if (!list.includes(real)) list.push(real);
-    pins.set(absolute, list);
+    if (!list.includes(real)) pins.set(absolute, [...list, real]);
   }
   return pins;
+}
+
+/**
+ * Throws when the opened file is a hard link that was not what the guards checked: it has more than
+ * one link and was absent, or another file, at check time (e.g. `ln .env notes` run by another call
+ * of the same batch). A file with one link, or the very file that was checked, passes.
+ */
+export function refuseNewHardLink(options: {
+  pins: ReadonlyMap<string, readonly string[]> | undefined;
+  target: string;
+  stats: Stats;
+  displayPath: string;
+  access: "read" | "write";
+}): void {
+  const { pins, target, stats } = options;
+  if (!(pins instanceof CheckedPins) || stats.nlink <= 1) return;
+  const before = pins.identityAt(target);
+  if (before === undefined || (before !== "absent" && before.dev === stats.dev && before.ino === stats.ino)) return;
+  const nothing = options.access === "read" ? "nothing was read" : "nothing was written";
+  throw new Error(
+    `${options.displayPath} is a hard link (${stats.nlink} links) that appeared after the policy check, so it may be another name of a protected file; ${nothing}.`,
+  );
 }

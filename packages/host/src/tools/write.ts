@@ -1,5 +1,6 @@
-import { type AnyToolDefinition, defineTool } from "@gatehouse/sdk";
+import { type AnyToolDefinition, defineTool, type ToolContext } from "@gatehouse/sdk";
 import { z } from "zod";
+import { refuseNewHardLink } from "./effect-pins.ts";
 import type { FileMutationQueue } from "./file-mutation-queue.ts";
 import { resolveToolPath } from "./resolve-path.ts";
 import { describeFailure, failureResult, textResult } from "./tool-result.ts";
@@ -22,14 +23,21 @@ const parameters = z.object({
 
 /**
  * Writes `content` to exactly the file `target` names (see `openVerified`).
- * Contract: a target that is not a regular file (a FIFO, a device) is refused before anything is
- * written; an existing file is truncated only once it is proven to be the target.
+ * Contract: a target that is not a regular file (a FIFO, a device), or a hard link made after the
+ * guards checked it, is refused before anything is written; an existing file is truncated only once
+ * it is proven to be the target.
  */
-async function writeTarget(options: { target: string; displayPath: string; content: string }): Promise<number> {
+async function writeTarget(options: {
+  target: string;
+  displayPath: string;
+  content: string;
+  pins: ToolContext["pinnedTargets"];
+}): Promise<number> {
   const { target, displayPath } = options;
   const file = openVerified({ target, intent: "replace", displayPath });
   try {
     if (!file.stats.isFile()) throw new Error(`${displayPath} is not a regular file; nothing was written.`);
+    refuseNewHardLink({ pins: options.pins, target, stats: file.stats, displayPath, access: "write" });
     const data = Buffer.from(options.content, "utf8");
     await writeWhole(file, data);
     return data.length;
@@ -63,7 +71,7 @@ export function createWriteTool(options: { queue: FileMutationQueue }): AnyToolD
           if (ctx.signal.aborted) throw new Error(`Write to ${args.path} was aborted before it started.`);
           const access = "write";
           const target = checkedTarget({ absPath: resolved, queued: realTarget, displayPath: args.path, ctx, access });
-          return writeTarget({ target, displayPath: args.path, content: args.content });
+          return writeTarget({ target, displayPath: args.path, content: args.content, pins: ctx.pinnedTargets });
         });
         return textResult(`Wrote ${bytes} bytes to ${args.path}`, { path: absPath, bytes });
       } catch (error) {

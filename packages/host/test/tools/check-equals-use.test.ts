@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { lstatSync, mkdirSync, readdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
+import { linkSync, lstatSync, mkdirSync, readdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import {
   type AnyToolDefinition,
@@ -148,6 +148,46 @@ describe("check equals use: links made in the same parallel batch", () => {
     expect(end("R")).toMatchObject({ outcome: "failed", isError: true });
     expect(JSON.stringify(end("R")?.result)).not.toContain("s3cret");
     expect(JSON.stringify(end("R")?.result)).toContain("nothing was read");
+  });
+});
+
+describe("check equals use: hard links made in the same parallel batch", () => {
+  it("bash hard-links a new name to .env (denied for reading): a read of that name is refused", async () => {
+    const p = project({ bash: "allow", denyRead: [".env"] });
+    const { gate, extension } = afterCall("L");
+    const { end } = await runCalls(
+      p,
+      [call("L", "bash", { command: "ln .env notes.txt" }), call("R", "read", { path: "notes.txt" })],
+      { tools: [gated("read", gate)], extensions: [extension] },
+    );
+    expect(end("L")).toMatchObject({ outcome: "executed" });
+    expect(end("R")).toMatchObject({ outcome: "failed" });
+    expect(JSON.stringify(end("R")?.result)).toContain("is a hard link (2 links) that appeared after the policy check");
+    expect(JSON.stringify(end("R")?.result)).not.toContain("s3cret");
+  });
+
+  it("bash hard-links a checked name to a file outside: a write to that name leaves the outside file alone", async () => {
+    const p = project({ bash: "allow" });
+    const { gate, extension } = afterCall("L");
+    const { end } = await runCalls(
+      p,
+      [
+        call("L", "bash", { command: "ln ../outside/conf conf" }),
+        call("W", "write", { path: "conf", content: "owned" }),
+      ],
+      { tools: [gated("write", gate)], extensions: [extension] },
+    );
+    expect(end("W")).toMatchObject({ outcome: "failed" });
+    expect(readFileSync(join(p.outside, "conf"), "utf8")).toBe("outside\n");
+  });
+
+  it("a file that already had several links when it was checked is read as usual", async () => {
+    const p = project();
+    writeFileSync(join(p.dir, "shared.txt"), "shared\n");
+    linkSync(join(p.dir, "shared.txt"), join(p.dir, "alias.txt"));
+    const { end } = await runCalls(p, [call("R", "read", { path: "alias.txt" })]);
+    expect(end("R")).toMatchObject({ outcome: "executed" });
+    expect(JSON.stringify(end("R")?.result)).toContain("shared");
   });
 });
 
