@@ -1,7 +1,7 @@
 import { type AnyToolDefinition, defineTool, type ToolContext, type ToolResult } from "@gatehouse/sdk";
 import { z } from "zod";
 import { applyEdits, type TextEdit } from "./apply-edits.ts";
-import { refuseNewHardLink } from "./effect-pins.ts";
+import { refuseUncheckedFile } from "./effect-pins.ts";
 import type { FileMutationQueue } from "./file-mutation-queue.ts";
 import { resolveToolPath } from "./resolve-path.ts";
 import { describeFailure, failureResult, textResult } from "./tool-result.ts";
@@ -86,7 +86,7 @@ async function editFile(options: {
   const { target, displayPath } = options;
   const file = openVerified({ target, intent: "update", displayPath });
   try {
-    if (file.stats.isFile()) refuseNewHardLink({ ...options, stats: file.stats, access: "write" });
+    if (file.stats.isFile()) refuseUncheckedFile({ ...options, stats: file.stats, access: "write" });
     return await editOpenFile({ ...options, file });
   } finally {
     await closeFile(file);

@@ -56,23 +56,35 @@ export function pinEffectTargets(effects: readonly ToolEffect[], cwd: string): C
 }
 
 /**
- * Throws when the opened file is a hard link that was not what the guards checked: it has more than
- * one link and was absent, or another file, at check time (e.g. `ln .env notes` run by another call
- * of the same batch). A file with one link, or the very file that was checked, passes.
+ * Throws when the opened file is not what the guards checked, in the ways a path cannot show:
+ * a read's file must be the very file (device and inode) the path named at check time, so a file
+ * renamed or linked into place by another call of the same batch (`mv .env notes`, `ln .env notes`)
+ * is refused; a write's file must not be a hard link that was absent, or another file, at check
+ * time (a write through it would change the other name's file too). Files the host did not pin
+ * (no guard checked the call) pass.
  */
-export function refuseNewHardLink(options: {
+export function refuseUncheckedFile(options: {
   pins: ReadonlyMap<string, readonly string[]> | undefined;
   target: string;
   stats: Stats;
   displayPath: string;
   access: "read" | "write";
 }): void {
-  const { pins, target, stats } = options;
-  if (!(pins instanceof CheckedPins) || stats.nlink <= 1) return;
+  const { pins, target, stats, displayPath } = options;
+  if (!(pins instanceof CheckedPins)) return;
   const before = pins.identityAt(target);
-  if (before === undefined || (before !== "absent" && before.dev === stats.dev && before.ino === stats.ino)) return;
-  const nothing = options.access === "read" ? "nothing was read" : "nothing was written";
-  throw new Error(
-    `${options.displayPath} is a hard link (${stats.nlink} links) that appeared after the policy check, so it may be another name of a protected file; ${nothing}.`,
-  );
+  if (before === undefined) return;
+  const same = before !== "absent" && before.dev === stats.dev && before.ino === stats.ino;
+  if (same) return;
+  if (options.access === "read") {
+    const then = before === "absent" ? "did not exist" : "was another file";
+    throw new Error(
+      `${displayPath} changed after the policy check (it ${then} then; another call of the same batch replaced it); nothing was read. Read it again in a later turn.`,
+    );
+  }
+  if (stats.nlink > 1) {
+    throw new Error(
+      `${displayPath} is a hard link (${stats.nlink} links) that appeared after the policy check, so it may be another name of a protected file; nothing was written.`,
+    );
+  }
 }

@@ -1,7 +1,7 @@
 import path from "node:path";
 import { type AnyToolDefinition, defineTool, type ToolContext, type ToolResult } from "@gatehouse/sdk";
 import { z } from "zod";
-import { refuseNewHardLink } from "./effect-pins.ts";
+import { refuseUncheckedFile } from "./effect-pins.ts";
 import { resolveToolPath } from "./resolve-path.ts";
 import { describeFailure, failureResult, textResult } from "./tool-result.ts";
 import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, formatBytes, type Truncation, truncateHead } from "./truncate.ts";
@@ -93,7 +93,7 @@ async function readPath(options: {
     if (!file.stats.isFile()) {
       return failureResult(`${displayPath} is not a regular file; read only reads files.`, { path: absPath });
     }
-    refuseNewHardLink({ pins: ctx.pinnedTargets, target, stats: file.stats, displayPath, access: "read" });
+    refuseUncheckedFile({ pins: ctx.pinnedTargets, target, stats: file.stats, displayPath, access: "read" });
     return viewOf(displayPath, absPath, await readWhole(file), options.args);
   } finally {
     await closeFile(file);

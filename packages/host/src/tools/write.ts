@@ -1,6 +1,6 @@
 import { type AnyToolDefinition, defineTool, type ToolContext } from "@gatehouse/sdk";
 import { z } from "zod";
-import { refuseNewHardLink } from "./effect-pins.ts";
+import { refuseUncheckedFile } from "./effect-pins.ts";
 import type { FileMutationQueue } from "./file-mutation-queue.ts";
 import { resolveToolPath } from "./resolve-path.ts";
 import { describeFailure, failureResult, textResult } from "./tool-result.ts";
@@ -37,7 +37,7 @@ async function writeTarget(options: {
   const file = openVerified({ target, intent: "replace", displayPath });
   try {
     if (!file.stats.isFile()) throw new Error(`${displayPath} is not a regular file; nothing was written.`);
-    refuseNewHardLink({ pins: options.pins, target, stats: file.stats, displayPath, access: "write" });
+    refuseUncheckedFile({ pins: options.pins, target, stats: file.stats, displayPath, access: "write" });
     const data = Buffer.from(options.content, "utf8");
     await writeWhole(file, data);
     return data.length;

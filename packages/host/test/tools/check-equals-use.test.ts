@@ -162,7 +162,21 @@ describe("check equals use: hard links made in the same parallel batch", () => {
     );
     expect(end("L")).toMatchObject({ outcome: "executed" });
     expect(end("R")).toMatchObject({ outcome: "failed" });
-    expect(JSON.stringify(end("R")?.result)).toContain("is a hard link (2 links) that appeared after the policy check");
+    expect(JSON.stringify(end("R")?.result)).toContain("changed after the policy check (it did not exist then");
+    expect(JSON.stringify(end("R")?.result)).not.toContain("s3cret");
+  });
+
+  it("bash renames .env over a name that was checked as a plain file: a read of that name is refused", async () => {
+    const p = project({ bash: "allow", denyRead: [".env"] });
+    writeFileSync(join(p.dir, "notes.txt"), "hello\n");
+    const { gate, extension } = afterCall("L");
+    const { end } = await runCalls(
+      p,
+      [call("L", "bash", { command: "mv -f .env notes.txt" }), call("R", "read", { path: "notes.txt" })],
+      { tools: [gated("read", gate)], extensions: [extension] },
+    );
+    expect(end("L")).toMatchObject({ outcome: "executed" });
+    expect(JSON.stringify(end("R")?.result)).toContain("changed after the policy check (it was another file then");
     expect(JSON.stringify(end("R")?.result)).not.toContain("s3cret");
   });
 
