@@ -1,5 +1,6 @@
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
+import { argumentsSection } from "./arguments/section.ts";
 import { auditSection } from "./audit/section.ts";
 import { extensionsSection } from "./extensions/section.ts";
 import { loopSection } from "./loop/section.ts";
@@ -15,6 +16,7 @@ const SECTIONS: readonly BenchSection[] = [
   auditSection,
   extensionsSection,
   sessionSection,
+  argumentsSection,
 ];
 
 const RESULTS_PATH = fileURLToPath(new URL("../results.json", import.meta.url));

@@ -28,6 +28,8 @@ export interface MergedSettings {
   readonly toolExecution: ToolExecutionMode | undefined;
   /** The handler timeout in milliseconds, if any level says. */
   readonly hookTimeoutMs: number | undefined;
+  /** The argument size limit in bytes: the smallest any level sets (a limit only tightens). */
+  readonly maxArgumentBytes: number | undefined;
   /** The `model` section, merged key by key (the strongest level that sets a key wins). */
   readonly model: NonNullable<SettingsFile["model"]>;
   /** Whether to hot-reload extensions, if any level says. */
@@ -47,6 +49,7 @@ export interface MergedSettings {
  * Contract — precedence is managed > projectLocal > project > user, and:
  * - Scalars (`toolExecution`, `hookTimeoutMs`, `watch`, and any non-object value in `config`): the
  *   strongest level that sets a value wins.
+ * - `maxArgumentBytes`: the smallest value any level sets, so no level can raise a stronger one's limit.
  * - Objects (`config` and everything inside it): merged recursively key by key. Where levels disagree
  *   on the kind of value at a key, the strongest level's kind wins and the others' values at that key
  *   are ignored, except that objects from weaker levels still merge into a stronger object.
@@ -76,6 +79,7 @@ export function mergeSettings(levels: SettingsLevels): MergedSettings {
     config: deepFreeze((config?.value ?? {}) as Record<string, unknown>),
     toolExecution: strongest(present, "toolExecution"),
     hookTimeoutMs: strongest(present, "hookTimeoutMs"),
+    maxArgumentBytes: smallest(present.map((level) => level.settings.maxArgumentBytes)),
     watch: strongest(present, "watch"),
     model: Object.assign({}, ...[...present].reverse().map((level) => level.settings.model ?? {})),
     isDisabled: (name, origin) => effectiveDisables(levels, name, origin).length > 0,
@@ -94,6 +98,11 @@ function mergeConfig(present: readonly SettingsLevel[]): MergedValue | undefined
     level.settings.config === undefined ? [] : [{ level, value: level.settings.config }],
   );
   return sections.length === 0 ? undefined : mergeValues(sections);
+}
+
+function smallest(values: readonly (number | undefined)[]): number | undefined {
+  const set = values.filter((value): value is number => value !== undefined);
+  return set.length === 0 ? undefined : Math.min(...set);
 }
 
 function strongest<Key extends "toolExecution" | "hookTimeoutMs" | "watch">(

@@ -25,6 +25,8 @@ export const settingsFileSchema = strictObject({
     temperature: z.number().optional(),
     maxOutputTokens: z.number().int().positive().optional(),
   }).optional(),
+  /** Tool calls with larger arguments (UTF-8 bytes of JSON) are refused as invalid; default 1 MiB. */
+  maxArgumentBytes: z.number().int().positive().optional(),
 });
 
 /** One validated settings file. */

@@ -7,6 +7,7 @@ import { HandlerRegistry } from "../hooks/handler-registry.ts";
 import type { HandlerFailure } from "../hooks/registrations.ts";
 import { runAgentLoop } from "../loop/agent-loop.ts";
 import type { ToolSet, TurnState } from "../loop/types.ts";
+import { pinEffectTargets } from "../tools/effect-pins.ts";
 import { createBuiltinTools } from "../tools/index.ts";
 import { ToolRegistry } from "../tools/tool-registry.ts";
 import { checkCall } from "./check-call.ts";
@@ -22,6 +23,15 @@ import { toUserMessage } from "./user-message.ts";
 
 const DEFAULT_HOOK_TIMEOUT_MS = 5000;
 const HOST_RANK = -1;
+
+/** The tighter of the embedder's and the settings' argument limits (either may be absent). */
+function argumentLimit(option: number | undefined, settings: number | undefined): number | undefined {
+  if (option !== undefined && (!Number.isInteger(option) || option < 1)) {
+    throw new GatehouseError("GH_USAGE", `maxArgumentBytes must be a positive whole number of bytes, got ${option}.`);
+  }
+  if (option === undefined) return settings;
+  return settings === undefined ? option : Math.min(option, settings);
+}
 
 function defaultLogger(): Logger {
   return pino({ level: process.env.GATEHOUSE_LOG_LEVEL ?? "warn" }, pino.destination({ fd: 2, sync: true }));
@@ -41,6 +51,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
   const project = options.discover || options.watch ? openProject(options, logger) : undefined;
   const timeoutMs = options.hookTimeoutMs ?? project?.settings.hookTimeoutMs ?? DEFAULT_HOOK_TIMEOUT_MS;
   const toolExecution = options.toolExecution ?? project?.settings.toolExecution;
+  const maxArgumentBytes = argumentLimit(options.maxArgumentBytes, project?.settings.maxArgumentBytes);
 
   const reportFailure = (failure: HandlerFailure) => {
     logger.error(
@@ -159,6 +170,8 @@ export async function createHost(options: HostOptions): Promise<Host> {
           limitReached = continuing;
           return true;
         },
+        maxArgumentBytes,
+        pinEffects: (effects) => pinEffectTargets(effects, options.cwd),
         cwd: options.cwd,
         logger,
       });

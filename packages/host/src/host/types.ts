@@ -31,6 +31,12 @@ export interface HostOptions {
   hookTimeoutMs?: number;
   /** Replaces the default system prompt (which lists the active tools, refreshed every turn). */
   systemPrompt?: string;
+  /**
+   * Tool calls whose arguments are larger than this many UTF-8 bytes (as JSON) are invalid calls,
+   * and their argument text is not kept past it (default 1 MiB). With `discover`, the smallest of
+   * this and every settings level's `maxArgumentBytes` applies.
+   */
+  maxArgumentBytes?: number;
   /** Ends a run after this many turns (model requests), as a safety limit. */
   maxTurns?: number;
   /** A pino logger; default: warnings and errors to stderr. */

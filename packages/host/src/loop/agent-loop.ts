@@ -51,7 +51,8 @@ export async function runAgentLoop(prompts: readonly Message[], config: LoopConf
       pending = [];
 
       const turn = await config.prepareTurn();
-      const assistant = await streamAssistant(config, turn, signal);
+      const streamed = await streamAssistant(config, turn, signal);
+      const assistant = streamed.message;
       config.messages.push(assistant);
       added.push(assistant);
       if (assistant.stopReason === "error" || assistant.stopReason === "aborted") {
@@ -63,7 +64,7 @@ export async function runAgentLoop(prompts: readonly Message[], config: LoopConf
       moreToolCalls = false;
       let toolResults: ToolResultMessage[] = [];
       if (assistant.content.some((block) => block.type === "toolCall")) {
-        const batch = await runToolBatch(assistant, config, turn, signal);
+        const batch = await runToolBatch(streamed, config, turn, signal);
         toolResults = batch.results;
         for (const result of toolResults) {
           config.messages.push(result);

@@ -1,4 +1,5 @@
 export { runAgentLoop } from "./agent-loop.ts";
+export { DEFAULT_MAX_ARGUMENT_BYTES } from "./argument-size.ts";
 export type {
   EmitFn,
   FinalResult,

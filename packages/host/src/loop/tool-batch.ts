@@ -1,5 +1,7 @@
-import type { AgentEvent, AssistantMessage, ToolCall, ToolResultMessage } from "@gatehouse/sdk";
+import type { AgentEvent, ToolCall, ToolResultMessage } from "@gatehouse/sdk";
 import { isPromiseLike } from "../common/is-promise.ts";
+import { argumentSizeProblem, DEFAULT_MAX_ARGUMENT_BYTES } from "./argument-size.ts";
+import type { StreamedAssistant } from "./assistant-turn.ts";
 import { executeAndFinalize } from "./tool-execution.ts";
 import { type PreparedCall, preflight } from "./tool-preflight.ts";
 import { type FinalizedCall, immediate, toResultMessage } from "./tool-results.ts";
@@ -47,27 +49,57 @@ function duplicate(toolCall: ToolCall): FinalizedCall {
   return immediate(toolCall, "invalid", text, { reason: text });
 }
 
+/** What every call of one batch is checked against before its preflight. */
+interface BatchChecks {
+  /** Ids already started in this message. */
+  seen: Set<string>;
+  /** Streamed argument bytes per call (see `StreamedAssistant`). */
+  argumentBytes: ReadonlyMap<ToolCall, number>;
+}
+
+/** A call too large to look at, or a repeated id, is refused before its preflight; else undefined. */
+function refusal(toolCall: ToolCall, checks: BatchChecks, config: LoopConfig): FinalizedCall | undefined {
+  const isDuplicate = checks.seen.has(toolCall.id);
+  checks.seen.add(toolCall.id);
+  if (isDuplicate) return duplicate(toolCall);
+  const limit = config.maxArgumentBytes ?? DEFAULT_MAX_ARGUMENT_BYTES;
+  const problem = argumentSizeProblem(toolCall, checks.argumentBytes.get(toolCall), limit);
+  return problem === undefined ? undefined : immediate(toolCall, "invalid", problem, { reason: problem });
+}
+
+/**
+ * Adds the host's own pins to a call the guards checked (they computed its effects): what each
+ * path resolves to now, before any call of the batch runs, joined with the guards' pins.
+ */
+function withCheckedPins(call: PreparedCall, config: LoopConfig): PreparedCall {
+  if (call.effects === undefined || config.pinEffects === undefined) return call;
+  // The host's map is the one handed on (it may carry more than paths); the guards' pins join it.
+  const pins = config.pinEffects(call.effects);
+  for (const [path, reals] of call.pins ?? []) {
+    const known = pins.get(path) ?? [];
+    pins.set(path, [...known, ...reals.filter((real) => !known.includes(real))]);
+  }
+  return pins.size === 0 ? call : { ...call, pins };
+}
+
 /** Stages 3–7 for one call, with its start event and (for immediates) its end event. */
 async function startCall(
   toolCall: ToolCall,
-  seen: Set<string>,
+  checks: BatchChecks,
   config: LoopConfig,
   turn: TurnState,
   signal: AbortSignal,
 ): Promise<FinalizedCall | { prepared: PreparedCall }> {
   const started = emit(config, startEvent(toolCall));
   if (started) await started;
-  const isDuplicate = seen.has(toolCall.id);
-  seen.add(toolCall.id);
-  const pre = isDuplicate
-    ? { kind: "immediate" as const, call: duplicate(toolCall) }
-    : await preflight(toolCall, turn, signal);
+  const refused = refusal(toolCall, checks, config);
+  const pre = refused ? { kind: "immediate" as const, call: refused } : await preflight(toolCall, turn, signal);
   if (pre.kind === "immediate") {
     const ended = emit(config, endEvent(pre.call));
     if (ended) await ended;
     return pre.call;
   }
-  return { prepared: pre.call };
+  return { prepared: withCheckedPins(pre.call, config) };
 }
 
 /** Stages 8–11 up to the end event; a call prepared before an abort but not yet run does not run. */
@@ -115,16 +147,16 @@ function shouldTerminate(slots: readonly Settled[]): boolean {
  * calls that never started get an explicit "skipped" error result so the transcript stays paired.
  */
 export async function runToolBatch(
-  assistant: AssistantMessage,
+  assistant: StreamedAssistant,
   config: LoopConfig,
   turn: TurnState,
   signal: AbortSignal,
 ): Promise<BatchResult> {
   const calls: ToolCall[] = [];
-  for (const block of assistant.content) if (block.type === "toolCall") calls.push(block);
+  for (const block of assistant.message.content) if (block.type === "toolCall") calls.push(block);
   const sequential =
     config.toolExecution === "sequential" || calls.some((c) => turn.tools.get(c.name)?.executionMode === "sequential");
-  const seen = new Set<string>();
+  const checks: BatchChecks = { seen: new Set<string>(), argumentBytes: assistant.argumentBytes };
   const results: ToolResultMessage[] = [];
   const settled: Settled[] = [];
 
@@ -133,7 +165,7 @@ export async function runToolBatch(
       let slot: Settled;
       if (signal.aborted) slot = { skipped: toolCall };
       else {
-        const started = await startCall(toolCall, seen, config, turn, signal);
+        const started = await startCall(toolCall, checks, config, turn, signal);
         slot = "prepared" in started ? await finish(started.prepared, config, turn, signal) : started;
       }
       settled.push(slot);
@@ -146,7 +178,7 @@ export async function runToolBatch(
   for (const toolCall of calls) {
     if (signal.aborted) pending.push({ skipped: toolCall });
     else {
-      const started = await startCall(toolCall, seen, config, turn, signal);
+      const started = await startCall(toolCall, checks, config, turn, signal);
       pending.push("prepared" in started ? started.prepared : started);
     }
   }

@@ -104,6 +104,17 @@ export interface LoopConfig {
    * are polled — e.g. a maximum number of turns.
    */
   shouldStopAfterTurn?: ((turn: number, continuing: boolean) => boolean) | undefined;
+  /**
+   * A tool call whose arguments are larger than this many UTF-8 bytes is an invalid call, and its
+   * argument text is not relayed or kept past this size (default 1 MiB, `DEFAULT_MAX_ARGUMENT_BYTES`).
+   */
+  maxArgumentBytes?: number | undefined;
+  /**
+   * The real file each read/write effect names now, by absolute path: called for a call the guards
+   * just allowed, and merged into its pins (`ToolContext.pinnedTargets`) so the tool acts on exactly
+   * what was checked, whether or not a guard pinned it too. Injected because it touches the disk.
+   */
+  pinEffects?: ((effects: readonly ToolEffect[]) => Map<string, readonly string[]>) | undefined;
   /** Working directory and logger handed to tools. */
   cwd: string;
   logger: Logger;

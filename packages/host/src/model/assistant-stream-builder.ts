@@ -8,7 +8,7 @@ import type {
   Usage,
 } from "@gatehouse/sdk";
 import { GatehouseError } from "../common/errors.ts";
-import { parsePartialJson } from "./partial-json.ts";
+import { PartialJsonParser } from "./partial-json.ts";
 import type { ModelStreamEvent } from "./types.ts";
 
 /** The `start` step of a model stream. */
@@ -26,10 +26,24 @@ export interface ToolArgumentsError {
   message: string;
 }
 
+/** A tool call whose streamed arguments went over `maxArgumentBytes`; its text was not kept. */
+export interface OversizedArguments {
+  contentIndex: number;
+  toolCallId: string;
+  toolName: string;
+  /** UTF-8 bytes of argument text streamed for the call (counted to the end, though not kept). */
+  bytes: number;
+}
+
 /** Options of an AssistantStreamBuilder. */
 export interface AssistantStreamBuilderOptions {
   /** The clock for the message timestamp; default `Date.now`. */
   now?: () => number;
+  /**
+   * Argument text beyond this many UTF-8 bytes is not kept or parsed: the call ends with `{}` and
+   * is listed in `oversizedArguments` (the loop refuses such calls). Default: no limit.
+   */
+  maxArgumentBytes?: number | undefined;
 }
 
 /** What `finish` may add to the message besides its stopReason. */
@@ -41,7 +55,7 @@ export interface FinishDetails {
 type Open =
   | { kind: "text"; index: number; block: TextContent }
   | { kind: "thinking"; index: number; block: ThinkingContent }
-  | { kind: "toolCall"; index: number; block: ToolCall; raw: string };
+  | { kind: "toolCall"; index: number; block: ToolCall; raw: string; bytes: number; parser?: PartialJsonParser };
 
 /**
  * Owns one partial AssistantMessage and turns provider-neutral steps into ModelStreamEvents.
@@ -55,11 +69,15 @@ export class AssistantStreamBuilder {
   readonly message: AssistantMessage;
   /** Tool calls whose final arguments were not a JSON object; the caller decides what that means. */
   readonly argumentErrors: ToolArgumentsError[] = [];
+  /** Tool calls whose argument text went over `maxArgumentBytes`. */
+  readonly oversizedArguments: OversizedArguments[] = [];
   private open: Open | undefined;
   private finished = false;
+  private readonly maxArgumentBytes: number;
 
   constructor(options: AssistantStreamBuilderOptions = {}) {
     this.message = { role: "assistant", content: [], stopReason: "stop", timestamp: (options.now ?? Date.now)() };
+    this.maxArgumentBytes = options.maxArgumentBytes ?? Number.POSITIVE_INFINITY;
   }
 
   /** The first step of every stream. */
@@ -109,29 +127,56 @@ export class AssistantStreamBuilder {
   /** Opens a tool-call block with empty arguments. */
   toolCallStart(id: string, name: string): DeltaEvent {
     const block: ToolCall = { type: "toolCall", id, name, arguments: {} };
-    const index = this.begin({ kind: "toolCall", index: 0, block, raw: "" });
+    const parser = new PartialJsonParser();
+    const index = this.begin({ kind: "toolCall", index: 0, block, raw: "", bytes: 0, parser });
     return this.delta({ type: "toolcall_start", contentIndex: index, id, name });
   }
 
   /**
    * Appends a chunk of the raw argument JSON.
-   * Contract: `arguments` is re-derived from the whole accumulated text (best-effort partial parse),
-   * so it is always an object, never the raw text.
+   * Contract: `arguments` is the best-effort partial parse of all the text so far, always an object,
+   * never the raw text; each chunk is parsed once (incrementally), so a call costs time linear in its
+   * size. Past `maxArgumentBytes` the text is counted but neither kept nor parsed, and `arguments`
+   * is `{}`.
    */
   toolCallDelta(chunk: string): DeltaEvent {
     const open = this.expect("toolCall");
-    open.raw += chunk;
-    open.block.arguments = asObject(parsePartialJson(open.raw)) ?? {};
+    open.bytes += Buffer.byteLength(chunk, "utf8");
+    if (open.parser !== undefined && open.bytes > this.maxArgumentBytes) {
+      open.raw = "";
+      delete open.parser;
+      open.block.arguments = {};
+    }
+    if (open.parser !== undefined) {
+      open.raw += chunk;
+      open.block.arguments = asObject(open.parser.push(chunk).value) ?? {};
+    }
     return this.delta({ type: "toolcall_delta", contentIndex: open.index, delta: chunk });
   }
 
   /**
+   * Whether a tool call is open and its arguments so far already form a whole JSON object.
+   * Contract: known from the incremental parse, so asking costs nothing; false past `maxArgumentBytes`.
+   */
+  get openToolCallComplete(): boolean {
+    const open = this.open;
+    return open?.kind === "toolCall" && open.parser !== undefined && open.parser.completeObject;
+  }
+
+  /**
    * Closes the open tool call with `JSON.parse` of the accumulated text (empty text means `{}`).
-   * Contract: text that is not a JSON object gives `{}` and a record in `argumentErrors`.
+   * Contract: text that is not a JSON object gives `{}` and a record in `argumentErrors`; text over
+   * `maxArgumentBytes` gives `{}` and a record in `oversizedArguments`.
    */
   toolCallEnd(): DeltaEvent {
     const open = this.close("toolCall");
     const { block, raw, index } = open;
+    if (open.parser === undefined) {
+      const { id: toolCallId, name: toolName } = block;
+      this.oversizedArguments.push({ contentIndex: index, toolCallId, toolName, bytes: open.bytes });
+      block.arguments = {};
+      return this.delta({ type: "toolcall_end", contentIndex: index, toolCall: block });
+    }
     let parsed: Record<string, unknown> | undefined;
     let problem = "it is not a JSON object";
     try {

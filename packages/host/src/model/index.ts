@@ -3,12 +3,13 @@ export type {
   DeltaEvent,
   EndEvent,
   FinishDetails,
+  OversizedArguments,
   StartEvent,
   ToolArgumentsError,
 } from "./assistant-stream-builder.ts";
 export { AssistantStreamBuilder } from "./assistant-stream-builder.ts";
 export { loadScript, parseScript } from "./load-script.ts";
-export { parsePartialJson } from "./partial-json.ts";
+export { PartialJsonParser, parsePartialJson } from "./partial-json.ts";
 // Provider specs and configuration are light; the adapters themselves (which load the AI SDK)
 // are only reachable through "@gatehouse/host/providers" or a dynamic import, so a scripted run
 // never pays for them.

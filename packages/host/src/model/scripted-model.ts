@@ -54,7 +54,7 @@ export function createScriptedModel(script: Script, options: ScriptedModelOption
         lastMessage: request.messages[request.messages.length - 1],
       });
       const turn = script.turns[next++] ?? EMPTY_TURN;
-      return streamTurn({ turn, signal, now, chunkSize });
+      return streamTurn({ turn, signal, now, chunkSize, maxArgumentBytes: request.maxArgumentBytes });
     },
   };
 }
@@ -64,10 +64,11 @@ async function* streamTurn(ctx: {
   signal: AbortSignal;
   now: () => number;
   chunkSize: number;
+  maxArgumentBytes: number | undefined;
 }): AsyncGenerator<ModelStreamEvent> {
   const { turn, signal, chunkSize } = ctx;
   if (turn.delayMs) await abortableSleep(turn.delayMs, signal);
-  const builder = new AssistantStreamBuilder({ now: ctx.now });
+  const builder = new AssistantStreamBuilder({ now: ctx.now, maxArgumentBytes: ctx.maxArgumentBytes });
   try {
     yield builder.start();
     for (const block of turn.content) {

@@ -6,6 +6,11 @@ export interface ModelRequest {
   /** The live context array; a model must read it and never keep or mutate it. */
   messages: readonly Message[];
   tools: readonly AnyToolDefinition[];
+  /**
+   * The loop refuses a tool call whose arguments are larger than this many UTF-8 bytes; a model
+   * should stop keeping and parsing argument text past it (see `AssistantStreamBuilder`).
+   */
+  maxArgumentBytes?: number;
 }
 
 /**

@@ -1,7 +1,8 @@
-import { readFileSync } from "node:fs";
+import { closeSync, constants, readFileSync } from "node:fs";
 import { errorMessage, GatehouseError } from "../common/errors.ts";
 import { migrateEntry } from "./migrate.ts";
 import { SESSION_VERSION, type SessionEntry, type SessionHeader } from "./session-format.ts";
+import { openSessionFile } from "./session-path.ts";
 
 /** A session file as read from disk. */
 export interface ReadSession {
@@ -33,17 +34,21 @@ function parseLine(file: string, line: number, text: string): Record<string, unk
 
 /**
  * Reads a session file.
- * Contract: a torn last line (no trailing newline: the process died mid-append) is reported in
+ * Contract: a file that is not a regular file on storage (a pipe, a device, anything under /proc)
+ * throws GH_SESSION without being read, so it can never hang. A torn last line (no trailing newline: the process died mid-append) is reported in
  * `tornTail` and ignored; a corrupt line anywhere else, a missing or malformed header, or an
  * entry without an id throws GH_SESSION naming the file and line — nothing is dropped silently.
  * Entry types this build does not know are kept as they are. Older versions are migrated.
  */
 export function readSession(file: string): ReadSession {
+  const fd = openSessionFile(file, constants.O_RDONLY);
   let text: string;
   try {
-    text = readFileSync(file, "utf8");
+    text = readFileSync(fd, "utf8");
   } catch (error) {
     throw new GatehouseError("GH_SESSION", `Cannot read session ${file}: ${errorMessage(error)}`, { cause: error });
+  } finally {
+    closeSync(fd);
   }
   const lastNewline = text.lastIndexOf("\n");
   const whole = lastNewline < 0 ? "" : text.slice(0, lastNewline);

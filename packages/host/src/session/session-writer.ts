@@ -1,6 +1,7 @@
-import { closeSync, fsyncSync, ftruncateSync, mkdirSync, openSync, writeSync } from "node:fs";
+import { closeSync, constants, fsyncSync, ftruncateSync, mkdirSync, writeSync } from "node:fs";
 import { dirname } from "node:path";
 import { errorMessage, GatehouseError } from "../common/errors.ts";
+import { assertSessionLocation, openSessionFile } from "./session-path.ts";
 
 /** When appended entries reach the disk: after every entry, at every turn end (default), or when the OS decides. */
 export type SessionFsync = "every" | "turn" | "off";
@@ -9,7 +10,8 @@ export type SessionFsync = "every" | "turn" | "off";
  * Appends whole lines to a session file through one O_APPEND descriptor.
  * Contract: every entry is one `write` of one complete line, so a crash leaves at most one torn
  * last line; a write failure throws GH_SESSION naming the file (the transcript must not silently
- * stop being recorded).
+ * stop being recorded). Only a regular file on storage is opened (see `openSessionFile`), created
+ * with mode 0600 since a transcript holds whatever the tools read.
  */
 export class SessionWriter {
   readonly file: string;
@@ -50,8 +52,9 @@ export class SessionWriter {
 
   #open(): number {
     if (this.#fd === undefined) {
+      assertSessionLocation(this.file); // before creating directories there
       mkdirSync(dirname(this.file), { recursive: true });
-      this.#fd = openSync(this.file, "a");
+      this.#fd = openSessionFile(this.file, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT);
     }
     return this.#fd;
   }
@@ -60,6 +63,7 @@ export class SessionWriter {
     try {
       work();
     } catch (error) {
+      if (error instanceof GatehouseError && error.code === "GH_SESSION") throw error; // it names the file already
       throw new GatehouseError("GH_SESSION", `Cannot ${what} session ${this.file}: ${errorMessage(error)}`, {
         cause: error,
       });

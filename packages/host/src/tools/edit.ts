@@ -1,12 +1,12 @@
-import { constants } from "node:fs";
-import { readFile, stat, writeFile } from "node:fs/promises";
-import { type AnyToolDefinition, defineTool, type ToolResult } from "@gatehouse/sdk";
+import { type AnyToolDefinition, defineTool, type ToolContext, type ToolResult } from "@gatehouse/sdk";
 import { z } from "zod";
 import { applyEdits, type TextEdit } from "./apply-edits.ts";
+import { refuseUncheckedFile } from "./effect-pins.ts";
 import type { FileMutationQueue } from "./file-mutation-queue.ts";
 import { resolveToolPath } from "./resolve-path.ts";
 import { describeFailure, failureResult, textResult } from "./tool-result.ts";
-import { verifyTarget } from "./verify-target.ts";
+import { closeFile, openVerified, readWhole, type VerifiedFile, writeWhole } from "./verified-open.ts";
+import { checkedTarget } from "./verify-target.ts";
 
 /** What an edit result tells the host. */
 export interface EditDetails {
@@ -75,13 +75,36 @@ function summary(displayPath: string, counts: number[]): string {
   return `Edited ${displayPath}: applied ${counts.length} edits, replacing ${replaced}.`;
 }
 
-async function editFile(options: { target: string; displayPath: string; absPath: string; edits: TextEdit[] }) {
-  const { target, displayPath, absPath, edits } = options;
+/** Reads, changes and rewrites exactly the file `target` names, through one verified descriptor. */
+async function editFile(options: {
+  target: string;
+  displayPath: string;
+  absPath: string;
+  edits: TextEdit[];
+  pins: ToolContext["pinnedTargets"];
+}) {
+  const { target, displayPath } = options;
+  const file = openVerified({ target, intent: "update", displayPath });
+  try {
+    if (file.stats.isFile()) refuseUncheckedFile({ ...options, stats: file.stats, access: "write" });
+    return await editOpenFile({ ...options, file });
+  } finally {
+    await closeFile(file);
+  }
+}
+
+async function editOpenFile(options: {
+  file: VerifiedFile;
+  displayPath: string;
+  absPath: string;
+  edits: TextEdit[];
+}): Promise<ToolResult> {
+  const { file, displayPath, absPath, edits } = options;
   const empty: EditDetails = { path: absPath, edits: edits.length, replacements: 0, counts: [] };
-  if (!(await stat(target)).isFile()) {
+  if (!file.stats.isFile()) {
     return failureResult(`${displayPath} is not a regular file; edit only changes files.`, empty);
   }
-  const raw = await readFile(target);
+  const raw = await readWhole(file);
   const content = raw.toString("utf8");
   // Rewriting text that did not decode cleanly would silently replace bytes with U+FFFD.
   if (!Buffer.from(content, "utf8").equals(raw)) {
@@ -92,11 +115,7 @@ async function editFile(options: { target: string; displayPath: string; absPath:
   }
   const outcome = applyEdits({ content, edits, displayPath });
   if (!outcome.ok) return failureResult(`${outcome.message} ${displayPath} was not changed.`, empty);
-  // O_NOFOLLOW: if the target became a symlink after it was verified, fail instead of following it.
-  await writeFile(target, outcome.content, {
-    encoding: "utf8",
-    flag: constants.O_WRONLY | constants.O_TRUNC | constants.O_NOFOLLOW,
-  });
+  await writeWhole(file, Buffer.from(outcome.content, "utf8"));
   const replacements = outcome.counts.reduce((sum, n) => sum + n, 0);
   const details: EditDetails = { ...empty, replacements, counts: outcome.counts };
   details.firstChangedLine = outcome.firstChangedLine;
@@ -106,7 +125,8 @@ async function editFile(options: { target: string; displayPath: string; absPath:
 /**
  * The `edit` built-in: exact-text replacements in an existing file, all or nothing.
  * Contract: runs through `queue` keyed by the file's real path (read, change and write happen
- * inside one queue slot); on any failure the file is left untouched.
+ * inside one queue slot, through one descriptor proven to be the file the guards pinned); on any
+ * failure the file is left untouched.
  */
 export function createEditTool(options: { queue: FileMutationQueue }): AnyToolDefinition {
   const { queue } = options;
@@ -124,8 +144,10 @@ export function createEditTool(options: { queue: FileMutationQueue }): AnyToolDe
         // No await before enqueueing: the queue's order must be the order the calls arrived in.
         return await queue.run(resolved, async (target) => {
           if (ctx.signal.aborted) throw new Error(`Edit of ${args.path} was aborted before it started.`);
-          verifyTarget({ absPath: resolved, queued: target, displayPath: args.path, ctx });
-          return editFile({ target, displayPath: args.path, absPath: resolved, edits: editsOf(args) });
+          const access = "write";
+          const real = checkedTarget({ absPath: resolved, queued: target, displayPath: args.path, ctx, access });
+          const edits = editsOf(args);
+          return editFile({ target: real, displayPath: args.path, absPath: resolved, edits, pins: ctx.pinnedTargets });
         });
       } catch (error) {
         const text = describeFailure({ action: "edit", displayPath: args.path, absPath, error });

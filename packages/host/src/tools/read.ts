@@ -1,10 +1,12 @@
-import { readFile, stat } from "node:fs/promises";
 import path from "node:path";
-import { type AnyToolDefinition, defineTool, type ToolResult } from "@gatehouse/sdk";
+import { type AnyToolDefinition, defineTool, type ToolContext, type ToolResult } from "@gatehouse/sdk";
 import { z } from "zod";
+import { refuseUncheckedFile } from "./effect-pins.ts";
 import { resolveToolPath } from "./resolve-path.ts";
 import { describeFailure, failureResult, textResult } from "./tool-result.ts";
 import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, formatBytes, type Truncation, truncateHead } from "./truncate.ts";
+import { closeFile, openVerified, readWhole } from "./verified-open.ts";
+import { checkedTarget } from "./verify-target.ts";
 
 const IMAGE_TYPES: Record<string, string> = {
   ".png": "image/png",
@@ -70,16 +72,36 @@ function readText(displayPath: string, absPath: string, buffer: Buffer, args: z.
   return textResult(`${view.text}\n\n${marker}`, details);
 }
 
-async function readPath(displayPath: string, absPath: string, args: z.output<typeof parameters>): Promise<ToolResult> {
-  const info = await stat(absPath);
-  if (info.isDirectory()) {
-    return failureResult(`${displayPath} is a directory, not a file; use ls to list it.`, { path: absPath });
+/**
+ * Reads exactly the file the guards checked: the path is re-resolved and compared with their pins,
+ * and the descriptor read from is proven to be that file (`openVerified`).
+ */
+async function readPath(options: {
+  displayPath: string;
+  absPath: string;
+  args: z.output<typeof parameters>;
+  ctx: ToolContext;
+}): Promise<ToolResult> {
+  const { displayPath, absPath, ctx } = options;
+  const target = checkedTarget({ absPath, displayPath, ctx, access: "read" });
+  const file = openVerified({ target, intent: "read", displayPath });
+  try {
+    if (file.stats.isDirectory()) {
+      return failureResult(`${displayPath} is a directory, not a file; use ls to list it.`, { path: absPath });
+    }
+    // Devices and FIFOs never end (/dev/zero) or block (a pipe with no writer); only regular files are read.
+    if (!file.stats.isFile()) {
+      return failureResult(`${displayPath} is not a regular file; read only reads files.`, { path: absPath });
+    }
+    refuseUncheckedFile({ pins: ctx.pinnedTargets, target, stats: file.stats, displayPath, access: "read" });
+    return viewOf(displayPath, absPath, await readWhole(file), options.args);
+  } finally {
+    await closeFile(file);
   }
-  // Devices and FIFOs never end (/dev/zero) or block (a pipe with no writer); only regular files are read.
-  if (!info.isFile()) {
-    return failureResult(`${displayPath} is not a regular file; read only reads files.`, { path: absPath });
-  }
-  const buffer = await readFile(absPath);
+}
+
+/** The result for a file's bytes: an image block, a refusal for binary data, or a text view. */
+function viewOf(displayPath: string, absPath: string, buffer: Buffer, args: z.output<typeof parameters>): ToolResult {
   const mimeType = IMAGE_TYPES[path.extname(absPath).toLowerCase()];
   if (mimeType !== undefined) {
     return {
@@ -108,7 +130,7 @@ export function createReadTool(): AnyToolDefinition {
       let absPath: string | undefined;
       try {
         absPath = resolveToolPath(args.path, ctx.cwd);
-        return await readPath(args.path, absPath, args);
+        return await readPath({ displayPath: args.path, absPath, args, ctx });
       } catch (error) {
         return failureResult(describeFailure({ action: "read", displayPath: args.path, absPath, error }), {
           path: absPath ?? args.path,

@@ -1,14 +1,11 @@
-import { constants } from "node:fs";
-import { mkdir, writeFile } from "node:fs/promises";
-import path from "node:path";
-import { type AnyToolDefinition, defineTool } from "@gatehouse/sdk";
+import { type AnyToolDefinition, defineTool, type ToolContext } from "@gatehouse/sdk";
 import { z } from "zod";
+import { refuseUncheckedFile } from "./effect-pins.ts";
 import type { FileMutationQueue } from "./file-mutation-queue.ts";
 import { resolveToolPath } from "./resolve-path.ts";
 import { describeFailure, failureResult, textResult } from "./tool-result.ts";
-import { verifyTarget } from "./verify-target.ts";
-
-const WRITE_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW;
+import { closeFile, openVerified, writeWhole } from "./verified-open.ts";
+import { checkedTarget } from "./verify-target.ts";
 
 /** What a write result tells the host. */
 export interface WriteDetails {
@@ -25,9 +22,36 @@ const parameters = z.object({
 });
 
 /**
+ * Writes `content` to exactly the file `target` names (see `openVerified`).
+ * Contract: a target that is not a regular file (a FIFO, a device), or a hard link made after the
+ * guards checked it, is refused before anything is written; an existing file is truncated only once
+ * it is proven to be the target.
+ */
+async function writeTarget(options: {
+  target: string;
+  displayPath: string;
+  content: string;
+  pins: ToolContext["pinnedTargets"];
+}): Promise<number> {
+  const { target, displayPath } = options;
+  const file = openVerified({ target, intent: "replace", displayPath });
+  try {
+    if (!file.stats.isFile()) throw new Error(`${displayPath} is not a regular file; nothing was written.`);
+    refuseUncheckedFile({ pins: options.pins, target, stats: file.stats, displayPath, access: "write" });
+    const data = Buffer.from(options.content, "utf8");
+    await writeWhole(file, data);
+    return data.length;
+  } finally {
+    await closeFile(file);
+  }
+}
+
+/**
  * The `write` built-in: creates or overwrites a file, creating missing parent directories.
  * Contract: runs through `queue` keyed by the file's real path, so it never interleaves with another
- * write or edit of the same file; it writes to the real target the queue resolved.
+ * write or edit of the same file; it writes exactly the file the queue resolved and the guards
+ * pinned, through a verified descriptor: a folder swapped for a link makes the call fail, never
+ * land elsewhere.
  */
 export function createWriteTool(options: { queue: FileMutationQueue }): AnyToolDefinition {
   const { queue } = options;
@@ -45,12 +69,9 @@ export function createWriteTool(options: { queue: FileMutationQueue }): AnyToolD
         // No await before enqueueing: the queue's order must be the order the calls arrived in.
         const bytes = await queue.run(resolved, async (realTarget) => {
           if (ctx.signal.aborted) throw new Error(`Write to ${args.path} was aborted before it started.`);
-          verifyTarget({ absPath: resolved, queued: realTarget, displayPath: args.path, ctx });
-          await mkdir(path.dirname(realTarget), { recursive: true });
-          const data = Buffer.from(args.content, "utf8");
-          // O_NOFOLLOW: if the target became a symlink after it was verified, fail instead of following it.
-          await writeFile(realTarget, data, { flag: WRITE_FLAGS });
-          return data.length;
+          const access = "write";
+          const target = checkedTarget({ absPath: resolved, queued: realTarget, displayPath: args.path, ctx, access });
+          return writeTarget({ target, displayPath: args.path, content: args.content, pins: ctx.pinnedTargets });
         });
         return textResult(`Wrote ${bytes} bytes to ${args.path}`, { path: absPath, bytes });
       } catch (error) {

@@ -163,4 +163,31 @@ describe("AssistantStreamBuilder", () => {
     b.finish("stop");
     expect(() => b.finish("stop")).toThrow(/already finished/);
   });
+
+  it("past maxArgumentBytes stops keeping and parsing argument text, and lists the call as oversized", () => {
+    const b = new AssistantStreamBuilder({ maxArgumentBytes: 20 });
+    b.start();
+    b.toolCallStart("c1", "write");
+    b.toolCallDelta('{"path": "a.txt", ');
+    expect(b.message.content[0]).toMatchObject({ arguments: { path: "a.txt" } });
+    // "é" is 2 bytes in UTF-8: 18 + 2 + 1 = 21 bytes, one over the limit.
+    const over = b.toolCallDelta('"é');
+    expect(over.event).toEqual({ type: "toolcall_delta", contentIndex: 0, delta: '"é' });
+    expect(b.message.content[0]).toMatchObject({ arguments: {} });
+    b.toolCallDelta('": "x"}');
+    const end = b.toolCallEnd();
+    expect(end.event).toMatchObject({ type: "toolcall_end", toolCall: { id: "c1", arguments: {} } });
+    expect(b.oversizedArguments).toEqual([{ contentIndex: 0, toolCallId: "c1", toolName: "write", bytes: 28 }]);
+    // Too large is not malformed: providers must not turn it into a failed message.
+    expect(b.argumentErrors).toEqual([]);
+  });
+
+  it("keeps arguments of exactly maxArgumentBytes", () => {
+    const b = new AssistantStreamBuilder({ maxArgumentBytes: 12 });
+    b.start();
+    b.toolCallStart("c1", "t");
+    b.toolCallDelta('{"a": "xyz"}');
+    expect(b.toolCallEnd().event).toMatchObject({ toolCall: { arguments: { a: "xyz" } } });
+    expect(b.oversizedArguments).toEqual([]);
+  });
 });

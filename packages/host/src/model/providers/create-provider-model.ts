@@ -51,6 +51,7 @@ export function createProviderModel(options: ProviderModelOptions): Model {
           temperature: options.temperature,
           maxOutputTokens: options.maxOutputTokens,
           onWarning: options.onWarning,
+          maxArgumentBytes: request.maxArgumentBytes,
         };
       } catch (error) {
         return failedRequest(label, redactSecrets(errorMessage(error), options.apiKey));

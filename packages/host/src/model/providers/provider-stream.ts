@@ -31,6 +31,8 @@ export interface ProviderTurn {
   temperature?: number | undefined;
   maxOutputTokens?: number | undefined;
   onWarning?: ((warning: string) => void) | undefined;
+  /** Argument text past this many bytes is not kept (the loop refuses the call). */
+  maxArgumentBytes?: number | undefined;
 }
 
 /** How one attempt ended. */
@@ -49,7 +51,7 @@ type Attempt =
  * a message from `describeProviderError`, keeping what was streamed; abort ends it with `aborted`.
  */
 export async function* streamProviderTurn(turn: ProviderTurn): AsyncGenerator<ModelStreamEvent> {
-  const builder = new AssistantStreamBuilder();
+  const builder = new AssistantStreamBuilder({ maxArgumentBytes: turn.maxArgumentBytes });
   const normalizer = new StreamNormalizer(builder);
   yield builder.start();
   for (let attempt = 0; ; attempt++) {

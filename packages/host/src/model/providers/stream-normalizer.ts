@@ -17,7 +17,6 @@ interface Pending {
 interface Open {
   key: string;
   kind: Kind;
-  raw: string;
 }
 
 /**
@@ -109,7 +108,8 @@ export class StreamNormalizer {
     // Only a start opens a call: input of a call we never saw start (a provider-executed tool) is not ours.
     if (kind === "toolCall" && step.op !== "start") return [];
     if (this.open?.kind === "toolCall") {
-      if (kind !== "toolCall" || !isCompleteObject(this.open.raw)) {
+      // The builder's incremental parse says whether the call is whole: no re-parse of its text here.
+      if (kind !== "toolCall" || !this.builder.openToolCallComplete) {
         this.pending.set(key, { kind, id, steps: [step] });
         return [];
       }
@@ -125,7 +125,7 @@ export class StreamNormalizer {
   private begin(kind: Kind, id: string): DeltaEvent[] {
     const key = keyOf(kind, id);
     this.closed.delete(key);
-    this.open = { key, kind, raw: "" };
+    this.open = { key, kind };
     if (kind === "text") return [this.builder.textStart()];
     if (kind === "thinking") return [this.builder.thinkingStart()];
     return [this.builder.toolCallStart(id, this.names.get(id) ?? "")];
@@ -137,7 +137,6 @@ export class StreamNormalizer {
     if (step.op === "end") return this.closeOpen();
     if (open.kind === "text") return [this.builder.textDelta(step.text)];
     if (open.kind === "thinking") return [this.builder.thinkingDelta(step.text)];
-    open.raw += step.text;
     return [this.builder.toolCallDelta(step.text)];
   }
 
@@ -177,15 +176,6 @@ export class StreamNormalizer {
 
 function keyOf(kind: Kind, id: string): string {
   return `${kind}:${id}`;
-}
-
-function isCompleteObject(raw: string): boolean {
-  try {
-    const value: unknown = JSON.parse(raw);
-    return value !== null && typeof value === "object" && !Array.isArray(value);
-  } catch {
-    return false;
-  }
 }
 
 function lateDelta(id: string, name: string | undefined): string {

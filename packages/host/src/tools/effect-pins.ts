@@ -1,0 +1,90 @@
+import { lstatSync, type Stats } from "node:fs";
+import type { ToolEffect } from "@gatehouse/sdk";
+import { resolveRealPath } from "./real-path.ts";
+import { resolveToolPath } from "./resolve-path.ts";
+
+/** A pinned file as it was when the guards checked it: its device and inode, or absent. */
+type Identity = { dev: number; ino: number } | "absent";
+
+/**
+ * Pins by absolute path (what `ToolContext.pinnedTargets` holds) that also remember what each pinned
+ * real file was at check time, so a tool can tell a hard link made after the check from the file
+ * that was checked. Guards' pins can be added with `set`; they carry no identity.
+ */
+export class CheckedPins extends Map<string, readonly string[]> {
+  readonly #identities = new Map<string, Identity>();
+
+  /** Records what `real` is now (call at check time). */
+  remember(real: string): void {
+    if (this.#identities.has(real)) return;
+    const info = lstatSync(real, { throwIfNoEntry: false });
+    this.#identities.set(real, info === undefined ? "absent" : { dev: info.dev, ino: info.ino });
+  }
+
+  /** What `real` was at check time, if it was pinned here. */
+  identityAt(real: string): Identity | undefined {
+    return this.#identities.get(real);
+  }
+}
+
+/**
+ * The real file each read and write effect names right now, keyed by its absolute path as the
+ * built-in tools resolve it, with what that file is: what the host pins when guards check a call,
+ * so the tool later opens exactly what was checked (`ToolContext.pinnedTargets`), whether or not a
+ * guard pinned it too. Contract: never throws; a path the tools would refuse (empty, NUL) is left out.
+ */
+export function pinEffectTargets(effects: readonly ToolEffect[], cwd: string): CheckedPins {
+  const pins = new CheckedPins();
+  for (const effect of effects) {
+    if ((effect.kind !== "read" && effect.kind !== "write") || typeof effect.path !== "string") continue;
+    let absolute: string;
+    try {
+      absolute = resolveToolPath(effect.path, cwd);
+    } catch {
+      continue;
+    }
+    const real = resolveRealPath(absolute);
+    try {
+      pins.remember(real);
+    } catch {
+      // Unreadable (EACCES, ENOTDIR): the tool's own open reports it.
+    }
+    const list = pins.get(absolute) ?? [];
+    if (!list.includes(real)) pins.set(absolute, [...list, real]);
+  }
+  return pins;
+}
+
+/**
+ * Throws when the opened file is not what the guards checked, in the ways a path cannot show:
+ * a read's file must be the very file (device and inode) the path named at check time, so a file
+ * renamed or linked into place by another call of the same batch (`mv .env notes`, `ln .env notes`)
+ * is refused; a write's file must not be a hard link that was absent, or another file, at check
+ * time (a write through it would change the other name's file too). Files the host did not pin
+ * (no guard checked the call) pass.
+ */
+export function refuseUncheckedFile(options: {
+  pins: ReadonlyMap<string, readonly string[]> | undefined;
+  target: string;
+  stats: Stats;
+  displayPath: string;
+  access: "read" | "write";
+}): void {
+  const { pins, target, stats, displayPath } = options;
+  if (!(pins instanceof CheckedPins)) return;
+  const before = pins.identityAt(target);
+  if (before === undefined) return;
+  const same = before !== "absent" && before.dev === stats.dev && before.ino === stats.ino;
+  if (same) return;
+  if (options.access === "read") {
+    const then = before === "absent" ? "did not exist" : "was another file";
+    throw new Error(
+      `${displayPath} changed after the policy check (it ${then} then; another call of the same batch replaced it); nothing was read. Read it again in a later turn.`,
+    );
+  }
+  if (stats.nlink > 1) {
+    throw new Error(
+      `${displayPath} is a hard link (${stats.nlink} links) that appeared after the policy check, so it may be another name of a protected file; nothing was written.`,
+    );
+  }
+}
