@@ -183,7 +183,12 @@ function narrower(ctx: Ctx, { present, floor }: KeyInput, path: Path): unknown {
     lower.value.forEach((root, index) => {
       const inner = resolveRoot(root);
       if (inner !== undefined && outer.some((o) => o !== undefined && isWithin(o, inner))) return;
-      const listed = Array.isArray(floorRoots) ? floorRoots.map(show).join(", ") : show(floorRoots);
+      const listed =
+        !managed && floor === undefined
+          ? "the project directory, by default"
+          : Array.isArray(floorRoots)
+            ? floorRoots.map(show).join(", ")
+            : show(floorRoots);
       problem(
         ctx,
         lower,
