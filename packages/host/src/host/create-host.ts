@@ -3,6 +3,7 @@ import { type Logger, pino } from "pino";
 import { GatehouseError } from "../common/errors.ts";
 import { gatehouseHome } from "../config/gatehouse-home.ts";
 import { ExtensionManager } from "../extensions/extension-manager.ts";
+import type { ExtensionWatcher } from "../extensions/watcher.ts";
 import { HandlerRegistry } from "../hooks/handler-registry.ts";
 import type { HandlerFailure } from "../hooks/registrations.ts";
 import { runAgentLoop } from "../loop/agent-loop.ts";
@@ -97,6 +98,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
     throw guardFailureError(down);
   }
 
+  let watcher: ExtensionWatcher | undefined;
   // Reloads wait for the turn boundary while a run is in flight, so no call sees half a reload.
   const reloads = new ReloadScheduler({
     running: () => controller !== undefined,
@@ -107,12 +109,14 @@ export async function createHost(options: HostOptions): Promise<Host> {
         await hub.emit({ type: "extension_error", extension: "settings", error });
       }
       const summary = await manager.reconcile(candidates());
+      if (project) watcher?.setRoots(project.watchRoots());
       if (summary.loaded.length + summary.failed.length + summary.removed.length > 0) {
         await hub.emit({ type: "extensions_reloaded", ...summary });
       }
     },
   });
-  const watcher = options.watch && project ? project.watch(() => reloads.schedule()) : undefined;
+  // Declared before the scheduler's first use: reloads run only after creation returns.
+  watcher = options.watch && project ? project.watch(() => reloads.schedule()) : undefined;
   if (watcher) await watcher.ready;
 
   const session = options.session;

@@ -48,7 +48,9 @@ export interface ProjectExtensions {
   projectCode(): ProjectCode[];
   /** The trust state of each project extension, by key. */
   trust(): Map<string, TrustStatus>;
-  /** Watches every folder and file that can change the extension set or its trust. */
+  /** Every folder and file that can change the extension set or its trust (what `watch` watches). */
+  watchRoots(): string[];
+  /** Watches `watchRoots()`; after a reload, `setRoots(watchRoots())` follows newly imported files. */
   watch(onChange: () => void): ExtensionWatcher;
   /** Ends this host's registration with the trust gate. */
   close(): void;
@@ -159,6 +161,14 @@ export function openProject(options: Pick<HostOptions, "cwd" | "env" | "trust">,
     });
   }
 
+  function watchRoots(): string[] {
+    const roots = [join(cwd, ".gatehouse"), join(home, "settings.json"), join(home, "extensions"), trustFilePath(home)];
+    for (const loc of settingsFileLocations({ cwd, env, home })) roots.push(loc.file);
+    for (const d of discovered) if (d.root && !d.root.includes("node_modules")) roots.push(d.root);
+    for (const graph of graphs.values()) roots.push(...graph.files);
+    return [...new Set(roots)];
+  }
+
   return {
     get settings() {
       return settings;
@@ -179,18 +189,8 @@ export function openProject(options: Pick<HostOptions, "cwd" | "env" | "trust">,
     configFor,
     projectCode,
     trust,
-    watch(onChange) {
-      const roots = [
-        join(cwd, ".gatehouse"),
-        join(home, "settings.json"),
-        join(home, "extensions"),
-        trustFilePath(home),
-      ];
-      for (const loc of settingsFileLocations({ cwd, env, home })) roots.push(loc.file);
-      for (const d of discovered) if (d.root && !d.root.includes("node_modules")) roots.push(d.root);
-      for (const graph of graphs.values()) roots.push(...graph.files);
-      return watchExtensions([...new Set(roots)], onChange);
-    },
+    watchRoots,
+    watch: (onChange) => watchExtensions(watchRoots(), onChange),
     close: () => gate.close(),
   };
 }
