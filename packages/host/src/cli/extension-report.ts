@@ -6,7 +6,8 @@ import { describeEnabledAt } from "../host/guard-failures.ts";
 const MAX_VALUE = 80;
 
 function showValue(value: unknown): string {
-  const text = JSON.stringify(value) ?? "undefined";
+  if (value === undefined) return "(unset)";
+  const text = JSON.stringify(value) ?? String(value);
   return text.length > MAX_VALUE ? `${text.slice(0, MAX_VALUE - 3)}...` : text;
 }
 

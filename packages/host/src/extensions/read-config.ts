@@ -67,7 +67,7 @@ export function readConfig<S extends z.ZodType>(options: {
   }
   const parsed = schema.safeParse(merged.value);
   if (!parsed.success) throw configError(name, mergedIssues(name, parsed.error.issues, input.levels, merged.origins));
-  const keys = explainKeys(parsed.data, merged.origins);
+  const keys = explainKeys(parsed.data, merged.origins, Object.keys(options.merge ?? {}));
   return { value: parsed.data, explanation: { floor: input.floor, value: parsed.data, keys } };
 }
 
@@ -143,15 +143,23 @@ function mergedIssues(
   });
 }
 
-function explainKeys(value: unknown, origins: ReadonlyMap<string, readonly SettingsLocation[]>) {
+function explainKeys(
+  value: unknown,
+  origins: ReadonlyMap<string, readonly SettingsLocation[]>,
+  ruled: readonly string[],
+) {
   const keys: { key: string; value: unknown; from: ConfigKeySource[] }[] = [];
   const covered = new Set<string>();
   for (const [path, from] of origins) {
     covered.add(path.split(".")[0] as string);
     keys.push({ key: path, value: valueAt(value, path.split(".")), from: [...from] });
   }
-  if (isObject(value)) {
-    for (const [key, v] of Object.entries(value)) if (!covered.has(key)) keys.push({ key, value: v, from: [] });
+  const unset = ruled.filter((key) => !isObject(value) || !Object.hasOwn(value, key));
+  const present = isObject(value) ? Object.keys(value) : [];
+  for (const key of [...present, ...unset]) {
+    if (covered.has(key)) continue;
+    covered.add(key);
+    keys.push({ key, value: isObject(value) ? value[key] : undefined, from: [] });
   }
   return keys.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
 }

@@ -147,6 +147,15 @@ describe("managed settings are a floor: a lower level cannot loosen a managed gu
     });
   });
 
+  it("narrowing the workspace keeps a managed relative deny meaning the project's path", async () => {
+    const floor: Floor = { ...SILENT_PATHS, section: { denyWrite: ["src/generated/**"] } };
+    const { p, env } = floorProject(floor, "project", { workspace: ["./src"] });
+    const { host } = await openHost(p, { env, trust: true });
+    const check = await host.check("write", { path: "src/generated/api.ts", content: "x" });
+    expect(check).toMatchObject({ outcome: "blocked", blockedBy: "protected-paths" });
+    expect(check.reason).toContain("src/generated/**");
+  });
+
   it("a lower level may repeat a pinned value managed set", async () => {
     const floor: Floor = { ...MANAGED_AUDIT, section: { file: "audit/team.jsonl" } };
     const { p, env } = floorProject(floor, "project", { file: "audit/team.jsonl", fsync: "every" });
