@@ -60,6 +60,14 @@ function stem(file: string): string {
   return name === "index" ? basename(resolve(file, "..")) : name;
 }
 
+/**
+ * Project code: whatever lies inside the project as spelled (a link inside it leads the project's
+ * way) or really (a symbolic link or `..` does not make it anyone else's).
+ */
+function isProjectCode(path: string, projectReal: string, projectDir: string): boolean {
+  return isProjectFile(path, projectReal) || isInside(projectReal, path) || isInside(projectDir, path);
+}
+
 function realOr(path: string): string {
   try {
     return realpathSync(path);
@@ -86,7 +94,7 @@ function where(spec: ExtensionSpec): string {
   return `${spec.file}:${spec.at.line}:${spec.at.column}`;
 }
 
-function fromSpec(spec: ExtensionSpec, projectReal: string): DiscoveredExtension {
+function fromSpec(spec: ExtensionSpec, projectReal: string, projectDir: string): DiscoveredExtension {
   const required = requiredBecause(spec);
   const base = {
     id: `spec:${spec.level}:${spec.spec}`,
@@ -103,10 +111,10 @@ function fromSpec(spec: ExtensionSpec, projectReal: string): DiscoveredExtension
   });
   if (isPathSpec(spec.spec)) {
     const problem = pathSpecProblem(spec.spec);
-    return problem ? refuse(problem) : fromPath(spec, projectReal, { base, refuse });
+    return problem ? refuse(problem) : fromPath(spec, { projectReal, projectDir }, { base, refuse });
   }
   const problem = packageSpecProblem(spec.spec);
-  return problem ? refuse(problem) : fromPackage(spec, projectReal, { base, refuse });
+  return problem ? refuse(problem) : fromPackage(spec, { projectReal, projectDir }, { base, refuse });
 }
 
 interface Builders {
@@ -114,7 +122,16 @@ interface Builders {
   refuse: (why: string) => DiscoveredExtension;
 }
 
-function fromPath(spec: ExtensionSpec, projectReal: string, { base, refuse }: Builders): DiscoveredExtension {
+interface Project {
+  projectReal: string;
+  projectDir: string;
+}
+
+function fromPath(
+  spec: ExtensionSpec,
+  { projectReal, projectDir }: Project,
+  { base, refuse }: Builders,
+): DiscoveredExtension {
   const expanded = spec.spec.startsWith("~") ? join(homedir(), spec.spec.slice(1)) : spec.spec;
   const target = resolve(spec.dir, expanded);
   const fallbackName = stem(target);
@@ -124,7 +141,7 @@ function fromPath(spec: ExtensionSpec, projectReal: string, { base, refuse }: Bu
   if (projectLevel && !isInside(projectReal, realOr(target))) {
     return refuse(`project settings may only list extensions inside the project, and it resolves to ${realOr(target)}`);
   }
-  const projectCode = isProjectFile(target, projectReal);
+  const projectCode = isProjectCode(target, projectReal, projectDir);
   if (statSync(target).isDirectory()) {
     const entry = folderEntry(target);
     if (!entry)
@@ -150,7 +167,11 @@ function packageRoot(entry: string, name: string): string {
  * first: a project must not be able to substitute its own copy of a package a team lead or the
  * user chose. Wherever it was found, an entry inside the project is project code.
  */
-function fromPackage(spec: ExtensionSpec, projectReal: string, { base }: Builders): DiscoveredExtension {
+function fromPackage(
+  spec: ExtensionSpec,
+  { projectReal, projectDir }: Project,
+  { base }: Builders,
+): DiscoveredExtension {
   const hostFirst = spec.level === "managed" || spec.level === "user";
   const fromHost = () => {
     try {
@@ -168,7 +189,7 @@ function fromPackage(spec: ExtensionSpec, projectReal: string, { base }: Builder
       error: `package "${spec.spec}" (listed in ${where(spec)}) is not installed in the project or with gatehouse`,
     };
   }
-  const projectCode = isProjectFile(entry, projectReal);
+  const projectCode = isProjectCode(entry, projectReal, projectDir);
   return { ...base, projectCode, id: entry, entry, root: packageRoot(entry, spec.spec) };
 }
 
@@ -231,7 +252,7 @@ export interface DiscoveryInput {
 export function discoverExtensions(input: DiscoveryInput): DiscoveredExtension[] {
   const projectReal = realOr(resolve(input.projectDir));
   const bySettings = (levels: SettingsLevelName[]) =>
-    input.specs.filter((s) => levels.includes(s.level)).map((s) => fromSpec(s, projectReal));
+    input.specs.filter((s) => levels.includes(s.level)).map((s) => fromSpec(s, projectReal, resolve(input.projectDir)));
   const all = [
     ...bySettings(["managed"]),
     ...bySettings(["project", "projectLocal"]),

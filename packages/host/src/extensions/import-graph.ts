@@ -2,7 +2,8 @@ import { readFileSync, realpathSync } from "node:fs";
 import { createRequire, isBuiltin } from "node:module";
 import { extname } from "node:path";
 import { errorMessage } from "../common/errors.ts";
-import { isProjectFile } from "./code-origin.ts";
+import { isInside, isProjectFile } from "./code-origin.ts";
+import { linkEscape } from "./link-escape.ts";
 import { resolveLikeLoader, transpileForScan } from "./module-loader.ts";
 
 const hostRequire = createRequire(import.meta.url);
@@ -11,8 +12,15 @@ const LEAVES = new Set([".json", ".node"]);
 
 /** The project files an extension loads, as trust records them. */
 export interface ImportGraph {
-  /** Real paths of the project files reached from the entry (the entry first). */
+  /**
+   * Real paths of the project files reached from the entry (the entry first), and of files outside
+   * the project reached through a link inside it (those are project code too).
+   */
   readonly files: readonly string[];
+  /** How each file outside the project was reached: `lib/x.ts imports "./link" through the link ...`. */
+  readonly links: readonly string[];
+  /** The real files and folders outside the project that links inside it lead to (gated as project code). */
+  readonly linkTargets: readonly string[];
   /** Imports that could not be followed; shown with the trust grant, never fatal. */
   readonly problems: readonly string[];
 }
@@ -71,20 +79,28 @@ function realOr(file: string): string {
  * Walks an extension's local import graph the way the loader resolves it: every literal import,
  * export-from, dynamic `import()` and `require()` of every project file reached, through the
  * project's own node_modules too. Files outside the project are not entered (they are not project
- * code); JSON and native addons are leaves.
+ * code) unless a link inside the project leads to them; JSON and native addons are leaves.
  * Contract: reads files, runs none. A specifier built at run time cannot be followed: the gate
  * refuses such a file when it is loaded unless another literal import reaches it.
  */
-export function importGraph(entry: string, options: { projectReal: string }): ImportGraph {
+export function importGraph(
+  entry: string,
+  options: { projectReal: string; linkTargets?: readonly string[] },
+): ImportGraph {
+  const root = options.projectReal;
   const files: string[] = [];
+  const links: string[] = [];
   const problems: string[] = [];
   const seen = new Set<string>();
+  // Code outside the project that a link inside it leads to: the linked file, or the linked folder.
+  const linked = new Set<string>([realOr(entry), ...(options.linkTargets ?? [])]);
+  const isLinked = (file: string) => [...linked].some((target) => isInside(target, file));
   const queue = [realOr(entry)];
   while (queue.length > 0 && files.length < MAX_FILES) {
     const file = queue.shift() as string;
     if (seen.has(file)) continue;
     seen.add(file);
-    if (file !== realOr(entry) && !isProjectFile(file, options.projectReal)) continue;
+    if (!isLinked(file) && !isProjectFile(file, root)) continue;
     files.push(file);
     if (LEAVES.has(extname(file))) continue;
     let specs: string[];
@@ -98,9 +114,15 @@ export function importGraph(entry: string, options: { projectReal: string }): Im
       if (isBuiltin(spec)) continue;
       const resolved = resolveLikeLoader(spec, file);
       if (resolved === undefined) continue;
+      const leak = linkEscape({ spec, parent: file, resolved, root });
+      if (leak && !linked.has(leak.target)) {
+        linked.add(leak.target);
+        links.push(leak.reason);
+      }
       queue.push(realOr(resolved));
     }
   }
   if (queue.length > 0) problems.push(`more than ${MAX_FILES} project files are imported; the rest are not trusted`);
-  return { files, problems };
+  const linkTargets = [...linked].filter((target) => !isProjectFile(target, root));
+  return { files, links, linkTargets, problems };
 }

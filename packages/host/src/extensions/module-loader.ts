@@ -5,7 +5,7 @@ import { errorMessage } from "../common/errors.ts";
 import { createFastTransform, TRANSFORM_VERSION } from "./sucrase-transform.mjs";
 import { createCachedTransform } from "./transpile-cache.mjs";
 import { openTranspileCache } from "./transpile-cache-dir.ts";
-import { gatedNativeImport, gateProjectCode, isGated, staleModules } from "./trust-gate.ts";
+import { gatedNativeImport, gateProjectCode, isGated, staleModules, withImportGuard } from "./trust-gate.ts";
 
 const hostRequire = createRequire(import.meta.url);
 
@@ -77,8 +77,9 @@ function loaderFor(home: string): Jiti {
   const { dir, key } = openTranspileCache(home);
   const cached = createCachedTransform({ transform: fastTransform(), dir, key, version: TRANSFORM_VERSION });
   const transform: Transform = (input) => {
-    if (input.filename !== undefined) gateProjectCode(input.filename, input.source);
-    return cached(input);
+    const gated = input.filename !== undefined && gateProjectCode(input.filename, input.source);
+    const output = cached(input);
+    return gated ? { ...output, code: withImportGuard(output.code) } : output;
   };
   const loader = jitiFactory()(
     import.meta.url,

@@ -5,6 +5,7 @@ import { isAbsolute, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { GatehouseError } from "../common/errors.ts";
 import { hostInstallRoots, isInside } from "./code-origin.ts";
+import { linkEscape } from "./link-escape.ts";
 
 /** What trust approved for one project: file real path → sha256, or everything (`--trust`). */
 export type Approval = ReadonlyMap<string, string> | "all";
@@ -12,6 +13,8 @@ export type Approval = ReadonlyMap<string, string> | "all";
 interface Registration {
   /** The project's real path: every file below it is gated. */
   readonly root: string;
+  /** Files and folders outside the project a link inside it leads to: gated like project files. */
+  readonly linked: Set<string>;
   /** The command that trusts the project again, for messages. */
   readonly retrust: string;
   approval: Approval;
@@ -20,6 +23,8 @@ interface Registration {
 /** One host's registration with the gate; `update` follows trust changes, `close` ends it. */
 export interface GateRegistration {
   update(approval: Approval): void;
+  /** Gates these files too: code outside the project that a link inside it leads to. */
+  link(files: Iterable<string>): void;
   close(): void;
 }
 
@@ -35,10 +40,15 @@ function realOr(file: string): string {
   }
 }
 
+function isLinked(reg: Registration, real: string): boolean {
+  for (const target of reg.linked) if (isInside(target, real)) return true;
+  return false;
+}
+
 function gatedRegistrations(file: string): { real: string; regs: Registration[] } | undefined {
   if (registrations.size === 0) return undefined;
   const real = realOr(file);
-  const regs = [...registrations].filter((r) => isInside(r.root, real));
+  const regs = [...registrations].filter((r) => isInside(r.root, real) || isLinked(r, real));
   if (regs.length === 0 || hostInstallRoots().some((root) => isInside(root, real))) return undefined;
   return { real, regs };
 }
@@ -53,6 +63,7 @@ export function registerProjectGate(options: { root: string; retrust: string; ap
   installCommonJsGate();
   const registration: Registration = {
     root: realOr(options.root),
+    linked: new Set(),
     retrust: options.retrust,
     approval: options.approval,
   };
@@ -60,6 +71,9 @@ export function registerProjectGate(options: { root: string; retrust: string; ap
   return {
     update(approval) {
       registration.approval = approval;
+    },
+    link(files) {
+      for (const file of files) registration.linked.add(realOr(file));
     },
     close() {
       registrations.delete(registration);
@@ -77,18 +91,19 @@ export function isGated(file: string): boolean {
  * Contract: a file outside every registered project, or inside the host's own installation,
  * passes; any other file passes only if a registration approves everything or records this
  * content's sha256 for its real path; otherwise this throws GatehouseError `GH_UNTRUSTED_CODE`
- * naming the file, why, and the command that trusts it.
+ * naming the file, why, and the command that trusts it. Returns true when the file was gated (its
+ * code must then start with `withImportGuard`).
  */
-export function gateProjectCode(file: string, content: string | Uint8Array): void {
+export function gateProjectCode(file: string, content: string | Uint8Array): boolean {
   const gated = gatedRegistrations(file);
-  if (!gated) return;
+  if (!gated) return false;
   const { real, regs } = gated;
   const digest = createHash("sha256")
     .update(typeof content === "string" ? Buffer.from(content, "utf8") : content)
     .digest("hex");
   if (approves(regs, real, digest)) {
     admitted.set(file, digest);
-    return;
+    return true;
   }
   const reg = regs[0] as Registration;
   const known = regs.some((r) => (r.approval as ReadonlyMap<string, string>).has(real));
@@ -135,6 +150,58 @@ export function gatedNativeImport(id: string): Promise<unknown> {
   return import(id);
 }
 
+type RequireLike = ((id: string) => unknown) & { resolve?: (id: string) => string };
+
+/**
+ * Wraps the `require` (or jiti's `jitiImport`) of a gated module so every import it makes is
+ * checked for links out of the project first: a file outside the project reached through a link
+ * inside it is gated like a project file (trust must have recorded it), so a link created after
+ * trust cannot smuggle code in. Other imports pass unchanged.
+ */
+function guardImports<F extends RequireLike>(original: F, parent: string, resolver: RequireLike = original): F {
+  const check = (spec: unknown) => {
+    if (typeof spec !== "string" || typeof resolver.resolve !== "function") return;
+    let resolved: string;
+    try {
+      resolved = resolver.resolve(spec);
+    } catch {
+      return;
+    }
+    const real = realOr(parent);
+    for (const reg of registrations) {
+      if (!isInside(reg.root, real) && !isLinked(reg, real)) continue;
+      const leak = linkEscape({ spec, parent: real, resolved, root: reg.root });
+      if (leak) reg.linked.add(leak.target);
+    }
+  };
+  const guarded = function (this: unknown, spec: string, ...rest: unknown[]) {
+    check(spec);
+    return (original as (...args: unknown[]) => unknown).call(this, spec, ...rest);
+  };
+  for (const key of Object.getOwnPropertyNames(original)) {
+    if (["length", "name", "prototype", "arguments", "caller"].includes(key)) continue;
+    Object.defineProperty(guarded, key, Object.getOwnPropertyDescriptor(original, key) as PropertyDescriptor);
+  }
+  return guarded as unknown as F;
+}
+
+const GATE = Symbol.for("gatehouse.trust-gate");
+(globalThis as Record<symbol, unknown>)[GATE] = { guardImports };
+
+/**
+ * The line a gated module's code starts with (after its "use strict"): its `require` and
+ * `jitiImport` are wrapped by `guardImports`.
+ */
+export const GUARD_PRELUDE =
+  'var __ghGate = globalThis[Symbol.for("gatehouse.trust-gate")]; require = __ghGate.guardImports(require, __filename); if (typeof jitiImport === "function") jitiImport = __ghGate.guardImports(jitiImport, __filename, require);';
+
+/** A gated module's code with the prelude that guards its imports, after its "use strict" directive. */
+export function withImportGuard(code: string): string {
+  const strict = /^(\s*(["'])use strict\2;?)/.exec(code);
+  const at = strict ? strict[0].length : 0;
+  return `${code.slice(0, at)}${GUARD_PRELUDE}${code.slice(at)}`;
+}
+
 type Loader = (module: { _compile(code: string, file: string): void; exports: unknown }, file: string) => void;
 let installed = false;
 
@@ -153,7 +220,7 @@ function installCommonJsGate(): void {
     if (!isGated(file)) return original[".js"]?.call(this, module, file);
     const bytes = readFileSync(file);
     gateProjectCode(file, bytes);
-    module._compile(strip(bytes.toString("utf8")), file);
+    module._compile(withImportGuard(strip(bytes.toString("utf8"))), file);
   };
   handlers[".json"] = function gatedJson(module, file) {
     if (!isGated(file)) return original[".json"]?.call(this, module, file);

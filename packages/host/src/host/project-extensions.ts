@@ -18,6 +18,7 @@ import { type DiscoveredExtension, discoverExtensions, levelOf } from "../extens
 import { extensionFiles, fingerprint } from "../extensions/extension-files.ts";
 import type { ExtensionCandidate } from "../extensions/extension-manager.ts";
 import { type ImportGraph, importGraph } from "../extensions/import-graph.ts";
+import { linkTarget } from "../extensions/link-escape.ts";
 import { loadModule } from "../extensions/module-loader.ts";
 import type { ConfigInput } from "../extensions/read-config.ts";
 import { type Approval, type GateRegistration, registerProjectGate } from "../extensions/trust-gate.ts";
@@ -105,9 +106,12 @@ export function openProject(options: Pick<HostOptions, "cwd" | "env" | "trust">,
     for (const d of discovered) {
       if (!d.entry) continue;
       if (d.projectCode) {
-        const graph = importGraph(d.entry, { projectReal });
+        // An entry the project links in from elsewhere (node_modules/pkg → /elsewhere/pkg) brings its folder.
+        const entryLink = linkTarget(projectReal, d.entry) ?? linkTarget(cwd, d.entry);
+        const graph = importGraph(d.entry, { projectReal, ...(entryLink ? { linkTargets: [entryLink] } : {}) });
         graphs.set(d.id, graph);
         filesOf.set(d.id, [...graph.files]);
+        gate.link(graph.linkTargets);
       } else filesOf.set(d.id, extensionFiles(d, isExtensionFolder));
     }
   };

@@ -1,5 +1,7 @@
+import { mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { call, say } from "../helpers/scenario.ts";
+import { call, say, tempDir } from "../helpers/scenario.ts";
 import { closeHosts, firstResultText, makeProject, openHost, toolExtension, trustProject } from "./project.ts";
 
 afterEach(closeHosts);
@@ -184,6 +186,65 @@ export default { name: "conf", setup() { ((globalThis as any).__ghRan ??= []).pu
     const { host } = await openHost(p, { trust: true, env: { ...p.env, GATEHOUSE_MANAGED_SETTINGS: managed } });
     expect((globalThis as { __ghImpostor?: boolean }).__ghImpostor).toBeUndefined();
     expect(host.extensions()[0]).toMatchObject({ name: "hello-tool", status: "loaded", tools: ["hello"] });
+  });
+});
+
+describe("links out of the project", () => {
+  it("a link created after trust that leads out of the project is refused when imported; nothing it points at runs", async () => {
+    const p = makeProject({
+      ".gatehouse/extensions/lazy.ts": `import { defineExtension, defineTool, z } from "@gatehouse/sdk";
+export default defineExtension({ name: "lazy", setup(api) {
+  api.registerTool(defineTool({ name: "lazy", description: "imports on use", parameters: z.object({}), effects: () => [],
+    execute: async () => ({ content: [{ type: "text", text: (await import("../../lib/fmt.ts")).fmt("y") }] }) }));
+} });`,
+      "lib/fmt.ts": fmtHelper("v1:"),
+    });
+    trustProject(p);
+    const outside = tempDir("gh-outside-");
+    writeFileSync(join(outside, "evil.ts"), fmtHelper("evil:"));
+    marks().length = 0;
+    const { host } = await openHost(p, { turns: [{ content: [call("A", "lazy")] }, say("ok")] });
+    rmSync(join(p.dir, "lib/fmt.ts"));
+    symlinkSync(join(outside, "evil.ts"), join(p.dir, "lib/fmt.ts"));
+    const text = firstResultText((await host.run("go")).messages);
+    expect(text).toContain("is not trusted");
+    expect(marks()).toEqual([]);
+  });
+
+  it("code a project links to (a file, or a package in node_modules) is project code: trusted with its graph, re-checked after", async () => {
+    const outside = tempDir("gh-outside-");
+    writeFileSync(join(outside, "shared.ts"), fmtHelper("shared:"));
+    mkdirSync(join(outside, "pkg"));
+    writeFileSync(join(outside, "pkg", "package.json"), JSON.stringify({ name: "linked-pkg", main: "index.js" }));
+    writeFileSync(
+      join(outside, "pkg", "index.js"),
+      `const mark = require("./util.js"); module.exports = { name: "linked-pkg", setup() { mark(); } };`,
+    );
+    writeFileSync(join(outside, "pkg", "util.js"), `module.exports = () => (globalThis.__ghRan ??= []).push("pkg");`);
+    const p = makeProject({
+      ".gatehouse/settings.json": JSON.stringify({ extensions: ["linked-pkg"] }),
+      ".gatehouse/extensions/fmt-user.ts": FMT_USER,
+    });
+    mkdirSync(join(p.dir, "lib"));
+    symlinkSync(join(outside, "shared.ts"), join(p.dir, "lib/fmt.ts"));
+    mkdirSync(join(p.dir, "node_modules"));
+    symlinkSync(join(outside, "pkg"), join(p.dir, "node_modules/linked-pkg"));
+    marks().length = 0;
+    expect((await openHost(p)).host.extensions().map((r) => r.status)).toEqual(["skipped", "skipped"]);
+    expect(marks()).toEqual([]);
+    trustProject(p);
+    const { host } = await openHost(p, { turns: [{ content: [call("A", "fmt")] }, say("ok")] });
+    expect(host.extensions().map((r) => r.status)).toEqual(["loaded", "loaded"]);
+    expect(firstResultText((await host.run("go")).messages)).toBe("shared:x");
+    await closeHosts();
+    writeFileSync(join(outside, "shared.ts"), fmtHelper("evil:"));
+    writeFileSync(join(outside, "pkg", "util.js"), `module.exports = () => (globalThis.__ghRan ??= []).push("evil");`);
+    marks().length = 0;
+    const records = (await openHost(p)).host.extensions();
+    expect(records.map((r) => r.status)).toEqual(["skipped", "skipped"]);
+    expect(records[0]?.errors[0]).toMatch(/util\.js was edited/);
+    expect(records[1]?.errors[0]).toMatch(/shared\.ts was edited/);
+    expect(marks()).toEqual([]);
   });
 });
 
