@@ -246,8 +246,8 @@ export interface DiscoveryInput {
 
 /**
  * Every extension in load order: managed settings, project settings (then project local),
- * the project folder, user settings, the user folder. The same entry found twice loads once,
- * at its first position (required if any of its listings is).
+ * the project folder, user settings, the user folder. The same entry, or the same package name,
+ * found twice loads once, at its first position (required if any of its listings is).
  */
 export function discoverExtensions(input: DiscoveryInput): DiscoveredExtension[] {
   const projectReal = realOr(resolve(input.projectDir));
@@ -260,11 +260,17 @@ export function discoverExtensions(input: DiscoveryInput): DiscoveredExtension[]
     ...bySettings(["user"]),
     ...scanFolder(join(input.home, "extensions"), "user-folder", projectReal),
   ];
+  // One extension per entry, and one per package name: the first listing in load order wins, so a
+  // package a managed file lists is never loaded a second time from the project's own copy.
   const kept = new Map<string, DiscoveredExtension>();
+  const idOf = new Map<string, string>();
   for (const d of all) {
-    const first = kept.get(d.id);
-    if (!first) kept.set(d.id, d);
-    else if (d.required && !first.required) kept.set(d.id, { ...first, required: d.required });
+    const name = d.enabledAt.kind === "settings" && !isPathSpec(d.source) ? `package:${d.source}` : undefined;
+    const id = (name && idOf.get(name)) ?? d.id;
+    if (name && !idOf.has(name)) idOf.set(name, id);
+    const first = kept.get(id);
+    if (!first) kept.set(id, d);
+    else if (d.required && !first.required) kept.set(id, { ...first, required: d.required });
   }
   return [...kept.values()];
 }

@@ -176,6 +176,7 @@ export default { name: "conf", setup() { ((globalThis as any).__ghRan ??= []).pu
 
   it("managed settings resolve package names from the host first: a project cannot substitute a managed guard", async () => {
     const p = makeProject({
+      ".gatehouse/settings.json": JSON.stringify({ extensions: ["@gatehouse/hello-tool"] }),
       "node_modules/@gatehouse/hello-tool/package.json": JSON.stringify({
         name: "@gatehouse/hello-tool",
         main: "index.js",
@@ -185,7 +186,13 @@ export default { name: "conf", setup() { ((globalThis as any).__ghRan ??= []).pu
     const managed = p.write("managed.json", JSON.stringify({ extensions: ["@gatehouse/hello-tool"] }));
     const { host } = await openHost(p, { trust: true, env: { ...p.env, GATEHOUSE_MANAGED_SETTINGS: managed } });
     expect((globalThis as { __ghImpostor?: boolean }).__ghImpostor).toBeUndefined();
-    expect(host.extensions()[0]).toMatchObject({ name: "hello-tool", status: "loaded", tools: ["hello"] });
+    expect(host.extensions()).toHaveLength(1);
+    expect(host.extensions()[0]).toMatchObject({
+      name: "hello-tool",
+      status: "loaded",
+      tools: ["hello"],
+      required: true,
+    });
   });
 });
 
