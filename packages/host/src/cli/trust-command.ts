@@ -38,6 +38,7 @@ export async function trustCommand(args: string[], io: CliIo): Promise<number> {
     for (const c of code) {
       io.stdout.write(`  ${c.key}\n`);
       for (const file of c.graph.files.slice(1)) io.stdout.write(`    imports ${relative(realpathSync(cwd), file)}\n`);
+      for (const link of c.graph.links) io.stdout.write(`    links out: ${link}\n`);
       for (const problem of c.graph.problems) io.stdout.write(`    ! ${problem}\n`);
     }
     io.stdout.write("Editing any of these files, or importing another project file, needs `gatehouse trust` again.\n");

@@ -215,12 +215,13 @@ export function scanFolder(
       if (entry)
         item = { id: entry, source: path, origin, entry, root: path, fallbackName: name, projectCode, enabledAt };
     } else if (MODULE_EXTENSIONS.includes(extname(name))) {
+      // Its folder is its root: the helper folders next to it reload with it.
       item = {
         id: path,
         source: path,
         origin,
         entry: path,
-        root: path,
+        root: dir,
         fallbackName: stem(path),
         projectCode,
         enabledAt,
