@@ -93,6 +93,17 @@ export function locationOf(level: SettingsLevel, path: readonly (string | number
   return { level: level.level, file: level.file, line, column };
 }
 
-function isPathSpec(spec: string): boolean {
-  return spec.startsWith("./") || spec.startsWith("../") || spec === "." || spec === ".." || isAbsolute(spec);
+/**
+ * True for a spec written as a path (`./x`, `../x`, `/x`, `~/x`, `.`, `..`) rather than a package name.
+ * Contract: the one definition discovery and de-duplication share.
+ */
+export function isPathSpec(spec: string): boolean {
+  return (
+    spec === "." ||
+    spec === ".." ||
+    spec.startsWith("./") ||
+    spec.startsWith("../") ||
+    spec.startsWith("~") ||
+    isAbsolute(spec)
+  );
 }

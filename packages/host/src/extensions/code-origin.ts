@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, realpathSync } from "node:fs";
+import { existsSync, realpathSync } from "node:fs";
 import { createRequire, Module } from "node:module";
 import { dirname, isAbsolute, join, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -61,14 +61,4 @@ export function isInside(outer: string, inner: string): boolean {
 export function isProjectFile(file: string, projectReal: string): boolean {
   const real = realOr(file);
   return isInside(projectReal, real) && !hostInstallRoots().some((root) => isInside(root, real));
-}
-
-/** A package's manifest, for the name check of first-party guards. */
-export function readManifestName(packageDir: string): string | undefined {
-  try {
-    const name = (JSON.parse(readFileSync(join(packageDir, "package.json"), "utf8")) as { name?: unknown }).name;
-    return typeof name === "string" ? name : undefined;
-  } catch {
-    return undefined;
-  }
 }

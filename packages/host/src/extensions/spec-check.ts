@@ -1,16 +1,6 @@
 import { isAbsolute, normalize, sep } from "node:path";
 
-/** True for a spec written as a path (`./x`, `../x`, `/x`, `~/x`, `.`, `..`) rather than a package name. */
-export function isPathSpec(spec: string): boolean {
-  return (
-    spec === "." ||
-    spec === ".." ||
-    spec.startsWith("./") ||
-    spec.startsWith("../") ||
-    spec.startsWith("~") ||
-    isAbsolute(spec)
-  );
-}
+export { isPathSpec } from "../config/extension-specs.ts";
 
 /**
  * Why a package spec is refused, or `undefined` when it is a plain package name with an optional
