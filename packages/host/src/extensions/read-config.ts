@@ -44,19 +44,29 @@ export function readConfig<S extends z.ZodType>(options: {
   const levelProblems = input.levels.flatMap((level) => validateLevel(name, schema, level));
   if (levelProblems.length > 0) throw configError(name, levelProblems);
 
+  if (!input.levels.every((l) => isObject(l.value))) {
+    // A section that is not an object (a schema of one value) has no keys to merge: the strongest wins.
+    const strongest = input.levels[0] as LevelValue;
+    const parsed = schema.safeParse(strongest.value);
+    if (!parsed.success) throw configError(name, validateLevel(name, schema, strongest));
+    const from = [
+      { level: strongest.level.level, file: strongest.level.file, ...strongest.level.source.locate(["config", name]) },
+    ];
+    return {
+      value: parsed.data,
+      explanation: { floor: input.floor, value: parsed.data, keys: [{ key: "(section)", value: parsed.data, from }] },
+    };
+  }
   const floorSection = input.levels.find((l) => l.level.level === "managed")?.value ?? {};
   const floorParse = input.floor ? schema.safeParse(floorSection) : undefined;
-  const merged = mergeSection(
-    input.levels.filter((l) => isObject(l.value)),
-    {
-      name,
-      rules: options.merge,
-      floor: input.floor,
-      floorValues: floorParse?.success ? floorParse.data : floorSection,
-      resolveRoot: (root) => resolveRoot(root, { cwd: input.cwd, home: homedir() }),
-      isWithin,
-    },
-  );
+  const merged = mergeSection(input.levels, {
+    name,
+    rules: options.merge,
+    floor: input.floor,
+    floorValues: floorParse?.success ? floorParse.data : floorSection,
+    resolveRoot: (root) => resolveRoot(root, { cwd: input.cwd, home: homedir() }),
+    isWithin,
+  });
   if (merged.problems.length > 0) {
     throw configError(
       name,
@@ -97,14 +107,12 @@ function readInline<S extends z.ZodType>(name: string, schema: S, input: { secti
  * checks that span several keys run on the merged section.
  */
 function validateLevel(name: string, schema: z.ZodType, { level, value }: LevelValue): string[] {
-  if (!isObject(value)) {
-    const { line, column } = level.source.locate(["config", name]);
-    const where = `${level.file}:${line}:${column}`;
-    return [`${where}: ${formatPath(["config", name])}: expected an object (${levelLabel(level.level)})`];
-  }
   const parsed = schema.safeParse(value);
   if (parsed.success) return [];
-  const own = parsed.error.issues.filter((issue) => issue.code === "unrecognized_keys" || isSet(value, issue.path));
+  // A section that is not an object is judged whole; inside an object, only what this level sets.
+  const own = isObject(value)
+    ? parsed.error.issues.filter((issue) => issue.code === "unrecognized_keys" || isSet(value, issue.path))
+    : parsed.error.issues;
   if (own.length === 0) return [];
   const prefixed = own.map((issue) => ({ ...issue, path: ["config", name, ...issue.path] }) as Issue);
   return describeZodIssues({ issues: prefixed }, level.source, level.file).map(

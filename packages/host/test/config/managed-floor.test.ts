@@ -170,6 +170,22 @@ describe("managed settings are a floor: a lower level cannot loosen a managed gu
     expect(await refusal(p, env)).toContain(`"./link/.." is not inside the managed roots`);
   });
 
+  it("a section that is one value (not an object) is read whole, the strongest level winning; a bad one names its file", async () => {
+    const ext = `import { defineExtension, z } from "@gatehouse/sdk";
+export default defineExtension({ name: "mode", setup(api) { (globalThis as any).__ghMode = api.config(z.enum(["fast", "safe"])); } });`;
+    const p = makeProject({
+      ".gatehouse/settings.json": pretty({ extensions: ["./mode.ts"], config: { mode: "fast" } }),
+      ".gatehouse/settings.local.json": pretty({ config: { mode: "safe" } }),
+      "mode.ts": ext,
+    });
+    expect((await guardRecord(p, p.env))?.status).toBe("loaded");
+    expect((globalThis as { __ghMode?: unknown }).__ghMode).toBe("safe");
+    p.write(".gatehouse/settings.local.json", pretty({ config: { mode: "slow" } }));
+    const record = await guardRecord(p, p.env);
+    expect(record?.status).toBe("failed");
+    expect(record?.errors[0]).toContain(`${join(p.dir, ".gatehouse/settings.local.json")}:3:13: config.mode:`);
+  });
+
   it("without managed settings, the strongest level wins as before (a project may choose bash: allow)", async () => {
     const p = makeProject({
       ".gatehouse/settings.json": pretty({
