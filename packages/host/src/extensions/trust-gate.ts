@@ -195,14 +195,22 @@ const GATE = Symbol.for("gatehouse.trust-gate");
 export const GUARD_PRELUDE =
   'var __ghGate = globalThis[Symbol.for("gatehouse.trust-gate")]; require = __ghGate.guardImports(require, __filename); if (typeof jitiImport === "function") jitiImport = __ghGate.guardImports(jitiImport, __filename, require);';
 
-/** A gated module's code with the prelude that guards its imports, after its "use strict" directive. */
+/**
+ * A transpiled gated module's code with the prelude that guards its imports: after its "use strict"
+ * directive (the loader's transform always emits one) and on the same line, so line numbers stay.
+ */
 export function withImportGuard(code: string): string {
   const strict = /^(\s*(["'])use strict\2;?)/.exec(code);
   const at = strict ? strict[0].length : 0;
   return `${code.slice(0, at)}${GUARD_PRELUDE}${code.slice(at)}`;
 }
 
-type Loader = (module: { _compile(code: string, file: string): void; exports: unknown }, file: string) => void;
+interface NativeModule {
+  _compile(code: string, file: string): void;
+  exports: unknown;
+  require(id: string): unknown;
+}
+type Loader = (module: NativeModule, file: string) => void;
 let installed = false;
 
 /**
@@ -220,7 +228,15 @@ function installCommonJsGate(): void {
     if (!isGated(file)) return original[".js"]?.call(this, module, file);
     const bytes = readFileSync(file);
     gateProjectCode(file, bytes);
-    module._compile(withImportGuard(strip(bytes.toString("utf8"))), file);
+    // Node's `require` inside the module calls `module.require`: guard that, the code stays as written.
+    const own = module.require.bind(module);
+    const resolve = (id: string) =>
+      (Module as unknown as { _resolveFilename(id: string, parent: unknown): string })._resolveFilename(id, module);
+    module.require = guardImports(
+      Object.assign((id: string) => own(id), { resolve }),
+      file,
+    );
+    module._compile(strip(bytes.toString("utf8")), file);
   };
   handlers[".json"] = function gatedJson(module, file) {
     if (!isGated(file)) return original[".json"]?.call(this, module, file);
