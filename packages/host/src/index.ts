@@ -1,5 +1,6 @@
 export { GatehouseError, type GatehouseErrorCode, toError } from "./common/errors.ts";
-export type { ExtensionRecord } from "./extensions/types.ts";
+export type { ConfigExplanation, ConfigKeySource } from "./extensions/config-explanation.ts";
+export type { EnabledAt, ExtensionRecord } from "./extensions/types.ts";
 export { createHost } from "./host/create-host.ts";
 export type { CheckResult, Host, HostOptions, RunOptions, RunResult } from "./host/types.ts";
 export type { LoopConfig, LoopHooks, ToolSet, TurnState } from "./loop/index.ts";

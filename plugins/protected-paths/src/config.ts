@@ -1,3 +1,4 @@
+import type { ConfigMergeRule } from "@gatehouse/sdk";
 import { z } from "zod";
 import { checkPathText } from "./paths/path-text.ts";
 
@@ -40,3 +41,21 @@ export type ProtectedPathsConfigInput = z.input<typeof protectedPathsConfigSchem
 
 /** The configuration after defaults. */
 export type ProtectedPathsConfig = z.output<typeof protectedPathsConfigSchema>;
+
+/**
+ * How each key merges across settings levels (see `ConfigMergeRule`): under managed settings, a
+ * lower level can only add denies, narrow the workspace and move a mode towards its strict end.
+ * `caseInsensitive` is pinned: folding case where the filesystem does not ("true" on a case-sensitive
+ * disk) would let `/Proj` pass as inside `/proj`, and not folding where it does lets `.ENV` past a
+ * `.env` deny, so either override can loosen something; "auto" (probing) is right by construction.
+ * `bash` lists "sandbox" for the OS-sandbox mode, between analysis and no shell at all.
+ */
+export const protectedPathsMergeRules = {
+  workspace: "narrower",
+  denyWrite: "union",
+  denyRead: "union",
+  allowOutsideWorkspace: { fields: { read: { stricter: [true, false] }, write: { stricter: [true, false] } } },
+  caseInsensitive: "pinned",
+  bash: { stricter: ["allow", "analyze", "sandbox", "deny"] },
+  undeclaredEffects: { stricter: ["allow", "deny"] },
+} as const satisfies { readonly [Key in keyof ProtectedPathsConfigInput]-?: ConfigMergeRule };

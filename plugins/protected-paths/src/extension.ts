@@ -1,7 +1,7 @@
 import { homedir } from "node:os";
 import { defineExtension, type ExtensionDefinition, type GuardedToolCallEvent } from "@gatehouse/sdk";
 import { checkCall } from "./check-call.ts";
-import { protectedPathsConfigSchema } from "./config.ts";
+import { protectedPathsConfigSchema, protectedPathsMergeRules } from "./config.ts";
 import { createPolicy, type Policy } from "./policy.ts";
 
 /**
@@ -27,7 +27,7 @@ function pinWrites(event: GuardedToolCallEvent, policy: Policy): void {
 export const protectedPaths: ExtensionDefinition = defineExtension({
   name: "protected-paths",
   setup(api) {
-    const config = api.config(protectedPathsConfigSchema);
+    const config = api.config(protectedPathsConfigSchema, { merge: protectedPathsMergeRules });
     const policy = createPolicy(config, { cwd: api.cwd, home: homedir() });
     api.on(
       "tool_call",

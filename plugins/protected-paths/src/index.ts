@@ -5,7 +5,7 @@ export type { EvaluateOptions } from "./check/evaluate-path.ts";
 export type { Access } from "./check/policy-context.ts";
 export { checkCall } from "./check-call.ts";
 export type { ProtectedPathsConfig, ProtectedPathsConfigInput } from "./config.ts";
-export { protectedPathsConfigSchema } from "./config.ts";
+export { protectedPathsConfigSchema, protectedPathsMergeRules } from "./config.ts";
 export type { Decision } from "./decision.ts";
 export { protectedPaths } from "./extension.ts";
 export type { DirEntry, FileInfo, PolicyFs } from "./paths/policy-fs.ts";

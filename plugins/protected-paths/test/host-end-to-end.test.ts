@@ -83,12 +83,10 @@ describe("protected-paths in a real host", () => {
     expect(readFileSync(path.join(f.ws, ".git/config"), "utf8")).toBe("x");
   });
 
-  it("a misspelled configuration field is a load error naming the field", async () => {
+  it("a misspelled configuration field stops the host (a required guard), naming the field", async () => {
     const f = createFixture();
-    const { host } = await run(f.ws, { denyWrites: ["x"] }, []);
-    const record = host.extensions().find((e) => e.name === "protected-paths");
-    expect(record?.status).not.toBe("loaded");
-    expect(record?.errors.join("\n")).toContain("denyWrites");
-    expect(record?.errors.join("\n")).toContain("protected-paths");
+    const failure = run(f.ws, { denyWrites: ["x"] }, []);
+    await expect(failure).rejects.toMatchObject({ code: "GH_GUARD_FAILED" });
+    await expect(failure).rejects.toThrow(/required guard "protected-paths"[\s\S]*denyWrites/);
   });
 });

@@ -1,4 +1,5 @@
 import path from "node:path";
+import type { ConfigMergeRule } from "@gatehouse/sdk";
 import { z } from "zod";
 import { NEVER_VERBATIM } from "./redact.ts";
 
@@ -42,6 +43,23 @@ export const toolAuditConfigSchema = z.strictObject({
     .strictObject({ target: z.string().min(1), options: z.record(z.string(), z.unknown()).default({}) })
     .optional(),
 });
+
+/**
+ * How each key merges across settings levels (see `ConfigMergeRule`): under managed settings, where
+ * records go (`file`, `ship`, the MAC `key`) and what is kept verbatim stay as managed (or the
+ * default) decides; a lower level may only make writing stricter (`fsync: "every"`, stop on a
+ * write error).
+ */
+export const toolAuditMergeRules = {
+  file: "pinned",
+  key: "pinned",
+  fsync: { stricter: ["batch", "every"] },
+  onWriteError: { stricter: ["warn", "stop"] },
+  verbatim: "pinned",
+  ship: "pinned",
+} as const satisfies { readonly [Key in keyof z.input<typeof toolAuditConfigSchema>]-?: ConfigMergeRule } & {
+  readonly key: ConfigMergeRule;
+};
 
 /** The parsed configuration of the audit. */
 export type ToolAuditConfig = z.output<typeof toolAuditConfigSchema>;

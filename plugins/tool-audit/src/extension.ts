@@ -1,6 +1,6 @@
 import { defineExtension, type ExtensionAPI, type ExtensionDefinition } from "@gatehouse/sdk";
 import { AuditRecorder } from "./audit-recorder.ts";
-import { resolveAuditFile, type ToolAuditConfig, toolAuditConfigSchema } from "./config.ts";
+import { resolveAuditFile, type ToolAuditConfig, toolAuditConfigSchema, toolAuditMergeRules } from "./config.ts";
 import { gatehouseVersion } from "./gatehouse-version.ts";
 import { type ArgsRedactor, createRedactor, mergeVerbatim } from "./redact.ts";
 import { type AuditSink, type AuditWriteFailure, openAuditSink } from "./sink.ts";
@@ -18,7 +18,7 @@ interface AuditedRun {
 }
 
 function setupToolAudit(api: ExtensionAPI, options: ToolAuditOptions): void {
-  const config: ToolAuditConfig = api.config(toolAuditConfigSchema);
+  const config: ToolAuditConfig = api.config(toolAuditConfigSchema, { merge: toolAuditMergeRules });
   const file = resolveAuditFile(config.file, api.cwd);
   const redact = createRedactor({
     verbatim: mergeVerbatim(config.verbatim),

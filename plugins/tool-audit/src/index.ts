@@ -1,7 +1,13 @@
 import { createToolAudit } from "./extension.ts";
 
 export { AuditRecorder, type AuditRecorderOptions, type LineSink } from "./audit-recorder.ts";
-export { DEFAULT_AUDIT_FILE, resolveAuditFile, type ToolAuditConfig, toolAuditConfigSchema } from "./config.ts";
+export {
+  DEFAULT_AUDIT_FILE,
+  resolveAuditFile,
+  type ToolAuditConfig,
+  toolAuditConfigSchema,
+  toolAuditMergeRules,
+} from "./config.ts";
 export { createToolAudit, type ToolAuditOptions } from "./extension.ts";
 export type {
   AuditRecord,

@@ -242,18 +242,23 @@ describe("tool-audit in a real host", () => {
     expect(turns.slice(0, 4)).toEqual(["session_start@0", "call_start@1", "call_end@1", "session_end@2"]);
   });
 
-  it("bad configuration is a load error naming the field", async () => {
-    for (const config of [{ fsynk: "every" }, { verbatim: { bash: ["command"] } }, { fsync: "sometimes" }]) {
-      const host = await createHost({
+  it("bad configuration stops the host (a required guard), naming the field", async () => {
+    for (const [config, field] of [
+      [{ fsynk: "every" }, "fsynk"],
+      [{ verbatim: { bash: ["command"] } }, "verbatim"],
+      [{ fsync: "sometimes" }, "fsync"],
+    ] as const) {
+      const creating = createHost({
         cwd: tempDir(),
         model: createScriptedModel({ turns: [] } as never),
         logger: quiet,
         extensions: [createToolAudit()],
         config: { "tool-audit": config },
       });
-      const [record] = host.extensions();
-      expect(record?.status).toBe("failed");
-      expect(record?.errors[0]).toContain('Invalid configuration for extension "tool-audit"');
+      await expect(creating).rejects.toMatchObject({ code: "GH_GUARD_FAILED" });
+      await expect(creating).rejects.toThrow(
+        new RegExp(`Invalid configuration for extension "tool-audit"[\\s\\S]*${field}`),
+      );
     }
   });
 });

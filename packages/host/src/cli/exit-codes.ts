@@ -7,7 +7,7 @@ export const ExitCode = {
   ok: 0,
   /** The run ended in a model error, or the host failed unexpectedly. */
   runFailed: 1,
-  /** Bad usage or bad input: unknown flag, unreadable or malformed script, missing --cwd. */
+  /** Bad usage or bad input: unknown flag, unreadable or malformed script, missing --cwd, a required guard that cannot run, an unusable Gatehouse home. */
   usage: 2,
   /** Interrupted (Ctrl-C) or aborted. */
   interrupted: 130,

@@ -17,13 +17,14 @@ usage:
   gatehouse tools [--cwd DIR] [--json] [--trust]
   gatehouse extensions [--cwd DIR] [--json] [--trust]
   gatehouse trust [--cwd DIR] [--revoke]
-  gatehouse policy check --tool NAME --args JSON [--cwd DIR] [--json]
+  gatehouse policy check --tool NAME --args JSON [--cwd DIR] [--json] [--explain]
   gatehouse audit verify|tail|stats [FILE] [--cwd DIR] [--json]   (tail: --lines N --follow)
   gatehouse session show FILE | gatehouse session check FILE [--json]
   gatehouse models [--cwd DIR] [--json]
 
 exit codes: 0 finished · 1 model error, host failure, a refused policy check or a broken audit
-            2 bad usage or input · 3 audit intact but a run ended unclosed · 130 interrupted
+            2 bad usage or input, a required guard that cannot run · 3 audit intact but a run ended unclosed
+            130 interrupted
 `;
 
 const COMMANDS: Record<string, (args: string[], io: CliIo) => Promise<number>> = {
@@ -37,7 +38,15 @@ const COMMANDS: Record<string, (args: string[], io: CliIo) => Promise<number>> =
   models: modelsCommand,
 };
 
-const INPUT_ERRORS = new Set(["GH_USAGE", "GH_SCRIPT_INVALID", "GH_JSON_SYNTAX", "GH_SETTINGS_INVALID", "GH_SESSION"]);
+const INPUT_ERRORS = new Set([
+  "GH_USAGE",
+  "GH_SCRIPT_INVALID",
+  "GH_JSON_SYNTAX",
+  "GH_SETTINGS_INVALID",
+  "GH_SESSION",
+  "GH_GUARD_FAILED",
+  "GH_STATE_DIR",
+]);
 
 /**
  * The CLI entry point.

@@ -2,13 +2,15 @@ import { homedir } from "node:os";
 import { createPolicy } from "@gatehouse/protected-paths";
 import type { ToolEffect } from "@gatehouse/sdk";
 import { GatehouseError } from "../common/errors.ts";
-import { openProject } from "../host/project-extensions.ts";
+import type { ConfigExplanation } from "../extensions/config-explanation.ts";
 import type { CheckResult } from "../host/types.ts";
+import { ExitCode } from "./exit-codes.ts";
+import { describeConfig, describeRequiredFailures, requiredFailures } from "./extension-report.ts";
 import type { CliIo } from "./io.ts";
 import { parseFlags } from "./parse-flags.ts";
-import { inspectionHost, projectDir, silentLogger } from "./run-command-support.ts";
+import { inspectionHost, projectDir } from "./run-command-support.ts";
 
-const USAGE = "gatehouse policy check --tool NAME --args JSON [--cwd DIR] [--json] [--trust]";
+const USAGE = "gatehouse policy check --tool NAME --args JSON [--cwd DIR] [--json] [--trust] [--explain]";
 
 /** Every resolved spelling of each effect's path, and the rule that decided it, per protected-paths. */
 interface EffectExplanation {
@@ -73,8 +75,12 @@ function render(result: CheckResult, explained: EffectExplanation[] | undefined)
 
 /**
  * `gatehouse policy check`: what the pipeline would decide for one call, without running it —
- * the decision, the extension and rule that decided, and every resolved spelling of each path.
- * Contract: exit 0 when the call would be allowed, 1 when it would be refused, 2 on bad usage.
+ * the decision, the extension and rule that decided, and every resolved spelling of each path;
+ * with `--explain`, each configuration key of the loaded extensions, its effective value and the
+ * settings level (file, line, column) that set it.
+ * Contract: exit 0 when the call would be allowed, 1 when it would be refused, 2 on bad usage or
+ * when a required guard is not running (no decision is printed then: a policy that is off must
+ * never answer "allowed").
  */
 export async function policyCommand(args: string[], io: CliIo): Promise<number> {
   const [sub, ...rest] = args;
@@ -87,22 +93,35 @@ export async function policyCommand(args: string[], io: CliIo): Promise<number> 
       cwd: { type: "string" },
       json: { type: "boolean", default: false },
       trust: { type: "boolean", default: false },
+      explain: { type: "boolean", default: false },
     },
     USAGE,
   );
   if (!values.tool) throw new GatehouseError("GH_USAGE", `--tool NAME is required.\nusage: ${USAGE}`);
   const callArgs = parseArgsJson(values.args);
   const cwd = projectDir(io, values.cwd);
-  const logger = silentLogger(io);
   const host = await inspectionHost(io, cwd, values.trust);
   try {
+    const records = host.extensions();
+    const failures = requiredFailures(records);
+    if (failures.length > 0) {
+      io.stderr.write(describeRequiredFailures(failures));
+      return ExitCode.usage;
+    }
     const result = await host.check(values.tool, callArgs);
-    const guarded = host.extensions().some((r) => r.name === "protected-paths" && r.status === "loaded");
-    const config = guarded ? openProject({ cwd, env: io.env }, logger).settings.config["protected-paths"] : undefined;
-    const explained = guarded ? explain(cwd, config, result.effects) : undefined;
-    if (values.json) io.stdout.write(`${JSON.stringify({ ...result, explanation: explained ?? null }, null, 2)}\n`);
-    else io.stdout.write(render(result, explained));
-    return result.outcome === "allowed" ? 0 : 1;
+    const guard = records.find((r) => r.name === "protected-paths" && r.status === "loaded");
+    const explained = guard ? explain(cwd, guard.config?.value, result.effects) : undefined;
+    const configs = values.explain ? records.filter((r) => r.status === "loaded" && r.config) : [];
+    if (values.json) {
+      const config = Object.fromEntries(configs.map((r) => [r.name, r.config]));
+      io.stdout.write(
+        `${JSON.stringify({ ...result, explanation: explained ?? null, ...(values.explain ? { config } : {}) }, null, 2)}\n`,
+      );
+    } else {
+      io.stdout.write(render(result, explained));
+      for (const r of configs) io.stdout.write(`${describeConfig(r.name, r.config as ConfigExplanation).join("\n")}\n`);
+    }
+    return result.outcome === "allowed" ? ExitCode.ok : ExitCode.runFailed;
   } finally {
     await host.close();
   }

@@ -27,7 +27,8 @@ export function projectDir(io: CliIo, flag: string | undefined): string {
 
 /**
  * A host for the inspecting commands (tools, extensions, policy check): the project's settings
- * and extensions loaded as a run would load them, with a model that is never asked.
+ * and extensions loaded as a run would load them, with a model that is never asked. A required
+ * guard that fails is reported in its records (the command decides its exit code), not thrown.
  */
 export async function inspectionHost(io: CliIo, cwd: string, trust: boolean): Promise<Host> {
   return createHost({
@@ -35,6 +36,7 @@ export async function inspectionHost(io: CliIo, cwd: string, trust: boolean): Pr
     model: createScriptedModel({ turns: [] }),
     discover: true,
     trust,
+    inspect: true,
     env: io.env,
     logger: silentLogger(io),
   });

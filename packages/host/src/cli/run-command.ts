@@ -6,6 +6,7 @@ import { Session } from "../session/index.ts";
 import { chooseModel } from "./choose-model.ts";
 import { ExitCode } from "./exit-codes.ts";
 import { extensionNotices } from "./extension-notices.ts";
+import { noGuardNotice } from "./guard-notice.ts";
 import type { CliIo } from "./io.ts";
 import { jsonLines } from "./json-lines.ts";
 import { parseFlags } from "./parse-flags.ts";
@@ -77,7 +78,7 @@ export async function runCommand(args: string[], io: CliIo): Promise<number> {
 
   const session = openSessionFor(io, cwd, values);
   const view = values.json ? jsonLines(io.stdout) : createLiveView({ out: io.stdout });
-  const host = await createHost({
+  const creating = createHost({
     cwd,
     model,
     ...(values.sequential ? { toolExecution: "sequential" as const } : {}),
@@ -90,7 +91,18 @@ export async function runCommand(args: string[], io: CliIo): Promise<number> {
     env: io.env,
     ...(session ? { session } : {}),
   });
+  // A required guard that cannot run rejects here, before the first model request (exit 2).
+  const host = await creating.catch((error: unknown) => {
+    view.close();
+    session?.close();
+    throw error;
+  });
   io.stderr.write(extensionNotices(host.extensions()));
+  const unguarded = noGuardNotice(host.extensions(), cwd);
+  if (unguarded) {
+    io.stderr.write(unguarded);
+    view.noteInSummary("no path guard");
+  }
   if (values.branch) host.branch(values.branch);
 
   let interrupts = 0;

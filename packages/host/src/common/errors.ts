@@ -10,6 +10,8 @@ export type GatehouseErrorCode =
   | "GH_AUDIT_WRITE"
   | "GH_SESSION"
   | "GH_STATE_DIR"
+  | "GH_GUARD_FAILED"
+  | "GH_UNTRUSTED_CODE"
   | "GH_INTERNAL";
 
 /** The one error class of Gatehouse: a code, a message a person can act on, and the cause. */

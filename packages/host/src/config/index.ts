@@ -16,5 +16,13 @@ export {
   type SettingsLevels,
 } from "./settings-levels.ts";
 export { type SettingsFile, settingsFileSchema, type ToolExecutionMode } from "./settings-schema.ts";
-export { type TrustRecord, trustFilePath } from "./trust-file.ts";
-export { grantTrust, revokeTrust, type TrustOptions, type TrustStatus, trustStatus } from "./trust-store.ts";
+export { type ExtensionTrustRecord, type TrustRecord, trustFilePath } from "./trust-file.ts";
+export {
+  type ExtensionCode,
+  grantTrust,
+  revokeTrust,
+  type TrustOptions,
+  type TrustStatus,
+  trustCommand,
+  trustStatuses,
+} from "./trust-store.ts";

@@ -42,7 +42,7 @@ export function mergeValues(contributions: readonly Contribution[], key?: string
   const top = contributions[0] as Contribution;
   if (isPlainObject(top.value)) return mergeObjects(contributions.filter((c) => isPlainObject(c.value)));
   if (Array.isArray(top.value) && typeof key === "string" && key.startsWith("deny")) {
-    return unionArrays(contributions.filter((c) => Array.isArray(c.value)));
+    return unionOf(contributions.filter((c) => Array.isArray(c.value)));
   }
   return { value: structuredClone(top.value), provenance: { kind: "whole", level: top.level } };
 }
@@ -62,7 +62,11 @@ function mergeObjects(objects: readonly Contribution[]): MergedValue {
   return { value, provenance: { kind: "object", level: (objects[0] as Contribution).level, keys } };
 }
 
-function unionArrays(arrays: readonly Contribution[]): MergedValue {
+/**
+ * The union of several levels' lists, strongest level's entries first, duplicates kept once.
+ * Contract: every contribution's value is an array; items are cloned.
+ */
+export function unionOf(arrays: readonly Contribution[]): MergedValue {
   const seen = new Set<string>();
   const value: unknown[] = [];
   const items: { level: SettingsLevel; index: number }[] = [];

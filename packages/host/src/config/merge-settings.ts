@@ -8,6 +8,7 @@ import {
   type SettingsLocation,
 } from "./extension-specs.ts";
 import { type MergedValue, mergeValues, originOf } from "./merge-config.ts";
+import type { LevelValue } from "./rule-merge.ts";
 import {
   levelsByPrecedence,
   type SettingsLevel,
@@ -42,6 +43,11 @@ export interface MergedSettings {
   ignoredDisables(name: string, origin: SettingsLevelName): SettingsLocation[];
   /** Which file, line and column provided `config.<name>` at `path` (see `mergeSettings`). */
   configSource(name: string, path: readonly (string | number)[]): SettingsLocation | undefined;
+  /**
+   * Every level's own `config.<name>`, strongest first, unmerged: what `api.config` validates level
+   * by level and merges with the extension's rules (managed settings as a floor).
+   */
+  configLevels(name: string): LevelValue[];
 }
 
 /**
@@ -85,6 +91,11 @@ export function mergeSettings(levels: SettingsLevels): MergedSettings {
     isDisabled: (name, origin) => effectiveDisables(levels, name, origin).length > 0,
     disabledBy: (name, origin) => effectiveDisables(levels, name, origin)[0],
     ignoredDisables: (name, origin) => ignoredDisables(levels, name, origin),
+    configLevels: (name) =>
+      present.flatMap((level) => {
+        const config = level.settings.config;
+        return config !== undefined && Object.hasOwn(config, name) ? [{ level, value: config[name] }] : [];
+      }),
     configSource(name, path) {
       if (config === undefined || !Object.hasOwn(config.value as object, name)) return undefined;
       const origin = originOf(config.provenance, [name, ...path]);

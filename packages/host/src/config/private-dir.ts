@@ -1,7 +1,7 @@
 import { chmodSync, lstatSync, mkdirSync, type Stats } from "node:fs";
 import { dirname, join } from "node:path";
 import { GatehouseError } from "../common/errors.ts";
-import { osReason } from "./read-json-file.ts";
+import { osReason } from "./os-reason.ts";
 
 function refuse(dir: string, why: string, cause?: unknown): never {
   throw new GatehouseError(

@@ -3,6 +3,7 @@ import type { z } from "zod";
 import { describeZodIssues } from "../common/describe-zod-issues.ts";
 import { GatehouseError } from "../common/errors.ts";
 import { type JsonSource, parseJsonSource } from "../common/json-source.ts";
+import { osReason } from "./os-reason.ts";
 
 /** What to read and how to word its problems. */
 export interface ReadJsonFileOptions<Schema extends z.ZodType> {
@@ -74,13 +75,4 @@ function parseJsonFile<Schema extends z.ZodType>(
 function isMissing(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;
   return code === "ENOENT" || code === "ENOTDIR";
-}
-
-/** `ENOENT: no such file or directory, open 'x'` → `no such file or directory (ENOENT)`. */
-export function osReason(error: unknown): string {
-  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
-  const text = typeof message === "string" ? message : String(error);
-  const described = /^[A-Z0-9_]+: ([^,]+)/.exec(text)?.[1];
-  if (typeof code === "string" && described !== undefined) return `${described} (${code})`;
-  return text;
 }

@@ -5,10 +5,14 @@ import { strictObject } from "../common/describe-zod-issues.ts";
  * The schema of one settings file (managed, project local, project or user).
  * Contract: unknown keys are errors that list the allowed keys, so a typo such as `extension` is
  * caught instead of silently ignored; every key is optional; `config` holds one section per
- * extension name, validated later by that extension's own `config(schema)`.
+ * extension name, validated later by that extension's own `config(schema)`; an `extensions` entry is
+ * a spec string or `{ spec, required }`.
  */
 export const settingsFileSchema = strictObject({
-  extensions: z.array(z.string().min(1)).optional(),
+  /** Paths or package names; `{ "spec": "...", "required": true }` makes a load failure stop the run. */
+  extensions: z
+    .array(z.union([z.string().min(1), strictObject({ spec: z.string().min(1), required: z.boolean().optional() })]))
+    .optional(),
   disabledExtensions: z.array(z.string().min(1)).optional(),
   config: z.record(z.string(), z.unknown()).optional(),
   toolExecution: z.enum(["parallel", "sequential"]).optional(),

@@ -1,12 +1,13 @@
-import type { AnyToolDefinition, ExtensionAPI, Logger } from "@gatehouse/sdk";
+import type { AnyToolDefinition, ConfigOptions, ExtensionAPI, Logger } from "@gatehouse/sdk";
 import type { z } from "zod";
 import { GatehouseError } from "../common/errors.ts";
 import { ensurePrivateDir } from "../config/private-dir.ts";
 import type { HandlerRegistry } from "../hooks/handler-registry.ts";
 import type { Registration } from "../hooks/registrations.ts";
-import { describeIssues } from "../loop/validate-arguments.ts";
 import type { ToolConflict, ToolRegistry } from "../tools/tool-registry.ts";
+import type { ConfigExplanation } from "./config-explanation.ts";
 import { HANDLER_EVENTS, isObservableEvent } from "./event-names.ts";
+import { type ConfigInput, readConfig } from "./read-config.ts";
 
 /** What the host gives one extension's API. */
 export interface ExtensionApiContext {
@@ -21,10 +22,10 @@ export interface ExtensionApiContext {
   handlers: HandlerRegistry;
   /** The extension's load order: decides handler order and contested tool names. */
   rank: number;
-  /** This extension's settings section (`config.<name>`), if any. */
-  configSection: unknown;
-  /** Where that section was read from, for error messages. */
-  configSource: string;
+  /** Where this extension's settings section (`config.<name>`) comes from. */
+  configInput: ConfigInput;
+  /** Receives what `api.config` decided, key by key (for `gatehouse policy check --explain`). */
+  onConfig?: (explanation: ConfigExplanation) => void;
   onConflict: (conflict: ToolConflict) => void;
   /** Stops the current run on behalf of this extension. */
   abortRun: (extension: string, reason: string) => void;
@@ -98,15 +99,19 @@ export function createExtensionApi(ctx: ExtensionApiContext): ExtensionApiHandle
     else ctx.handlers.add(registration, ctx.rank);
   }
 
-  function config<S extends z.ZodType>(schema: S): z.output<S> {
+  function config<S extends z.ZodType>(schema: S, options?: ConfigOptions): z.output<S> {
     live("config");
-    const parsed = schema.safeParse(ctx.configSection ?? {});
-    if (parsed.success) return parsed.data;
-    const where = parsed.error.issues.map((issue) => ({ ...issue, path: ["config", ctx.name, ...issue.path] }));
-    throw new GatehouseError(
-      "GH_EXTENSION_CONFIG",
-      `Invalid configuration for extension "${ctx.name}" in ${ctx.configSource}: ${describeIssues(where, { config: { [ctx.name]: ctx.configSection } })}`,
-    );
+    if (!schema || typeof (schema as { safeParse?: unknown }).safeParse !== "function") {
+      throw usage(ctx.name, "config needs a zod schema.");
+    }
+    const { value, explanation } = readConfig({
+      name: ctx.name,
+      schema,
+      input: ctx.configInput,
+      merge: options?.merge,
+    });
+    ctx.onConfig?.(explanation);
+    return value;
   }
 
   function abortRun(reason: string): void {

@@ -1,25 +1,23 @@
-import { existsSync, readdirSync, statSync } from "node:fs";
+import { existsSync, readdirSync, realpathSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
 import { homedir } from "node:os";
-import { basename, extname, isAbsolute, join, relative, resolve } from "node:path";
+import { basename, extname, join, resolve } from "node:path";
+import type { ExtensionSpec } from "../config/extension-specs.ts";
+import type { SettingsLevelName } from "../config/settings-levels.ts";
+import { isInside, isProjectFile } from "./code-origin.ts";
 import { packageEntry, resolvePackageFrom } from "./resolve-package.ts";
+import { isPathSpec, packageSpecProblem, pathSpecProblem } from "./spec-check.ts";
+import type { EnabledAt } from "./types.ts";
 
 const hostRequire = createRequire(import.meta.url);
 const MODULE_EXTENSIONS = [".ts", ".mts", ".js", ".mjs"];
 const INDEX_FILES = ["index.ts", "index.mts", "index.js", "index.mjs"];
 
+/** The first-party guards: required wherever they are enabled by name. */
+export const FIRST_PARTY_GUARDS: readonly string[] = ["@gatehouse/protected-paths", "@gatehouse/tool-audit"];
+
 /** Where an extension was listed or found, in load order (SPEC §5). */
 export type ExtensionOrigin = "managed" | "project" | "projectLocal" | "project-folder" | "user" | "user-folder";
-
-/** An extension spec as a settings file lists it. */
-export interface ExtensionSpec {
-  spec: string;
-  origin: "managed" | "project" | "projectLocal" | "user";
-  /** Settings file that listed it. */
-  file: string;
-  /** Directory relative paths resolve against. */
-  dir: string;
-}
 
 /** One extension to load (or to report as unloadable). */
 export interface DiscoveredExtension {
@@ -30,23 +28,25 @@ export interface DiscoveredExtension {
   origin: ExtensionOrigin;
   /** The file to import, when it could be resolved. */
   entry?: string;
-  /** Files and folders that belong to it (reload and trust): the entry's folder for folder extensions. */
+  /** The folder (or file) a reload forgets from the module cache: the entry's folder for folder extensions. */
   root?: string;
   /** Name to use when the module does not declare one. */
   fallbackName: string;
-  /** True for code that came from the project (its folder or its node_modules): needs trust. */
+  /** True for code that lies inside the project (its folder or its node_modules): needs trust. */
   projectCode: boolean;
   /** Why it cannot be loaded, if it cannot. */
   error?: string;
+  /** Why it must load, when it is a required guard. */
+  required?: string;
+  /** Where it was enabled. */
+  enabledAt: EnabledAt;
 }
 
-function isInside(dir: string, path: string): boolean {
-  const rel = relative(dir, path);
-  return rel === "" || (!rel.startsWith("..") && !isAbsolute(rel));
-}
-
-function isPathSpec(spec: string): boolean {
-  return spec.startsWith(".") || spec.startsWith("/") || spec.startsWith("~") || isAbsolute(spec);
+/** The settings level an extension's origin counts as, for `disabledExtensions`. */
+export function levelOf(origin: ExtensionOrigin): SettingsLevelName {
+  if (origin === "project-folder") return "project";
+  if (origin === "user-folder") return "user";
+  return origin;
 }
 
 /** The entry file of a folder extension: its index file, or its package.json entry. */
@@ -60,18 +60,99 @@ function stem(file: string): string {
   return name === "index" ? basename(resolve(file, "..")) : name;
 }
 
-function fromPath(spec: ExtensionSpec, projectDir: string): DiscoveredExtension {
+/**
+ * Project code: whatever lies inside the project as spelled (a link inside it leads the project's
+ * way) or really (a symbolic link or `..` does not make it anyone else's).
+ */
+function isProjectCode(path: string, projectReal: string, projectDir: string): boolean {
+  return isProjectFile(path, projectReal) || isInside(projectReal, path) || isInside(projectDir, path);
+}
+
+function realOr(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
+}
+
+const LEVEL_WORDS: Record<SettingsLevelName, string> = {
+  managed: "managed settings",
+  projectLocal: "project local settings",
+  project: "project settings",
+  user: "user settings",
+};
+
+function requiredBecause(spec: ExtensionSpec): string | undefined {
+  if (spec.level === "managed") return "enabled by managed settings";
+  if (spec.required) return `marked "required" in ${LEVEL_WORDS[spec.level]}`;
+  if (FIRST_PARTY_GUARDS.includes(spec.spec)) return `${spec.spec} is a first-party guard`;
+  return undefined;
+}
+
+function where(spec: ExtensionSpec): string {
+  return `${spec.file}:${spec.at.line}:${spec.at.column}`;
+}
+
+function fromSpec(spec: ExtensionSpec, projectReal: string, projectDir: string): DiscoveredExtension {
+  const required = requiredBecause(spec);
+  const base = {
+    id: `spec:${spec.level}:${spec.spec}`,
+    source: spec.spec,
+    origin: spec.level,
+    fallbackName: spec.spec,
+    projectCode: false,
+    enabledAt: { kind: "settings" as const, ...spec.at },
+    ...(required ? { required } : {}),
+  };
+  const refuse = (why: string): DiscoveredExtension => ({
+    ...base,
+    error: `extension spec ${JSON.stringify(spec.spec)} (${where(spec)}, ${LEVEL_WORDS[spec.level]}) is refused: ${why}`,
+  });
+  if (isPathSpec(spec.spec)) {
+    const problem = pathSpecProblem(spec.spec);
+    return problem ? refuse(problem) : fromPath(spec, { projectReal, projectDir }, { base, refuse });
+  }
+  const problem = packageSpecProblem(spec.spec);
+  return problem ? refuse(problem) : fromPackage(spec, { projectReal, projectDir }, { base, refuse });
+}
+
+interface Builders {
+  base: Omit<DiscoveredExtension, "error">;
+  refuse: (why: string) => DiscoveredExtension;
+}
+
+interface Project {
+  projectReal: string;
+  projectDir: string;
+}
+
+function fromPath(
+  spec: ExtensionSpec,
+  { projectReal, projectDir }: Project,
+  { base, refuse }: Builders,
+): DiscoveredExtension {
   const expanded = spec.spec.startsWith("~") ? join(homedir(), spec.spec.slice(1)) : spec.spec;
   const target = resolve(spec.dir, expanded);
-  const projectCode = spec.origin === "project" || spec.origin === "projectLocal" || isInside(projectDir, target);
-  const base = { id: target, source: spec.spec, origin: spec.origin, fallbackName: stem(target), projectCode };
-  if (!existsSync(target)) return { ...base, error: `${spec.spec} (listed in ${spec.file}): no such file or folder` };
+  const fallbackName = stem(target);
+  if (!existsSync(target))
+    return { ...base, fallbackName, error: `${spec.spec} (listed in ${where(spec)}): no such file or folder` };
+  const projectLevel = spec.level === "project" || spec.level === "projectLocal";
+  if (projectLevel && !isInside(projectReal, realOr(target))) {
+    return refuse(`project settings may only list extensions inside the project, and it resolves to ${realOr(target)}`);
+  }
+  const projectCode = isProjectCode(target, projectReal, projectDir);
   if (statSync(target).isDirectory()) {
     const entry = folderEntry(target);
-    if (!entry) return { ...base, error: `${spec.spec}: the folder has no index.ts, index.js or package.json entry` };
-    return { ...base, id: entry, entry, root: target };
+    if (!entry)
+      return {
+        ...base,
+        fallbackName,
+        error: `${spec.spec}: the folder has no index.ts, index.js or package.json entry`,
+      };
+    return { ...base, fallbackName, projectCode, id: entry, entry, root: target };
   }
-  return { ...base, entry: target, root: target };
+  return { ...base, fallbackName, projectCode, id: target, entry: target, root: target };
 }
 
 function packageRoot(entry: string, name: string): string {
@@ -84,10 +165,14 @@ function packageRoot(entry: string, name: string): string {
  * Package names resolve from the project first, then from the host's installation (so the
  * first-party plugins work in any project). Managed and user settings resolve from the host
  * first: a project must not be able to substitute its own copy of a package a team lead or the
- * user chose.
+ * user chose. Wherever it was found, an entry inside the project is project code.
  */
-function fromPackage(spec: ExtensionSpec, projectDir: string): DiscoveredExtension {
-  const hostFirst = spec.origin === "managed" || spec.origin === "user";
+function fromPackage(
+  spec: ExtensionSpec,
+  { projectReal, projectDir }: Project,
+  { base }: Builders,
+): DiscoveredExtension {
+  const hostFirst = spec.level === "managed" || spec.level === "user";
   const fromHost = () => {
     try {
       return hostRequire.resolve(spec.spec);
@@ -95,45 +180,60 @@ function fromPackage(spec: ExtensionSpec, projectDir: string): DiscoveredExtensi
       return undefined;
     }
   };
-  const fromProject = () => resolvePackageFrom(projectDir, spec.spec);
-  let entry = hostFirst ? fromHost() : fromProject();
-  let projectCode = !hostFirst && entry !== undefined;
-  if (!entry) {
-    entry = hostFirst ? fromProject() : fromHost();
-    projectCode = hostFirst && entry !== undefined;
-  }
-  const base = { source: spec.spec, origin: spec.origin, fallbackName: spec.spec, projectCode };
+  const fromProject = () => resolvePackageFrom(projectReal, spec.spec);
+  const entry = hostFirst ? (fromHost() ?? fromProject()) : (fromProject() ?? fromHost());
   if (!entry) {
     return {
       ...base,
       id: `package:${spec.spec}`,
-      projectCode: false,
-      error: `package "${spec.spec}" (listed in ${spec.file}) is not installed in the project or with gatehouse`,
+      error: `package "${spec.spec}" (listed in ${where(spec)}) is not installed in the project or with gatehouse`,
     };
   }
-  return { ...base, id: entry, entry, root: packageRoot(entry, spec.spec) };
+  const projectCode = isProjectCode(entry, projectReal, projectDir);
+  return { ...base, projectCode, id: entry, entry, root: packageRoot(entry, spec.spec) };
 }
 
 /** The extensions dropped into a folder: module files and folders with an entry, sorted by name. */
 export function scanFolder(
   dir: string,
   origin: "project-folder" | "user-folder",
-  projectCode: boolean,
+  projectReal: string,
 ): DiscoveredExtension[] {
   if (!existsSync(dir)) return [];
+  const enabledAt: EnabledAt = { kind: "folder", level: origin === "project-folder" ? "project" : "user", dir };
   const found: DiscoveredExtension[] = [];
   for (const name of readdirSync(dir).sort()) {
     if (name.startsWith(".") || name === "node_modules" || name.endsWith(".d.ts")) continue;
     const path = join(dir, name);
     const stat = statSync(path, { throwIfNoEntry: false });
     if (!stat) continue;
+    const projectCode = origin === "project-folder" || isProjectFile(path, projectReal);
+    let item: DiscoveredExtension | undefined;
     if (stat.isDirectory()) {
       const entry = folderEntry(path);
       // A folder without an entry is a helper library for the other extensions, not an extension.
-      if (entry) found.push({ id: entry, source: path, origin, entry, root: path, fallbackName: name, projectCode });
+      if (entry)
+        item = { id: entry, source: path, origin, entry, root: path, fallbackName: name, projectCode, enabledAt };
     } else if (MODULE_EXTENSIONS.includes(extname(name))) {
-      found.push({ id: path, source: path, origin, entry: path, root: dir, fallbackName: stem(path), projectCode });
+      // Its folder is its root: the helper folders next to it reload with it.
+      item = {
+        id: path,
+        source: path,
+        origin,
+        entry: path,
+        root: dir,
+        fallbackName: stem(path),
+        projectCode,
+        enabledAt,
+      };
     }
+    if (item && origin === "project-folder" && !isInside(projectReal, realOr(path))) {
+      item = {
+        ...item,
+        error: `${path} is a link out of the project (${realOr(path)}); project extensions must lie inside it`,
+      };
+    }
+    if (item) found.push(item);
   }
   return found;
 }
@@ -147,25 +247,31 @@ export interface DiscoveryInput {
 
 /**
  * Every extension in load order: managed settings, project settings (then project local),
- * the project folder, user settings, the user folder. The same entry found twice loads once,
- * at its first position.
+ * the project folder, user settings, the user folder. The same entry, or the same package name,
+ * found twice loads once, at its first position (required if any of its listings is).
  */
 export function discoverExtensions(input: DiscoveryInput): DiscoveredExtension[] {
-  const bySettings = (origins: ExtensionSpec["origin"][]) =>
-    input.specs
-      .filter((s) => origins.includes(s.origin))
-      .map((s) => (isPathSpec(s.spec) ? fromPath(s, input.projectDir) : fromPackage(s, input.projectDir)));
+  const projectReal = realOr(resolve(input.projectDir));
+  const bySettings = (levels: SettingsLevelName[]) =>
+    input.specs.filter((s) => levels.includes(s.level)).map((s) => fromSpec(s, projectReal, resolve(input.projectDir)));
   const all = [
     ...bySettings(["managed"]),
     ...bySettings(["project", "projectLocal"]),
-    ...scanFolder(join(input.projectDir, ".gatehouse", "extensions"), "project-folder", true),
+    ...scanFolder(join(input.projectDir, ".gatehouse", "extensions"), "project-folder", projectReal),
     ...bySettings(["user"]),
-    ...scanFolder(join(input.home, "extensions"), "user-folder", false),
+    ...scanFolder(join(input.home, "extensions"), "user-folder", projectReal),
   ];
-  const seen = new Set<string>();
-  return all.filter((d) => {
-    if (seen.has(d.id)) return false;
-    seen.add(d.id);
-    return true;
-  });
+  // One extension per entry, and one per package name: the first listing in load order wins, so a
+  // package a managed file lists is never loaded a second time from the project's own copy.
+  const kept = new Map<string, DiscoveredExtension>();
+  const idOf = new Map<string, string>();
+  for (const d of all) {
+    const name = d.enabledAt.kind === "settings" && !isPathSpec(d.source) ? `package:${d.source}` : undefined;
+    const id = (name && idOf.get(name)) ?? d.id;
+    if (name && !idOf.has(name)) idOf.set(name, id);
+    const first = kept.get(id);
+    if (!first) kept.set(id, d);
+    else if (d.required && !first.required) kept.set(id, { ...first, required: d.required });
+  }
+  return [...kept.values()];
 }

@@ -3,8 +3,9 @@ import type { HandlerRegistry } from "../hooks/handler-registry.ts";
 import type { ToolRegistry } from "../tools/tool-registry.ts";
 import type { ExtensionApiHandle } from "./api.ts";
 import { loadModule } from "./module-loader.ts";
+import type { ConfigInput } from "./read-config.ts";
 import { declaredName, setupExtension } from "./setup-extension.ts";
-import type { ExtensionRecord } from "./types.ts";
+import type { EnabledAt, ExtensionRecord } from "./types.ts";
 
 /** One extension the manager should have loaded, with everything needed to (re)load it. */
 export interface ExtensionCandidate {
@@ -20,6 +21,26 @@ export interface ExtensionCandidate {
   skip?: { status: "skipped" | "failed"; reason: string };
   /** When true and a last good version is loaded, keep it instead of applying `skip`. */
   keepLastGood?: boolean;
+  /**
+   * Set for a guard that must load (enabled by managed settings, marked `"required"`, or a
+   * first-party guard): why it is required. A required extension that fails stops the host.
+   */
+  required?: string;
+  /** Enabled by managed settings: managed settings are the floor of its configuration. */
+  managed?: boolean;
+  /** Where it was enabled, for reports. */
+  enabledAt?: EnabledAt;
+}
+
+/** A required extension that is not running, and why. */
+export interface GuardFailure {
+  name: string;
+  source: string;
+  /** Why it is required. */
+  required: string;
+  enabledAt?: EnabledAt | undefined;
+  /** Why it did not load. */
+  reason: string;
 }
 
 /** What the manager needs from the host. */
@@ -33,8 +54,8 @@ export interface ExtensionManagerOptions {
   handlers: HandlerRegistry;
   emit: (event: HostEvent) => unknown;
   abortRun: (extension: string, reason: string) => void;
-  /** The settings section of an extension and the file it came from. */
-  configFor: (name: string) => { section: unknown; source: string };
+  /** Where an extension's settings section comes from; `managed`: it was enabled by managed settings. */
+  configFor: (name: string, managed: boolean) => ConfigInput;
 }
 
 interface Loaded {
@@ -80,8 +101,10 @@ export class ExtensionManager {
     }
     for (const [rank, candidate] of candidates.entries()) {
       const previous = this.#current.get(candidate.id);
-      const sameConfig = previous?.configStamp === this.#configStamp(previous?.record.name);
-      if (previous && previous.candidate.fingerprint === candidate.fingerprint && sameConfig && !candidate.skip) {
+      const sameConfig = previous?.configStamp === this.#configStamp(previous?.record.name, candidate);
+      const unchanged =
+        previous?.candidate.fingerprint === candidate.fingerprint && !previous.candidate.skip && !candidate.skip;
+      if (previous && unchanged && sameConfig) {
         if (previous.handle && previous.rank !== rank) {
           this.#options.tools.rerank(previous.record.name, rank);
           this.#options.handlers.rerank(previous.record.name, rank);
@@ -101,8 +124,28 @@ export class ExtensionManager {
     return summary;
   }
 
-  #configStamp(name: string | undefined): string | undefined {
-    return name === undefined ? undefined : JSON.stringify(this.#options.configFor(name).section ?? null);
+  #configStamp(name: string | undefined, candidate: ExtensionCandidate): string | undefined {
+    if (name === undefined) return undefined;
+    const input = this.#options.configFor(name, candidate.managed === true);
+    if (input.kind === "inline") return JSON.stringify(input.section ?? null);
+    return JSON.stringify([input.floor, input.levels.map((l) => [l.level.file, l.value])]);
+  }
+
+  /** The required extensions that are not running (never loaded, or unloaded), in load order. */
+  guardFailures(): GuardFailure[] {
+    const failures: GuardFailure[] = [];
+    for (const id of this.#order) {
+      const loaded = this.#current.get(id);
+      if (!loaded?.candidate.required || loaded.handle) continue;
+      failures.push({
+        name: loaded.record.name,
+        source: loaded.candidate.source,
+        required: loaded.candidate.required,
+        enabledAt: loaded.candidate.enabledAt,
+        reason: loaded.record.errors[0] ?? "it did not load",
+      });
+    }
+    return failures;
   }
 
   /** Every extension with its status, tools, handlers and errors, in load order. */
@@ -115,6 +158,8 @@ export class ExtensionManager {
       const live = r.status === "loaded";
       records.push({
         ...r,
+        required: loaded.candidate.required !== undefined,
+        ...(loaded.candidate.enabledAt ? { enabledAt: loaded.candidate.enabledAt } : {}),
         tools: live ? this.#options.tools.namesOf(r.name) : [],
         handlers: live ? this.#options.handlers.describe(r.name) : [],
         errors: [...r.errors],
@@ -211,7 +256,7 @@ export class ExtensionManager {
       record.errors.push(reason);
       return { candidate, record };
     }
-    const { section, source } = o.configFor(name);
+    const configInput = o.configFor(name, candidate.managed === true);
     const result = await setupExtension(
       module.exported,
       {
@@ -222,8 +267,7 @@ export class ExtensionManager {
         logger: o.logger.child({ extension: name }),
         tools: o.tools,
         handlers: o.handlers,
-        configSection: section,
-        configSource: source,
+        configInput,
         rank,
         abortRun: o.abortRun,
       },
@@ -240,7 +284,7 @@ export class ExtensionManager {
     result.handle.commit();
     const record = result.record;
     o.emit({ type: "extension_loaded", extension: name, source: candidate.source, tools: o.tools.namesOf(name) });
-    return { candidate, record, handle: result.handle, configStamp: this.#configStamp(name) };
+    return { candidate, record, handle: result.handle, configStamp: this.#configStamp(name, candidate) };
   }
 }
 

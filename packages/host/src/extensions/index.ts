@@ -1,4 +1,4 @@
-export { type DiscoveredExtension, discoverExtensions, type ExtensionOrigin, type ExtensionSpec } from "./discovery.ts";
+export { type DiscoveredExtension, discoverExtensions, type ExtensionOrigin } from "./discovery.ts";
 export { extensionFiles, fingerprint } from "./extension-files.ts";
 export { type ExtensionCandidate, ExtensionManager, type ReloadSummary } from "./extension-manager.ts";
 export { loadModule } from "./module-loader.ts";

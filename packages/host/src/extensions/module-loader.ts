@@ -1,8 +1,11 @@
 import { createRequire } from "node:module";
-import { dirname, join, sep } from "node:path";
-import { createJiti, type Jiti } from "jiti";
+import { dirname, isAbsolute, join, sep } from "node:path";
+import { createJiti, type Jiti, type JitiOptions } from "jiti";
 import { errorMessage } from "../common/errors.ts";
-import { createFastTransform, TRANSFORM_CACHE_DIR } from "./sucrase-transform.mjs";
+import { createFastTransform, TRANSFORM_VERSION } from "./sucrase-transform.mjs";
+import { createCachedTransform } from "./transpile-cache.mjs";
+import { openTranspileCache } from "./transpile-cache-dir.ts";
+import { gatedNativeImport, gateProjectCode, isGated, staleModules, withImportGuard } from "./trust-gate.ts";
 
 const hostRequire = createRequire(import.meta.url);
 
@@ -12,33 +15,85 @@ const hostRequire = createRequire(import.meta.url);
  * instance the host runs on (the CommonJS build would be a second copy: slower to load, and its
  * schemas would not be the host's).
  */
+let aliases: Record<string, string> | undefined;
 function hostAliases(): Record<string, string> {
+  if (aliases) return aliases;
   const zodDir = dirname(hostRequire.resolve("zod/package.json"));
-  return {
+  aliases = {
     "@gatehouse/sdk": hostRequire.resolve("@gatehouse/sdk"),
     zod: join(zodDir, "index.js"),
     "zod/v4": join(zodDir, "v4", "index.js"),
   };
+  return aliases;
 }
 
-let shared: Jiti | undefined;
+type Transform = NonNullable<JitiOptions["transform"]>;
+type JitiFactory = (
+  id: string,
+  options: JitiOptions,
+  context: {
+    onError: (error: unknown) => never;
+    nativeImport: (id: string) => Promise<unknown>;
+    createRequire: typeof createRequire;
+  },
+) => Jiti;
 
-function jiti(): Jiti {
-  if (shared) return shared;
-  const options = {
-    alias: hostAliases(),
-    nativeModules: ["zod"],
-    moduleCache: true,
-    fsCache: TRANSFORM_CACHE_DIR,
-    interopDefault: true,
+/**
+ * jiti's own factory, which takes the function it imports natively with. Why not `createJiti`: it
+ * hard-wires `import()`, and a natively imported project file would run (and load its imports)
+ * without passing the trust gate. Pinned with jiti's exact version in package.json.
+ */
+function jitiFactory(): JitiFactory {
+  const factory = hostRequire(join(dirname(hostRequire.resolve("jiti/package.json")), "dist", "jiti.cjs")) as unknown;
+  if (typeof factory !== "function") throw new Error("jiti's factory (dist/jiti.cjs) is not a function: jiti changed");
+  return factory as JitiFactory;
+}
+
+const BASE_OPTIONS: JitiOptions = {
+  nativeModules: ["zod"],
+  moduleCache: true,
+  // jiti's own cache would skip the transform (and so the gate) on a hit: the cache is ours.
+  fsCache: false,
+  interopDefault: true,
+};
+
+let babel: Jiti | undefined;
+const loaders = new Map<string, Jiti>();
+
+/** sucrase, with jiti's Babel as the fallback for files sucrase cannot handle. */
+function fastTransform(): Transform {
+  babel ??= createJiti(import.meta.url, { ...BASE_OPTIONS });
+  const fallback = babel;
+  return createFastTransform((input) => ({ code: fallback.transform(input as never) }));
+}
+
+/**
+ * The loader of one Gatehouse home: every module it evaluates passes the trust gate first (the
+ * exact source about to run), then the home's MAC-ed transpile cache.
+ */
+function loaderFor(home: string): Jiti {
+  const existing = loaders.get(home);
+  if (existing) return existing;
+  const { dir, key } = openTranspileCache(home);
+  const cached = createCachedTransform({ transform: fastTransform(), dir, key, version: TRANSFORM_VERSION });
+  const transform: Transform = (input) => {
+    const gated = input.filename !== undefined && gateProjectCode(input.filename, input.source);
+    const output = cached(input);
+    return gated ? { ...output, code: withImportGuard(output.code) } : output;
   };
-  // Babel (jiti's own transform) stays as the fallback for files sucrase cannot handle.
-  const babel = createJiti(import.meta.url, options);
-  shared = createJiti(import.meta.url, {
-    ...options,
-    transform: createFastTransform((input) => ({ code: babel.transform(input as never) })),
-  });
-  return shared;
+  const loader = jitiFactory()(
+    import.meta.url,
+    { ...BASE_OPTIONS, alias: hostAliases(), transform },
+    {
+      onError: (error) => {
+        throw error;
+      },
+      nativeImport: gatedNativeImport,
+      createRequire,
+    },
+  );
+  loaders.set(home, loader);
+  return loader;
 }
 
 /** A loaded module's default export, or why it could not be loaded. */
@@ -46,17 +101,19 @@ export type LoadedModule = { ok: true; exported: unknown } | { ok: false; error:
 
 /**
  * Imports an extension module from source (TypeScript or JavaScript), without a build step.
- * Contract: never throws; a syntax error or a throw at import time comes back as `{ ok: false }`
- * with the cause. `fresh` drops cached copies of the extension's own files under `root` first
- * (never node_modules), so an edited file and the helpers it imports are read again.
+ * Contract: never throws; a syntax error, a throw at import time, an untrusted project file or an
+ * unusable Gatehouse home comes back as `{ ok: false }` with the cause. `fresh` drops cached copies
+ * of the extension's own files under `root` and of every project file first (never other
+ * node_modules), so an edited file and the helpers it imports are read, and gated, again.
  */
 export async function loadModule(
   file: string,
-  options: { fresh?: boolean; root?: string } = {},
+  options: { home: string; fresh?: boolean; root?: string },
 ): Promise<LoadedModule> {
   if (options.fresh) forget(options.root ?? file);
+  for (const key of staleModules(Object.keys(hostRequire.cache))) delete hostRequire.cache[key];
   try {
-    const mod = (await jiti().import(file)) as { default?: unknown } | undefined;
+    const mod = (await loaderFor(options.home).import(file)) as { default?: unknown } | undefined;
     const exported = mod && typeof mod === "object" && "default" in mod ? mod.default : mod;
     return { ok: true, exported };
   } catch (error) {
@@ -64,12 +121,35 @@ export async function loadModule(
   }
 }
 
-/** Drops the module cache entries of files at or under `root`, except dependencies in node_modules. */
+/**
+ * Where `spec`, required from `from`, resolves, exactly as the loader would resolve it (for the
+ * import graph trust hashes); `undefined` when it does not resolve or is not a file (a builtin, or
+ * a module the host provides natively).
+ */
+export function resolveLikeLoader(spec: string, from: string): string | undefined {
+  try {
+    const nested = createJiti(from, { ...BASE_OPTIONS, alias: hostAliases() });
+    const resolved = nested.resolve(spec);
+    return typeof resolved === "string" && isAbsolute(resolved) ? resolved : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The code the loader would run for a module source (for finding its imports); not cached. */
+export function transpileForScan(source: string, filename: string): string {
+  const ts = /\.[cm]?tsx?$/.test(filename);
+  return fastTransform()({ source, filename, ts }).code;
+}
+
+/**
+ * Drops module cache entries of files at or under `root` (except dependencies in node_modules)
+ * and of every gated project file.
+ */
 export function forget(root: string): void {
   const prefix = root.endsWith(sep) ? root : root + sep;
   for (const key of Object.keys(hostRequire.cache)) {
-    if ((key === root || key.startsWith(prefix)) && !key.includes(`${sep}node_modules${sep}`)) {
-      delete hostRequire.cache[key];
-    }
+    const own = (key === root || key.startsWith(prefix)) && !key.includes(`${sep}node_modules${sep}`);
+    if (own || isGated(key)) delete hostRequire.cache[key];
   }
 }

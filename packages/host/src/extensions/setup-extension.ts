@@ -49,7 +49,7 @@ export function declaredName(exported: unknown): string | undefined {
  */
 export async function setupExtension(
   exported: unknown,
-  ctx: Omit<ExtensionApiContext, "onConflict">,
+  ctx: Omit<ExtensionApiContext, "onConflict" | "onConfig">,
   timeoutMs: number,
 ): Promise<SetupResult> {
   const record: ExtensionRecord = {
@@ -62,6 +62,9 @@ export async function setupExtension(
   };
   const handle = createExtensionApi({
     ...ctx,
+    onConfig: (explanation) => {
+      record.config = explanation;
+    },
     onConflict: (c) => {
       const where = c.winner.file ? ` (${c.winner.file})` : "";
       record.errors.push(

@@ -25,5 +25,5 @@ export function createFastTransform(
   fallback: (input: TransformInput) => TransformOutput,
 ): (input: TransformInput) => TransformOutput;
 
-/** jiti's cache directory for output of this transform (versioned with it). */
-export const TRANSFORM_CACHE_DIR: string;
+/** The version of this transform's output, part of every transpile-cache key. */
+export const TRANSFORM_VERSION: string;

@@ -1,8 +1,6 @@
 // A transform for jiti (plain JavaScript, so the CLI bootstrap can use it before any TypeScript
 // is loaded). Types and contract: sucrase-transform.d.mts.
 import { createRequire } from "node:module";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 
 const hostRequire = createRequire(import.meta.url);
 let sucrase;
@@ -16,9 +14,9 @@ const STRICT = '"use strict";';
 // Spelled without the literal text: this file is itself transpiled by this transform.
 const META_TEXT = ["import", "meta"].join(".");
 
-// jiti keys its cache by file and source, not by transform: output of this transform lives in its
-// own directory, versioned, so a change here never meets output an older version wrote.
-export const TRANSFORM_CACHE_DIR = join(tmpdir(), "gatehouse-jiti", "sucrase-2");
+// Part of every transpile-cache key: bump it when this transform's output changes, so a change
+// here never meets output an older version wrote.
+export const TRANSFORM_VERSION = `sucrase-${hostRequire("sucrase/package.json").version}-3`;
 
 /** The [start, end) ranges of real `import.meta` expressions: tokens, never strings or comments. */
 function metaRanges(source, ts) {

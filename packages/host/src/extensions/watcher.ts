@@ -5,6 +5,8 @@ import { watch } from "chokidar";
 /** A running watch; `ready` resolves once the initial scan is done, so no edit is missed after it. */
 export interface ExtensionWatcher {
   ready: Promise<void>;
+  /** Watches these roots from now on (e.g. files a reloaded extension now imports). */
+  setRoots(roots: readonly string[]): void;
   close(): Promise<void>;
 }
 
@@ -31,11 +33,14 @@ function nearestExisting(path: string): string {
  * Contract: changes within `debounceMs` produce one call; audit logs, sessions, node_modules and
  * .git never trigger one.
  */
-export function watchExtensions(roots: readonly string[], onChange: () => void, debounceMs = 100): ExtensionWatcher {
+export function watchExtensions(initial: readonly string[], onChange: () => void, debounceMs = 100): ExtensionWatcher {
   let timer: NodeJS.Timeout | undefined;
-  const bases = [...new Set(roots.map(nearestExisting))].filter(
-    (base, _i, all) => !all.some((other) => other !== base && isInside(other, base)),
-  );
+  let roots = [...initial];
+  const basesOf = (list: readonly string[]) =>
+    [...new Set(list.map(nearestExisting))].filter(
+      (base, _i, all) => !all.some((other) => other !== base && isInside(other, base)),
+    );
+  const bases = basesOf(roots);
   const relevant = (path: string) => roots.some((root) => isInside(root, path) || isInside(path, root));
   const watcher = watch(bases, {
     ignoreInitial: true,
@@ -52,6 +57,11 @@ export function watchExtensions(roots: readonly string[], onChange: () => void, 
   const ready = new Promise<void>((resolve) => watcher.once("ready", () => resolve()));
   return {
     ready,
+    setRoots(next) {
+      const added = next.filter((root) => !roots.includes(root));
+      roots = [...next];
+      if (added.length > 0) watcher.add(basesOf(added));
+    },
     async close() {
       if (timer) clearTimeout(timer);
       await watcher.close();

@@ -3,6 +3,7 @@ import { type Logger, pino } from "pino";
 import { GatehouseError } from "../common/errors.ts";
 import { gatehouseHome } from "../config/gatehouse-home.ts";
 import { ExtensionManager } from "../extensions/extension-manager.ts";
+import type { ExtensionWatcher } from "../extensions/watcher.ts";
 import { HandlerRegistry } from "../hooks/handler-registry.ts";
 import type { HandlerFailure } from "../hooks/registrations.ts";
 import { runAgentLoop } from "../loop/agent-loop.ts";
@@ -13,6 +14,7 @@ import { ToolRegistry } from "../tools/tool-registry.ts";
 import { checkCall } from "./check-call.ts";
 import { compactContext } from "./compact-context.ts";
 import { EventHub } from "./event-hub.ts";
+import { guardFailureError } from "./guard-failures.ts";
 import { inlineCandidates } from "./inline-extensions.ts";
 import { openProject, type ProjectExtensions } from "./project-extensions.ts";
 import { ReloadScheduler } from "./reload-scheduler.ts";
@@ -40,9 +42,14 @@ function defaultLogger(): Logger {
 /**
  * Creates an embedded host: built-in tools, the given tools and in-code extensions, and — with
  * `discover` — the project's settings and extensions (SPEC §5), all on one hook bus.
- * Contract: extension failures never reject; they are in `extensions()` and emitted as
- * `extension_error`. Tool, handler and reload changes take effect at the next turn boundary.
- * Bad settings files reject with GH_SETTINGS_INVALID naming the file and field.
+ * Contract: an optional extension's failure never rejects; it is in `extensions()` and emitted as
+ * `extension_error`. A required guard (enabled by managed settings, marked `"required"`, or
+ * `protected-paths` / `tool-audit` wherever enabled, in code too) that fails to resolve, load,
+ * validate its configuration or set up rejects with GH_GUARD_FAILED naming the settings entry's
+ * file, line, column and level (unless `inspect`); later, a required guard that is not running
+ * stops the run at the next turn boundary, and `run()` refuses to start. Tool, handler and reload
+ * changes take effect at the next turn boundary. Bad settings files reject with GH_SETTINGS_INVALID
+ * naming the file and field; an unusable Gatehouse home with GH_STATE_DIR.
  */
 export async function createHost(options: HostOptions): Promise<Host> {
   const logger = options.logger ?? defaultLogger();
@@ -87,15 +94,22 @@ export async function createHost(options: HostOptions): Promise<Host> {
     handlers,
     emit: (event) => hub.emit(event),
     abortRun,
-    configFor: (name) =>
-      options.config && name in options.config
-        ? { section: options.config[name], source: "createHost({ config })" }
-        : (project?.configFor(name) ?? { section: undefined, source: "settings" }),
+    configFor: (name, managed) =>
+      options.config && Object.hasOwn(options.config, name)
+        ? { kind: "inline", section: options.config[name], source: "createHost({ config })" }
+        : (project?.configFor(name, managed) ?? { kind: "settings", levels: [], floor: false, cwd: options.cwd }),
   });
   const inline = inlineCandidates(options.extensions ?? []);
   const candidates = () => [...inline, ...(project?.candidates() ?? [])];
   await manager.reconcile(candidates());
+  const down = manager.guardFailures();
+  if (down.length > 0 && !options.inspect) {
+    manager.unloadAll();
+    project?.close();
+    throw guardFailureError(down);
+  }
 
+  let watcher: ExtensionWatcher | undefined;
   // Reloads wait for the turn boundary while a run is in flight, so no call sees half a reload.
   const reloads = new ReloadScheduler({
     running: () => controller !== undefined,
@@ -106,12 +120,14 @@ export async function createHost(options: HostOptions): Promise<Host> {
         await hub.emit({ type: "extension_error", extension: "settings", error });
       }
       const summary = await manager.reconcile(candidates());
+      if (project) watcher?.setRoots(project.watchRoots());
       if (summary.loaded.length + summary.failed.length + summary.removed.length > 0) {
         await hub.emit({ type: "extensions_reloaded", ...summary });
       }
     },
   });
-  const watcher = options.watch && project ? project.watch(() => reloads.schedule()) : undefined;
+  // Declared before the scheduler's first use: reloads run only after creation returns.
+  watcher = options.watch && project ? project.watch(() => reloads.schedule()) : undefined;
   if (watcher) await watcher.ready;
 
   const session = options.session;
@@ -137,6 +153,8 @@ export async function createHost(options: HostOptions): Promise<Host> {
   };
   const prepareTurn = async (): Promise<TurnState> => {
     await reloads.atBoundary();
+    const failures = manager.guardFailures();
+    if (failures.length > 0) abortRun("gatehouse", guardFailureError(failures).message);
     const bus = handlers.bus();
     hub.bus = bus;
     const set = tools.snapshot();
@@ -149,6 +167,11 @@ export async function createHost(options: HostOptions): Promise<Host> {
     controller = own;
     let limitReached = false;
     await reloads.settled();
+    const failures = manager.guardFailures();
+    if (failures.length > 0) {
+      controller = undefined;
+      throw guardFailureError(failures);
+    }
     delete stop.by;
     const onAbort = () => own.abort();
     runOptions?.signal?.addEventListener("abort", onAbort, { once: true });
@@ -222,6 +245,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
       await watcher?.close();
       await reloads.settled();
       manager.unloadAll();
+      project?.close();
       session?.close();
     },
   };

@@ -1,23 +1,39 @@
-import { existsSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync, realpathSync } from "node:fs";
+import { join, relative, resolve, sep } from "node:path";
 import type { Logger } from "pino";
 import { errorMessage } from "../common/errors.ts";
 import {
+  ensurePrivateDir,
   gatehouseHome,
   loadSettings,
   type MergedSettings,
   mergeSettings,
-  type SettingsLevelName,
   settingsFileLocations,
   type TrustStatus,
-  trustStatus,
+  trustCommand,
+  trustFilePath,
+  trustStatuses,
 } from "../config/index.ts";
-import { type DiscoveredExtension, discoverExtensions } from "../extensions/discovery.ts";
+import { type DiscoveredExtension, discoverExtensions, levelOf } from "../extensions/discovery.ts";
 import { extensionFiles, fingerprint } from "../extensions/extension-files.ts";
 import type { ExtensionCandidate } from "../extensions/extension-manager.ts";
+import { type ImportGraph, importGraph } from "../extensions/import-graph.ts";
+import { linkTarget } from "../extensions/link-escape.ts";
 import { loadModule } from "../extensions/module-loader.ts";
+import type { ConfigInput } from "../extensions/read-config.ts";
+import { type Approval, type GateRegistration, registerProjectGate } from "../extensions/trust-gate.ts";
 import { type ExtensionWatcher, watchExtensions } from "../extensions/watcher.ts";
 import type { HostOptions } from "./types.ts";
+
+/** One project extension's code, as `gatehouse trust` records it. */
+export interface ProjectCode {
+  /** Its identity in the trust store: the entry, relative to the project. */
+  key: string;
+  /** What the settings or folder listed. */
+  source: string;
+  /** The project files it loads (real paths), the entry first. */
+  graph: ImportGraph;
+}
 
 /** A project's settings, discovered extensions and trust, kept current while watching. */
 export interface ProjectExtensions {
@@ -25,101 +41,136 @@ export interface ProjectExtensions {
   readonly home: string;
   /** Re-reads settings after a change; a now-invalid settings file keeps the last good settings and returns why. */
   refresh(): string | undefined;
-  /** The extensions to load, in load order, with trust applied. */
+  /** The extensions to load, in load order, with trust applied (and the trust gate updated). */
   candidates(): ExtensionCandidate[];
-  /** An extension's merged settings section and the file that provided it. */
-  configFor(name: string): { section: unknown; source: string };
-  /** The project's own code and settings files, as `gatehouse trust` records them. */
-  projectFiles(): string[];
-  /** The trust state of the project's own code. */
-  trust(): TrustStatus;
-  /** Watches every folder and file that can change the extension set. */
+  /** Where an extension's configuration comes from: every level's section, and whether managed is a floor. */
+  configFor(name: string, managed: boolean): ConfigInput;
+  /** The project extensions' code, as `gatehouse trust` records it. */
+  projectCode(): ProjectCode[];
+  /** The trust state of each project extension, by key. */
+  trust(): Map<string, TrustStatus>;
+  /** Every folder and file that can change the extension set or its trust (what `watch` watches). */
+  watchRoots(): string[];
+  /** Watches `watchRoots()`; after a reload, `setRoots(watchRoots())` follows newly imported files. */
   watch(onChange: () => void): ExtensionWatcher;
-}
-
-/** The settings level an extension's origin counts as, for `disabledExtensions`. */
-function levelOf(origin: DiscoveredExtension["origin"]): SettingsLevelName {
-  if (origin === "project-folder") return "project";
-  if (origin === "user-folder") return "user";
-  return origin;
+  /** Ends this host's registration with the trust gate. */
+  close(): void;
 }
 
 function isExtensionFolder(dir: string): boolean {
   return ["index.ts", "index.mts", "index.js", "index.mjs", "package.json"].some((f) => existsSync(join(dir, f)));
 }
 
+function realOr(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
+}
+
 /**
  * Opens a project for extension loading.
- * Contract: invalid settings throw GH_SETTINGS_INVALID / GH_JSON_SYNTAX (naming file and field)
- * on open; after that, a settings file broken while watching is reported and the last good
- * settings stay in force. Project code (its `.gatehouse` extensions, paths inside the project,
- * packages from its node_modules) loads only when trusted; first-party and user extensions always.
+ * Contract: invalid settings throw GH_SETTINGS_INVALID / GH_JSON_SYNTAX (naming file and field) and
+ * an unusable Gatehouse home throws GH_STATE_DIR, on open; after that, a settings file broken while
+ * watching is reported and the last good settings stay in force. Project code (whatever resolves
+ * inside the project, its node_modules included) loads only when trusted, extension by extension:
+ * its whole import graph is hashed, and the trust gate refuses any project file whose content trust
+ * did not approve, however it is loaded.
  */
 export function openProject(options: Pick<HostOptions, "cwd" | "env" | "trust">, logger: Logger): ProjectExtensions {
   const env = options.env ?? process.env;
-  const cwd = options.cwd;
+  const cwd = resolve(options.cwd);
+  const projectReal = realOr(cwd);
   const home = gatehouseHome(env);
+  ensurePrivateDir(home);
   const read = () => mergeSettings(loadSettings({ cwd, env, home }));
   let settings = read();
   let discovered: DiscoveredExtension[] = [];
   const filesOf = new Map<string, string[]>();
+  const graphs = new Map<string, ImportGraph>();
+  const gate: GateRegistration = registerProjectGate({
+    root: projectReal,
+    retrust: trustCommand(cwd),
+    approval: options.trust ? "all" : new Map(),
+  });
 
+  const keyOf = (d: DiscoveredExtension) =>
+    relative(projectReal, realOr(d.entry as string))
+      .split(sep)
+      .join("/");
   const rediscover = () => {
-    discovered = discoverExtensions({
-      projectDir: cwd,
-      home,
-      specs: settings.extensions.map((s) => ({ spec: s.spec, origin: s.level, file: s.file, dir: s.dir })),
-    });
+    discovered = discoverExtensions({ projectDir: cwd, home, specs: settings.extensions });
     filesOf.clear();
-    for (const d of discovered) filesOf.set(d.id, extensionFiles(d, isExtensionFolder));
+    graphs.clear();
+    for (const d of discovered) {
+      if (!d.entry) continue;
+      if (d.projectCode) {
+        // An entry the project links in from elsewhere (node_modules/pkg → /elsewhere/pkg) brings its folder.
+        const entryLink = linkTarget(projectReal, d.entry) ?? linkTarget(cwd, d.entry);
+        const graph = importGraph(d.entry, { projectReal, ...(entryLink ? { linkTargets: [entryLink] } : {}) });
+        graphs.set(d.id, graph);
+        filesOf.set(d.id, [...graph.files]);
+        gate.link(graph.linkTargets);
+      } else filesOf.set(d.id, extensionFiles(d, isExtensionFolder));
+    }
   };
   rediscover();
 
-  const projectFiles = () => {
-    const files = new Set<string>();
-    for (const d of discovered) if (d.projectCode) for (const f of filesOf.get(d.id) ?? []) files.add(f);
-    for (const loc of settingsFileLocations({ cwd, env, home })) {
-      if ((loc.level === "project" || loc.level === "projectLocal") && existsSync(loc.file)) files.add(loc.file);
-    }
-    return [...files].sort();
-  };
-  const trust = (): TrustStatus =>
-    options.trust
-      ? { trusted: true, changed: [], added: [], removed: [] }
-      : trustStatus({ home, projectDir: cwd, files: projectFiles() });
+  const projectCode = (): ProjectCode[] =>
+    discovered.flatMap((d) => {
+      const graph = graphs.get(d.id);
+      return graph && !d.error ? [{ key: keyOf(d), source: d.source, graph }] : [];
+    });
+  const trust = () =>
+    trustStatuses({
+      home,
+      projectDir: cwd,
+      extensions: projectCode().map((c) => ({ key: c.key, files: c.graph.files })),
+    });
 
-  const configFor = (name: string) => {
-    const where = settings.configSource(name, []);
-    return {
-      section: settings.config[name],
-      source: where ? `${where.file}:${where.line}:${where.column}` : "settings",
-    };
+  const configFor = (name: string, managed: boolean): ConfigInput => {
+    const levels = settings.configLevels(name);
+    return { kind: "settings", levels, floor: managed || levels.some((l) => l.level.level === "managed"), cwd };
   };
 
   function candidates(): ExtensionCandidate[] {
-    const state = discovered.some((d) => d.projectCode) ? trust() : undefined;
-    const untrusted =
-      state && !state.trusted
-        ? `project code is not trusted${state.reason ? ` (${state.reason})` : ""}: run "gatehouse trust" in ${cwd}, or pass --trust for one run`
-        : undefined;
+    const statuses = options.trust || graphs.size === 0 ? undefined : trust();
+    const approval: Approval = options.trust
+      ? "all"
+      : new Map([...(statuses?.values() ?? [])].flatMap((s) => [...s.approved]));
+    gate.update(approval);
     return discovered.map((d): ExtensionCandidate => {
-      const files = filesOf.get(d.id) ?? [];
-      const base = {
+      const disabled = settings.isDisabled(d.fallbackName, levelOf(d.origin));
+      const base: ExtensionCandidate = {
         id: d.id,
         source: d.source,
         fallbackName: d.fallbackName,
-        fingerprint: fingerprint(files, ""),
+        fingerprint: fingerprint(filesOf.get(d.id) ?? [], ""),
+        managed: d.origin === "managed",
+        enabledAt: d.enabledAt,
+        ...(d.required && !disabled ? { required: d.required, keepLastGood: true } : {}),
       };
       if (d.error) return { ...base, skip: { status: "failed", reason: d.error } };
-      if (settings.isDisabled(d.fallbackName, levelOf(d.origin))) {
-        return { ...base, skip: { status: "skipped", reason: `disabled by disabledExtensions in settings` } };
+      if (disabled)
+        return { ...base, skip: { status: "skipped", reason: "disabled by disabledExtensions in settings" } };
+      const status = d.projectCode ? statuses?.get(keyOf(d)) : undefined;
+      if (status && !status.trusted) {
+        const reason = `project code is not trusted (${status.reason}): review it and run ${trustCommand(cwd)}, or pass --trust for one run`;
+        return { ...base, skip: { status: "skipped", reason }, keepLastGood: true };
       }
-      if (d.projectCode && untrusted)
-        return { ...base, skip: { status: "skipped", reason: untrusted }, keepLastGood: true };
       const entry = d.entry as string;
       const root = d.root;
-      return { ...base, load: (fresh) => loadModule(entry, { fresh, ...(root ? { root } : {}) }) };
+      return { ...base, load: (fresh) => loadModule(entry, { home, fresh, ...(root ? { root } : {}) }) };
     });
+  }
+
+  function watchRoots(): string[] {
+    const roots = [join(cwd, ".gatehouse"), join(home, "settings.json"), join(home, "extensions"), trustFilePath(home)];
+    for (const loc of settingsFileLocations({ cwd, env, home })) roots.push(loc.file);
+    for (const d of discovered) if (d.root && !d.root.includes("node_modules")) roots.push(d.root);
+    for (const graph of graphs.values()) roots.push(...graph.files);
+    return [...new Set(roots)];
   }
 
   return {
@@ -140,13 +191,10 @@ export function openProject(options: Pick<HostOptions, "cwd" | "env" | "trust">,
     },
     candidates,
     configFor,
-    projectFiles,
+    projectCode,
     trust,
-    watch(onChange) {
-      const roots = [join(cwd, ".gatehouse"), home];
-      for (const loc of settingsFileLocations({ cwd, env, home })) roots.push(loc.file);
-      for (const d of discovered) if (d.root && !d.root.includes("node_modules")) roots.push(d.root);
-      return watchExtensions([...new Set(roots)], onChange);
-    },
+    watchRoots,
+    watch: (onChange) => watchExtensions(watchRoots(), onChange),
+    close: () => gate.close(),
   };
 }

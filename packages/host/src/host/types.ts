@@ -52,6 +52,12 @@ export interface HostOptions {
   discover?: boolean;
   /** Run the project's own extension code without a `gatehouse trust` record (one host only). */
   trust?: boolean;
+  /**
+   * Build the host only to inspect it (what `gatehouse extensions` and `gatehouse policy check` do):
+   * a required guard that fails is reported in `extensions()` instead of rejecting createHost.
+   * `run()` still refuses to start while a required guard is not running.
+   */
+  inspect?: boolean;
   /** Reload extensions and settings when their files change; implies `discover`. */
   watch?: boolean;
   /** Environment for GATEHOUSE_HOME and GATEHOUSE_MANAGED_SETTINGS (default: process.env). */

@@ -1,6 +1,7 @@
 import { spawn } from "node:child_process";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { noGuardNotice } from "../../src/cli/guard-notice.ts";
 import { makeProject, toolExtension } from "../extensions/project.ts";
 import { CLI, events, runCli, writeScript } from "./cli-helpers.ts";
 
@@ -44,9 +45,9 @@ describe("gatehouse extensions / trust / tools", () => {
     const run = await runCli(["run", "--cwd", p.dir, "--script", script, "--json"], { env: p.env });
     expect(run.code).toBe(0);
     expect(run.stderr).toContain("skipped 1 extension (mine)");
-    expect(run.stderr).toContain('run "gatehouse trust"');
+    expect(run.stderr).toContain(`run "gatehouse trust --cwd ${p.dir}"`);
     const withTrust = await runCli(["run", "--cwd", p.dir, "--script", script, "--json", "--trust"], { env: p.env });
-    expect(withTrust.stderr).toBe("");
+    expect(withTrust.stderr).toBe(noGuardNotice([], p.dir));
   });
 
   it("a malformed settings file is exit 2 naming file, line and column", async () => {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { noGuardNotice } from "../../src/cli/guard-notice.ts";
 import { compact, tempDir } from "../helpers/scenario.ts";
 import { startFixtureServer } from "../model/providers/fixture-server.ts";
 import { events, runCli } from "./cli-helpers.ts";
@@ -20,7 +21,7 @@ describe("gatehouse run --model", () => {
         "--base-url",
         server.baseURL,
       ]);
-      expect(run.stderr).toBe("");
+      expect(run.stderr).toBe(noGuardNotice([], dir));
       expect(run.code).toBe(0);
       const evs = events(run.stdout);
       expect(evs.map((e) => compact(e as never)).filter(Boolean)).toEqual([

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { noGuardNotice } from "../../src/cli/guard-notice.ts";
 import { compact, tempDir } from "../helpers/scenario.ts";
 import { events, runCli, writeScript } from "./cli-helpers.ts";
 
@@ -18,7 +19,7 @@ describe("gatehouse run (child process)", () => {
       { content: [{ type: "text", text: "done" }] },
     ]);
     const run = await runCli(["run", "go", "--cwd", dir, "--script", script, "--json"]);
-    expect(run.stderr).toBe("");
+    expect(run.stderr).toBe(noGuardNotice([], dir));
     expect(run.code).toBe(0);
     const evs = events(run.stdout);
     const seq = evs.map((e) => compact(e as never)).filter(Boolean);

@@ -78,15 +78,51 @@ describe("mergeSettings: extensions", () => {
   it("lists every level's extensions in load order managed, project, projectLocal, user", () => {
     fx.write("managed", { extensions: ["@corp/guard"] });
     fx.write("projectLocal", { extensions: ["./local.ts"] });
-    fx.write("project", { extensions: ["./shared.ts", "@gatehouse/tool-audit"] });
+    fx.write("project", { extensions: ["./shared.ts", { spec: "@gatehouse/tool-audit", required: true }] });
     fx.write("user", { extensions: ["./mine.ts"] });
     const etc = join(fx.root, "etc");
+    const at = (level: string, file: string, line: number, column: number) => ({ level, file, line, column });
     expect(mergeSettings(fx.load()).extensions).toEqual([
-      { spec: "@corp/guard", level: "managed", file: fx.files.managed, dir: etc },
-      { spec: "./shared.ts", level: "project", file: fx.files.project, dir: fx.cwd },
-      { spec: "@gatehouse/tool-audit", level: "project", file: fx.files.project, dir: fx.cwd },
-      { spec: "./local.ts", level: "projectLocal", file: fx.files.projectLocal, dir: fx.cwd },
-      { spec: "./mine.ts", level: "user", file: fx.files.user, dir: fx.home },
+      {
+        spec: "@corp/guard",
+        level: "managed",
+        file: fx.files.managed,
+        dir: etc,
+        required: false,
+        at: at("managed", fx.files.managed, 3, 5),
+      },
+      {
+        spec: "./shared.ts",
+        level: "project",
+        file: fx.files.project,
+        dir: fx.cwd,
+        required: false,
+        at: at("project", fx.files.project, 3, 5),
+      },
+      {
+        spec: "@gatehouse/tool-audit",
+        level: "project",
+        file: fx.files.project,
+        dir: fx.cwd,
+        required: true,
+        at: at("project", fx.files.project, 4, 5),
+      },
+      {
+        spec: "./local.ts",
+        level: "projectLocal",
+        file: fx.files.projectLocal,
+        dir: fx.cwd,
+        required: false,
+        at: at("projectLocal", fx.files.projectLocal, 3, 5),
+      },
+      {
+        spec: "./mine.ts",
+        level: "user",
+        file: fx.files.user,
+        dir: fx.home,
+        required: false,
+        at: at("user", fx.files.user, 3, 5),
+      },
     ]);
   });
 

@@ -10,7 +10,7 @@ import { tempDir } from "../helpers/scenario.ts";
 async function load(files: Record<string, string>, entry: string) {
   const dir = tempDir("gh-transform-");
   for (const [name, body] of Object.entries(files)) writeFileSync(join(dir, name), body);
-  const loaded = await loadModule(join(dir, entry));
+  const loaded = await loadModule(join(dir, entry), { home: tempDir("gh-home-") });
   if (!loaded.ok) throw new Error(loaded.error);
   return { dir, exported: loaded.exported as Record<string, unknown> };
 }
@@ -100,6 +100,6 @@ export default { value: twice(Mode.B), unit };`,
     expect(seen).toEqual(["bad.ts"]);
     const dir = tempDir("gh-transform-");
     writeFileSync(join(dir, "broken.ts"), "export default { oops ");
-    expect(await loadModule(join(dir, "broken.ts"))).toMatchObject({ ok: false });
+    expect(await loadModule(join(dir, "broken.ts"), { home: tempDir("gh-home-") })).toMatchObject({ ok: false });
   });
 });

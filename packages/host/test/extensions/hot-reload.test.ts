@@ -3,19 +3,24 @@ import { defineTool, type GatehouseEvent } from "@gatehouse/sdk";
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import type { Host } from "../../src/host/types.ts";
+import { runCli } from "../cli/cli-helpers.ts";
 import { call, say } from "../helpers/scenario.ts";
-import { firstResultText, makeProject, openHost, toolExtension } from "./project.ts";
+import { firstResultText, makeProject, openHost, toolExtension, trustProject } from "./project.ts";
 
 const hosts: Host[] = [];
 afterEach(async () => {
   for (const h of hosts.splice(0)) await h.close();
 });
 
-/** Resolves with the next event of a type (wait on events, not time). */
-function next(host: Host, type: GatehouseEvent["type"]): Promise<GatehouseEvent> {
+/** Resolves with the next event of a type that `matches` (wait on events, not time). */
+function next(
+  host: Host,
+  type: GatehouseEvent["type"],
+  matches: (event: GatehouseEvent) => boolean = () => true,
+): Promise<GatehouseEvent> {
   return new Promise((resolve) => {
     const off = host.subscribe((e) => {
-      if (e.type === type) {
+      if (e.type === type && matches(e)) {
         off();
         resolve(e);
       }
@@ -135,5 +140,39 @@ describe("config changes reload the extension that reads them", () => {
     );
     expect(await reloaded).toMatchObject({ loaded: ["hello-tool"] });
     expect(firstResultText((await host.run("go")).messages)).toBe("Howdy, Ada!");
+  });
+});
+
+/** The `ver` extension, importing (and using) a helper outside `.gatehouse`. */
+const versioned = (text: string) =>
+  `import { helper } from "../../lib/helper.ts";\nvoid helper;\n${toolExtension("ver", "ver", text)}`;
+
+describe("trust under --watch", () => {
+  it("an edit to a trusted extension is reported with the command that re-trusts it; `gatehouse trust` elsewhere is picked up live", async () => {
+    const p = makeProject({
+      ".gatehouse/extensions/ver.ts": versioned("v1"),
+      "lib/helper.ts": "export const helper = 1;\n",
+    });
+    trustProject(p);
+    const { host } = await openHost(p, { watch: true, turns: [{ content: [call("A", "ver")] }, say("ok")] });
+    hosts.push(host);
+    expect(host.extensions()[0]?.status).toBe("loaded");
+
+    const reported = next(host, "extension_error");
+    p.write("lib/helper.ts", "export const helper = 2;\n");
+    const error = (await reported) as { error: string };
+    expect(error.error).toContain("lib/helper.ts was edited since trust was granted");
+    expect(error.error).toContain(`run "gatehouse trust --cwd ${p.dir}"`);
+    expect(host.extensions()[0]).toMatchObject({ status: "loaded" });
+
+    const loaded = (e: GatehouseEvent) => e.type === "extensions_reloaded" && e.loaded.includes("ver");
+    const reloaded = next(host, "extensions_reloaded", loaded);
+    const refused = next(host, "extension_error");
+    p.write(".gatehouse/extensions/ver.ts", versioned("v2"));
+    expect(((await refused) as { error: string }).error).toContain(".gatehouse/extensions/ver.ts was edited");
+    const trusted = await runCli(["trust", "--cwd", p.dir], { env: p.env });
+    expect(trusted.code).toBe(0);
+    expect(await reloaded).toMatchObject({ loaded: ["ver"], failed: [] });
+    expect(firstResultText((await host.run("go")).messages)).toBe("v2");
   });
 });

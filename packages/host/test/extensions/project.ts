@@ -1,7 +1,9 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { GatehouseEvent } from "@gatehouse/sdk";
+import { grantTrust } from "../../src/config/index.ts";
 import { createHost } from "../../src/host/create-host.ts";
+import { openProject } from "../../src/host/project-extensions.ts";
 import type { Host, HostOptions } from "../../src/host/types.ts";
 import { createScriptedModel } from "../../src/model/index.ts";
 import { quietLogger, tempDir } from "../helpers/scenario.ts";
@@ -50,7 +52,25 @@ export default defineExtension({
 `;
 }
 
-/** Opens a host on the project with discovery; events are collected. */
+const open: Host[] = [];
+
+/** Closes every host `openHost` opened (their trust-gate registrations included). */
+export async function closeHosts(): Promise<void> {
+  for (const host of open.splice(0)) await host.close();
+}
+
+/** Trusts the project's enabled extensions as they are now, as `gatehouse trust` does. */
+export function trustProject(project: TestProject): void {
+  const opened = openProject({ cwd: project.dir, env: project.env }, quietLogger);
+  try {
+    const extensions = opened.projectCode().map((c) => ({ key: c.key, files: c.graph.files }));
+    grantTrust({ home: project.home, projectDir: project.dir, extensions });
+  } finally {
+    opened.close();
+  }
+}
+
+/** Opens a host on the project with discovery; events are collected; `closeHosts` closes it. */
 export async function openHost(
   project: TestProject,
   options: Partial<HostOptions> & { turns?: unknown[] } = {},
@@ -66,6 +86,7 @@ export async function openHost(
     onEvent: (e) => events.push(e),
     ...rest,
   });
+  open.push(host);
   return { host, events };
 }
 

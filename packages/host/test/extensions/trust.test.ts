@@ -1,13 +1,23 @@
-import { describe, expect, it } from "vitest";
-import { grantTrust } from "../../src/config/index.ts";
-import { openProject } from "../../src/host/project-extensions.ts";
-import { quietLogger } from "../helpers/scenario.ts";
-import { makeProject, openHost, toolExtension } from "./project.ts";
+import { mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { call, say, tempDir } from "../helpers/scenario.ts";
+import { closeHosts, firstResultText, makeProject, openHost, toolExtension, trustProject } from "./project.ts";
 
-function trustNow(p: ReturnType<typeof makeProject>) {
-  const project = openProject({ cwd: p.dir, env: p.env }, quietLogger);
-  grantTrust({ home: p.home, projectDir: p.dir, files: project.projectFiles() });
-}
+afterEach(closeHosts);
+
+const marks = () => ((globalThis as { __ghRan?: string[] }).__ghRan ??= []);
+
+/** An extension whose tool answers with what `lib/fmt.ts` makes of "x" (a helper outside `.gatehouse`). */
+const FMT_USER = `import { defineExtension, defineTool, z } from "@gatehouse/sdk";
+import { fmt } from "../../lib/fmt.ts";
+export default defineExtension({ name: "fmt-user", setup(api) {
+  api.registerTool(defineTool({ name: "fmt", description: "formats", parameters: z.object({}), effects: () => [],
+    execute: () => ({ content: [{ type: "text", text: fmt("x") }] }) }));
+} });`;
+
+const fmtHelper = (tag: string) =>
+  `((globalThis as any).__ghRan ??= []).push(${JSON.stringify(tag)});\nexport const fmt = (s: string) => ${JSON.stringify(tag)} + s;\n`;
 
 describe("trust for project code", () => {
   it("an untrusted project's extensions are skipped with the command that trusts them; first-party plugins still load", async () => {
@@ -21,13 +31,13 @@ describe("trust for project code", () => {
       ["hello-tool", "loaded"],
       ["mine", "skipped"],
     ]);
-    expect(records[1]?.errors[0]).toContain(`run "gatehouse trust" in ${p.dir}`);
+    expect(records[1]?.errors[0]).toContain(`run "gatehouse trust --cwd ${p.dir}"`);
     expect(host.tools().map((t) => t.name)).not.toContain("mine_tool");
   });
 
   it("trusted loads; an edited file needs trust again; --trust allows one host", async () => {
     const p = makeProject({ ".gatehouse/extensions/mine.ts": toolExtension("mine", "mine_tool", "x") });
-    trustNow(p);
+    trustProject(p);
     expect((await openHost(p)).host.extensions()[0]?.status).toBe("loaded");
     p.write(".gatehouse/extensions/mine.ts", toolExtension("mine", "mine_tool", "changed"));
     const edited = (await openHost(p)).host.extensions()[0];
@@ -36,27 +46,137 @@ describe("trust for project code", () => {
     expect((await openHost(p, { trust: true })).host.extensions()[0]?.status).toBe("loaded");
   });
 
-  it("adding a file, or editing the project settings, also needs trust again", async () => {
-    const p = makeProject({ ".gatehouse/extensions/mine.ts": toolExtension("mine", "mine_tool", "x") });
-    trustNow(p);
-    p.write(".gatehouse/extensions/extra.ts", toolExtension("extra", "extra_tool", "y"));
-    expect((await openHost(p)).host.extensions().map((r) => r.status)).toEqual(["skipped", "skipped"]);
-    trustNow(p);
-    p.write(".gatehouse/settings.json", JSON.stringify({ toolExecution: "sequential" }));
-    expect((await openHost(p)).host.extensions().map((r) => r.status)).toEqual(["skipped", "skipped"]);
+  it("an imported project helper is part of the trust: edited after trust, the extension is refused before any of it runs", async () => {
+    const p = makeProject({ ".gatehouse/extensions/fmt-user.ts": FMT_USER, "lib/fmt.ts": fmtHelper("v1:") });
+    trustProject(p);
+    marks().length = 0;
+    const { host } = await openHost(p, { turns: [{ content: [call("A", "fmt")] }, say("ok")] });
+    expect(firstResultText((await host.run("go")).messages)).toBe("v1:x");
+    await closeHosts();
+    p.write("lib/fmt.ts", fmtHelper("evil:"));
+    marks().length = 0;
+    const refused = (await openHost(p)).host.extensions()[0];
+    expect(refused?.status).toBe("skipped");
+    expect(refused?.errors[0]).toContain("lib/fmt.ts was edited since trust was granted");
+    expect(marks()).toEqual([]);
   });
 
-  it("a package from the project's node_modules is project code and needs trust", async () => {
+  it("a helper imported lazily and edited after the extension loaded is refused by the gate when it is imported", async () => {
+    const p = makeProject({
+      ".gatehouse/extensions/lazy.ts": `import { defineExtension, defineTool, z } from "@gatehouse/sdk";
+export default defineExtension({ name: "lazy", setup(api) {
+  api.registerTool(defineTool({ name: "lazy", description: "imports on use", parameters: z.object({}), effects: () => [],
+    execute: async () => ({ content: [{ type: "text", text: (await import("../../lib/fmt.ts")).fmt("y") }] }) }));
+} });`,
+      "lib/fmt.ts": fmtHelper("v1:"),
+    });
+    trustProject(p);
+    marks().length = 0;
+    const { host } = await openHost(p, { turns: [{ content: [call("A", "lazy")] }, say("ok")] });
+    expect(host.extensions()[0]?.status).toBe("loaded");
+    p.write("lib/fmt.ts", fmtHelper("evil:"));
+    const text = firstResultText((await host.run("go")).messages);
+    expect(text).toContain("project file lib/fmt.ts is not trusted: it was edited after trust was granted");
+    expect(text).toContain(`"gatehouse trust --cwd ${p.dir}"`);
+    expect(marks()).toEqual([]);
+  });
+
+  it("a dynamic import of a project file no trusted extension imports literally is refused", async () => {
+    const p = makeProject({
+      ".gatehouse/extensions/dyn.ts": `import { join } from "node:path";
+import { defineExtension, defineTool, z } from "@gatehouse/sdk";
+export default defineExtension({ name: "dyn", setup(api) {
+  api.registerTool(defineTool({ name: "dyn", description: "imports a computed path", parameters: z.object({ file: z.string() }),
+    effects: () => [], execute: async ({ file }) => ({ content: [{ type: "text", text: String((await import(join(api.cwd, file))).default) }] }) }));
+} });`,
+      "payload.mjs": `(globalThis.__ghRan ??= []).push("payload"); export default "ran";`,
+      "payload.cjs": `(globalThis.__ghRan ??= []).push("payload-cjs"); module.exports = "ran";`,
+    });
+    trustProject(p);
+    marks().length = 0;
+    const { host } = await openHost(p, {
+      turns: [
+        { content: [call("A", "dyn", { file: "payload.mjs" }), call("B", "dyn", { file: "payload.cjs" })] },
+        say("ok"),
+      ],
+    });
+    const results = (await host.run("go")).messages.filter((m) => m.role === "toolResult");
+    for (const result of results) {
+      expect(JSON.stringify(result.content)).toContain("is not part of the code trust was granted for");
+    }
+    expect(results).toHaveLength(2);
+    expect(marks()).toEqual([]);
+  });
+
+  it("a project file required natively (createRequire) passes the gate too", async () => {
+    const p = makeProject({
+      ".gatehouse/extensions/native.ts": `import { createRequire } from "node:module";
+import { defineExtension, defineTool, z } from "@gatehouse/sdk";
+export default defineExtension({ name: "native", setup(api) {
+  const req = createRequire(api.cwd + "/x.js");
+  api.registerTool(defineTool({ name: "native", description: "requires natively", parameters: z.object({}), effects: () => [],
+    execute: () => ({ content: [{ type: "text", text: String(req("./helper.cjs")) }] }) }));
+} });`,
+      "helper.cjs": `(globalThis.__ghRan ??= []).push("helper"); module.exports = "helper ran";`,
+    });
+    trustProject(p);
+    marks().length = 0;
+    const { host } = await openHost(p, { turns: [{ content: [call("A", "native")] }, say("ok")] });
+    expect(firstResultText((await host.run("go")).messages)).toContain("project file helper.cjs is not trusted");
+    expect(marks()).toEqual([]);
+  });
+
+  it("adding an unrelated file or editing settings keeps trust; a new extension is the only one that needs it", async () => {
+    const p = makeProject({ ".gatehouse/extensions/mine.ts": toolExtension("mine", "mine_tool", "x") });
+    trustProject(p);
+    p.write("notes/unrelated.ts", "export const x = 1;");
+    p.write(".gatehouse/settings.json", JSON.stringify({ toolExecution: "sequential" }));
+    expect((await openHost(p)).host.extensions().map((r) => r.status)).toEqual(["loaded"]);
+    p.write(".gatehouse/extensions/extra.ts", toolExtension("extra", "extra_tool", "y"));
+    const records = (await openHost(p)).host.extensions();
+    expect(records.map((r) => [r.name, r.status])).toEqual([
+      ["extra", "skipped"],
+      ["mine", "loaded"],
+    ]);
+    expect(records[0]?.errors[0]).toContain(".gatehouse/extensions/extra.ts was not enabled when trust was granted");
+  });
+
+  it("JSON a trusted extension imports is covered: edited after trust, the extension needs trust again", async () => {
+    const p = makeProject({
+      ".gatehouse/extensions/conf.ts": `import conf from "../../data/conf.json";
+export default { name: "conf", setup() { ((globalThis as any).__ghRan ??= []).push(conf.mode); } };`,
+      "data/conf.json": JSON.stringify({ mode: "safe" }),
+    });
+    trustProject(p);
+    marks().length = 0;
+    expect((await openHost(p)).host.extensions()[0]?.status).toBe("loaded");
+    expect(marks()).toEqual(["safe"]);
+    p.write("data/conf.json", JSON.stringify({ mode: "unsafe" }));
+    expect((await openHost(p)).host.extensions()[0]?.errors[0]).toContain("data/conf.json was edited");
+  });
+
+  it("a package from the project's node_modules is project code and needs trust, its files included", async () => {
     const p = makeProject({
       ".gatehouse/settings.json": JSON.stringify({ extensions: ["local-ext"] }),
       "node_modules/local-ext/package.json": JSON.stringify({ name: "local-ext", main: "index.js" }),
-      "node_modules/local-ext/index.js": `module.exports = { name: "local-ext", setup() {} };`,
+      "node_modules/local-ext/index.js": `const util = require("./util.js"); module.exports = { name: "local-ext", setup() { util(); } };`,
+      "node_modules/local-ext/util.js": `module.exports = () => { (globalThis.__ghRan ??= []).push("util"); };`,
     });
     expect((await openHost(p)).host.extensions()[0]?.status).toBe("skipped");
+    trustProject(p);
+    marks().length = 0;
+    expect((await openHost(p)).host.extensions()[0]?.status).toBe("loaded");
+    expect(marks()).toEqual(["util"]);
+    await closeHosts();
+    p.write("node_modules/local-ext/util.js", `module.exports = () => { (globalThis.__ghRan ??= []).push("evil"); };`);
+    marks().length = 0;
+    expect((await openHost(p)).host.extensions()[0]?.errors[0]).toContain("node_modules/local-ext/util.js was edited");
+    expect(marks()).toEqual([]);
   });
 
   it("managed settings resolve package names from the host first: a project cannot substitute a managed guard", async () => {
     const p = makeProject({
+      ".gatehouse/settings.json": JSON.stringify({ extensions: ["@gatehouse/hello-tool"] }),
       "node_modules/@gatehouse/hello-tool/package.json": JSON.stringify({
         name: "@gatehouse/hello-tool",
         main: "index.js",
@@ -66,7 +186,105 @@ describe("trust for project code", () => {
     const managed = p.write("managed.json", JSON.stringify({ extensions: ["@gatehouse/hello-tool"] }));
     const { host } = await openHost(p, { trust: true, env: { ...p.env, GATEHOUSE_MANAGED_SETTINGS: managed } });
     expect((globalThis as { __ghImpostor?: boolean }).__ghImpostor).toBeUndefined();
-    expect(host.extensions()[0]).toMatchObject({ name: "hello-tool", status: "loaded", tools: ["hello"] });
+    expect(host.extensions()).toHaveLength(1);
+    expect(host.extensions()[0]).toMatchObject({
+      name: "hello-tool",
+      status: "loaded",
+      tools: ["hello"],
+      required: true,
+    });
+  });
+});
+
+describe("links out of the project", () => {
+  it("a link created after trust that leads out of the project is refused when imported; nothing it points at runs", async () => {
+    const p = makeProject({
+      ".gatehouse/extensions/lazy.ts": `import { defineExtension, defineTool, z } from "@gatehouse/sdk";
+export default defineExtension({ name: "lazy", setup(api) {
+  api.registerTool(defineTool({ name: "lazy", description: "imports on use", parameters: z.object({}), effects: () => [],
+    execute: async () => ({ content: [{ type: "text", text: (await import("../../lib/fmt.ts")).fmt("y") }] }) }));
+} });`,
+      "lib/fmt.ts": fmtHelper("v1:"),
+    });
+    trustProject(p);
+    const outside = tempDir("gh-outside-");
+    writeFileSync(join(outside, "evil.ts"), fmtHelper("evil:"));
+    marks().length = 0;
+    const { host } = await openHost(p, { turns: [{ content: [call("A", "lazy")] }, say("ok")] });
+    rmSync(join(p.dir, "lib/fmt.ts"));
+    symlinkSync(join(outside, "evil.ts"), join(p.dir, "lib/fmt.ts"));
+    const text = firstResultText((await host.run("go")).messages);
+    expect(text).toContain("is not trusted");
+    expect(marks()).toEqual([]);
+  });
+
+  it("code a project links to (a file, or a package in node_modules) is project code: trusted with its graph, re-checked after", async () => {
+    const outside = tempDir("gh-outside-");
+    writeFileSync(join(outside, "shared.ts"), fmtHelper("shared:"));
+    mkdirSync(join(outside, "pkg"));
+    writeFileSync(join(outside, "pkg", "package.json"), JSON.stringify({ name: "linked-pkg", main: "index.js" }));
+    writeFileSync(
+      join(outside, "pkg", "index.js"),
+      `const mark = require("./util.js"); module.exports = { name: "linked-pkg", setup() { mark(); } };`,
+    );
+    writeFileSync(join(outside, "pkg", "util.js"), `module.exports = () => (globalThis.__ghRan ??= []).push("pkg");`);
+    const p = makeProject({
+      ".gatehouse/settings.json": JSON.stringify({ extensions: ["linked-pkg"] }),
+      ".gatehouse/extensions/fmt-user.ts": FMT_USER,
+    });
+    mkdirSync(join(p.dir, "lib"));
+    symlinkSync(join(outside, "shared.ts"), join(p.dir, "lib/fmt.ts"));
+    mkdirSync(join(p.dir, "node_modules"));
+    symlinkSync(join(outside, "pkg"), join(p.dir, "node_modules/linked-pkg"));
+    marks().length = 0;
+    expect((await openHost(p)).host.extensions().map((r) => r.status)).toEqual(["skipped", "skipped"]);
+    expect(marks()).toEqual([]);
+    trustProject(p);
+    const { host } = await openHost(p, { turns: [{ content: [call("A", "fmt")] }, say("ok")] });
+    expect(host.extensions().map((r) => r.status)).toEqual(["loaded", "loaded"]);
+    expect(firstResultText((await host.run("go")).messages)).toBe("shared:x");
+    await closeHosts();
+    writeFileSync(join(outside, "shared.ts"), fmtHelper("evil:"));
+    writeFileSync(join(outside, "pkg", "util.js"), `module.exports = () => (globalThis.__ghRan ??= []).push("evil");`);
+    marks().length = 0;
+    const records = (await openHost(p)).host.extensions();
+    expect(records.map((r) => r.status)).toEqual(["skipped", "skipped"]);
+    expect(records[0]?.errors[0]).toMatch(/util\.js was edited/);
+    expect(records[1]?.errors[0]).toMatch(/shared\.ts was edited/);
+    expect(marks()).toEqual([]);
+  });
+});
+
+describe("extension specs that escape their base", () => {
+  it("a package spec with .. segments is refused, never resolved (the payload does not run)", async () => {
+    const p = makeProject({
+      ".gatehouse/settings.json": JSON.stringify({ extensions: ["some-pkg/../../../payload.mjs"] }, null, 2),
+      "payload.mjs": `(globalThis.__ghRan ??= []).push("payload"); export default { name: "payload", setup() {} };`,
+    });
+    marks().length = 0;
+    const record = (await openHost(p, { trust: true })).host.extensions()[0];
+    expect(record?.status).toBe("failed");
+    expect(record?.errors[0]).toContain('extension spec "some-pkg/../../../payload.mjs"');
+    expect(record?.errors[0]).toContain(`${p.dir}/.gatehouse/settings.json:3:5, project settings) is refused`);
+    expect(marks()).toEqual([]);
+  });
+
+  it("a relative path that climbs out of its base, and a project entry outside the project, are refused", async () => {
+    const p = makeProject({
+      ".gatehouse/settings.json": JSON.stringify({ extensions: ["./a/../../outside.ts", "/tmp"] }),
+    });
+    const records = (await openHost(p, { trust: true })).host.extensions();
+    expect(records.map((r) => r.status)).toEqual(["failed", "failed"]);
+    expect(records[0]?.errors[0]).toContain('its ".." segments leave the folder it is relative to');
+    expect(records[1]?.errors[0]).toContain("project settings may only list extensions inside the project");
+  });
+
+  it("whatever resolves inside the project is project code, even when managed or user settings list it", async () => {
+    const p = makeProject({ "tools/guard.ts": toolExtension("guard", "guard_tool", "g") });
+    const managed = p.write("etc/managed.json", JSON.stringify({ extensions: [`${p.dir}/tools/guard.ts`] }));
+    await expect(openHost(p, { env: { ...p.env, GATEHOUSE_MANAGED_SETTINGS: managed } })).rejects.toThrow(
+      /required guard "guard".*is not running[\s\S]*project code is not trusted/,
+    );
   });
 });
 
@@ -87,7 +305,7 @@ describe("settings hierarchy through the host", () => {
       JSON.stringify({ extensions: ["./recorder.ts"], config: { recorder: { denyWrite: [".env"], mode: "strict" } } }),
     );
     const { host } = await openHost(p, { trust: true, env: { ...p.env, GATEHOUSE_MANAGED_SETTINGS: managed } });
-    expect(host.extensions()[0]).toMatchObject({ name: "recorder", status: "loaded" });
+    expect(host.extensions()[0]).toMatchObject({ name: "recorder", status: "loaded", required: true });
     expect((globalThis as { __ghConfig?: unknown }).__ghConfig).toEqual({
       denyWrite: [".env", "docs/**"],
       mode: "strict",

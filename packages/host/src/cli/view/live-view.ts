@@ -71,6 +71,7 @@ export function createLiveView(options: LiveViewOptions): LiveView {
   let summarized = false;
   let closed = false;
   let progressSeq = 0;
+  let note: string | undefined;
 
   const style = (): LineStyle => {
     const reported = options.out.columns;
@@ -101,7 +102,8 @@ export function createLiveView(options: LiveViewOptions): LiveView {
     summarized = true;
     const label = summaryLabel({ counts, finished, exitCode });
     const elapsedMs = startedAt === undefined ? 0 : now() - startedAt;
-    return summaryLine({ label, text: formatSummary({ label, counts, elapsedMs }), style: style() });
+    const text = formatSummary({ label, counts, elapsedMs });
+    return summaryLine({ label, text: note === undefined ? text : `${text} · ${note}`, style: style() });
   }
 
   /** The assistant's side: a request starts, streams, and ends with its message. */
@@ -173,6 +175,9 @@ export function createLiveView(options: LiveViewOptions): LiveView {
       if (event.type === "message_start" || event.type === "message_update" || event.type === "message_end") {
         render(assistantOutput(event));
       } else render({ lines: linesFor(event) });
+    },
+    noteInSummary(text) {
+      note = text;
     },
     close(closeSummary) {
       if (closed) return;

@@ -39,4 +39,6 @@ export interface LiveView {
   onEvent(event: GatehouseEvent): void;
   /** Clears the status line, stops the spinner, and prints the summary if `agent_end` never came. */
   close(summary?: LiveViewCloseSummary): void;
+  /** Adds a remark to the end of the run's summary line (e.g. that no path guard is loaded). */
+  noteInSummary(note: string): void;
 }

@@ -1,0 +1,191 @@
+import { homedir } from "node:os";
+import type { ConfigMergeRules } from "@gatehouse/sdk";
+import type { z } from "zod";
+import { describeZodIssues, formatPath } from "../common/describe-zod-issues.ts";
+import { GatehouseError } from "../common/errors.ts";
+import type { SettingsLocation } from "../config/extension-specs.ts";
+import { isWithin, resolveRoot } from "../config/resolve-root.ts";
+import { type LevelValue, mergeSection } from "../config/rule-merge.ts";
+import { describeIssues } from "../loop/validate-arguments.ts";
+import { type ConfigExplanation, type ConfigKeySource, levelLabel } from "./config-explanation.ts";
+
+/** Where an extension's configuration comes from. */
+export type ConfigInput =
+  /** Given in code (`createHost({ config })`): used as it is, no levels. */
+  | { readonly kind: "inline"; readonly section: unknown; readonly source: string }
+  /** The settings hierarchy: each level's own section, strongest first. */
+  | {
+      readonly kind: "settings";
+      readonly levels: readonly LevelValue[];
+      /** Managed settings enable or configure the extension: lower levels may only tighten. */
+      readonly floor: boolean;
+      readonly cwd: string;
+    };
+
+type Issue = z.core.$ZodIssue;
+
+const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === "object" && !Array.isArray(v);
+
+/**
+ * Reads an extension's configuration: each level's section validated on its own (a typo is that
+ * level's error, with its file, line and column), then merged with the extension's rules, then
+ * parsed as a whole.
+ * Contract: returns the parsed value and where each key came from, or throws GatehouseError
+ * `GH_EXTENSION_CONFIG` listing every problem as `file:line:column: config.<name>.<key>: what (level)`.
+ */
+export function readConfig<S extends z.ZodType>(options: {
+  name: string;
+  schema: S;
+  input: ConfigInput;
+  merge: ConfigMergeRules | undefined;
+}): { value: z.output<S>; explanation: ConfigExplanation } {
+  const { name, schema, input } = options;
+  if (input.kind === "inline") return readInline(name, schema, input);
+  const levelProblems = input.levels.flatMap((level) => validateLevel(name, schema, level));
+  if (levelProblems.length > 0) throw configError(name, levelProblems);
+
+  if (!input.levels.every((l) => isObject(l.value))) {
+    // A section that is not an object (a schema of one value) has no keys to merge: the strongest wins.
+    const strongest = input.levels[0] as LevelValue;
+    const parsed = schema.safeParse(strongest.value);
+    if (!parsed.success) throw configError(name, validateLevel(name, schema, strongest));
+    const from = [
+      { level: strongest.level.level, file: strongest.level.file, ...strongest.level.source.locate(["config", name]) },
+    ];
+    return {
+      value: parsed.data,
+      explanation: { floor: input.floor, value: parsed.data, keys: [{ key: "(section)", value: parsed.data, from }] },
+    };
+  }
+  const floorSection = input.levels.find((l) => l.level.level === "managed")?.value ?? {};
+  const floorParse = input.floor ? schema.safeParse(floorSection) : undefined;
+  const merged = mergeSection(input.levels, {
+    name,
+    rules: options.merge,
+    floor: input.floor,
+    floorValues: floorParse?.success ? floorParse.data : floorSection,
+    resolveRoot: (root) => resolveRoot(root, { cwd: input.cwd, home: homedir() }),
+    isWithin,
+  });
+  if (merged.problems.length > 0) {
+    throw configError(
+      name,
+      merged.problems.map(
+        (p) => `${place(p.at)}: ${formatPath(["config", name, ...p.path])}: ${p.message} (${levelLabel(p.at.level)})`,
+      ),
+    );
+  }
+  const parsed = schema.safeParse(merged.value);
+  if (!parsed.success) throw configError(name, mergedIssues(name, parsed.error.issues, input.levels, merged.origins));
+  const keys = explainKeys(parsed.data, merged.origins, Object.keys(options.merge ?? {}));
+  return { value: parsed.data, explanation: { floor: input.floor, value: parsed.data, keys } };
+}
+
+function readInline<S extends z.ZodType>(name: string, schema: S, input: { section: unknown; source: string }) {
+  const parsed = schema.safeParse(input.section ?? {});
+  if (!parsed.success) {
+    const where = parsed.error.issues.map((issue) => ({ ...issue, path: ["config", name, ...issue.path] }));
+    throw new GatehouseError(
+      "GH_EXTENSION_CONFIG",
+      `Invalid configuration for extension "${name}" in ${input.source}: ${describeIssues(where, { config: { [name]: input.section } })}`,
+    );
+  }
+  const from: ConfigKeySource[] = [{ level: "code", file: input.source }];
+  const keys = isObject(parsed.data)
+    ? Object.entries(parsed.data).map(([key, value]) => ({
+        key,
+        value,
+        from: isObject(input.section) && Object.hasOwn(input.section, key) ? from : [],
+      }))
+    : [];
+  return { value: parsed.data as z.output<S>, explanation: { floor: false, value: parsed.data, keys } };
+}
+
+/**
+ * One level's section against the schema, alone: unknown keys, wrong types and bad values are that
+ * level's problems. A key the level does not set is not its problem (another level may set it);
+ * checks that span several keys run on the merged section.
+ */
+function validateLevel(name: string, schema: z.ZodType, { level, value }: LevelValue): string[] {
+  const parsed = schema.safeParse(value);
+  if (parsed.success) return [];
+  // A section that is not an object is judged whole; inside an object, only what this level sets.
+  const own = isObject(value)
+    ? parsed.error.issues.filter((issue) => issue.code === "unrecognized_keys" || isSet(value, issue.path))
+    : parsed.error.issues;
+  if (own.length === 0) return [];
+  const prefixed = own.map((issue) => ({ ...issue, path: ["config", name, ...issue.path] }) as Issue);
+  return describeZodIssues({ issues: prefixed }, level.source, level.file).map(
+    (line) => `${line} (${levelLabel(level.level)})`,
+  );
+}
+
+function isSet(root: unknown, path: readonly PropertyKey[]): boolean {
+  if (path.length === 0) return false;
+  let current = root;
+  for (const segment of path) {
+    if (current === null || typeof current !== "object" || !Object.hasOwn(current, segment)) return false;
+    current = (current as Record<PropertyKey, unknown>)[segment];
+  }
+  return true;
+}
+
+/** Issues of the merged section, each placed at the level that provided the value it is about. */
+function mergedIssues(
+  name: string,
+  issues: readonly Issue[],
+  levels: readonly LevelValue[],
+  origins: ReadonlyMap<string, readonly SettingsLocation[]>,
+): string[] {
+  return issues.map((issue) => {
+    const path = issue.path.filter((s): s is string | number => typeof s !== "symbol");
+    let origin: SettingsLocation | undefined;
+    for (let n = path.length; n > 0 && origin === undefined; n--) origin = origins.get(path.slice(0, n).join("."))?.[0];
+    const strongest = levels[0];
+    const fallback = strongest
+      ? { level: strongest.level.level, file: strongest.level.file, ...strongest.level.source.locate(["config", name]) }
+      : undefined;
+    const at = origin ?? fallback;
+    const text = `${formatPath(["config", name, ...path])}: ${issue.message}`;
+    return at ? `${place(at)}: ${text} (${levelLabel(at.level)})` : text;
+  });
+}
+
+function explainKeys(
+  value: unknown,
+  origins: ReadonlyMap<string, readonly SettingsLocation[]>,
+  ruled: readonly string[],
+) {
+  const keys: { key: string; value: unknown; from: ConfigKeySource[] }[] = [];
+  const covered = new Set<string>();
+  for (const [path, from] of origins) {
+    covered.add(path.split(".")[0] as string);
+    keys.push({ key: path, value: valueAt(value, path.split(".")), from: [...from] });
+  }
+  const unset = ruled.filter((key) => !isObject(value) || !Object.hasOwn(value, key));
+  const present = isObject(value) ? Object.keys(value) : [];
+  for (const key of [...present, ...unset]) {
+    if (covered.has(key)) continue;
+    covered.add(key);
+    keys.push({ key, value: isObject(value) ? value[key] : undefined, from: [] });
+  }
+  return keys.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+}
+
+function valueAt(root: unknown, path: readonly string[]): unknown {
+  let current = root;
+  for (const key of path) current = isObject(current) ? current[key] : undefined;
+  return current;
+}
+
+function place(at: { file: string; line: number; column: number }): string {
+  return `${at.file}:${at.line}:${at.column}`;
+}
+
+function configError(name: string, problems: readonly string[]): GatehouseError {
+  const count = problems.length === 1 ? "1 problem" : `${problems.length} problems`;
+  return new GatehouseError(
+    "GH_EXTENSION_CONFIG",
+    [`Invalid configuration for extension "${name}" (${count}):`, ...problems].join("\n  "),
+  );
+}
