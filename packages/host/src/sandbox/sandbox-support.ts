@@ -1,0 +1,85 @@
+import { spawn } from "node:child_process";
+
+/** Whether a sandbox can start on this machine, and if not, why. */
+export type SandboxSupport = { ok: true } | { ok: false; reason: string };
+
+/** How to get a sandbox, for messages that refuse to run without one. */
+export const INSTALL_HINT =
+  "install bubblewrap (Debian/Ubuntu: apt-get install -y bubblewrap; Fedora: dnf install bubblewrap; Arch: pacman -S bubblewrap)";
+
+/** The namespace flags every sandboxed run uses (the probe starts bwrap exactly this way). */
+export const PROBE_FLAGS: readonly string[] = [
+  "--unshare-user",
+  "--disable-userns",
+  "--unshare-pid",
+  "--unshare-net",
+  "--die-with-parent",
+  "--cap-drop",
+  "ALL",
+  "--ro-bind",
+  "/",
+  "/",
+  "--proc",
+  "/proc",
+  "--dev",
+  "/dev",
+  "true",
+];
+
+const PROBE_TIMEOUT_MS = 10_000;
+
+function firstLine(text: string): string {
+  return (text.trim().split("\n")[0] ?? "").slice(0, 300);
+}
+
+function runProbe(bwrap: string): Promise<SandboxSupport> {
+  return new Promise((resolve) => {
+    let stderr = "";
+    const child = spawn(bwrap, PROBE_FLAGS, { stdio: ["ignore", "ignore", "pipe"] });
+    const timer = setTimeout(() => child.kill("SIGKILL"), PROBE_TIMEOUT_MS);
+    child.stderr?.on("data", (chunk: Buffer) => {
+      stderr += chunk.toString("utf8");
+    });
+    child.once("error", (error: NodeJS.ErrnoException) => {
+      clearTimeout(timer);
+      const why =
+        error.code === "ENOENT" ? `${bwrap} was not found` : `${bwrap} could not be started (${error.message})`;
+      resolve({ ok: false, reason: why });
+    });
+    child.once("close", (code, signal) => {
+      clearTimeout(timer);
+      if (code === 0) resolve({ ok: true });
+      else {
+        const said = firstLine(stderr);
+        const how = signal ? `was killed by ${signal}` : `exited with code ${code}`;
+        const why = `${bwrap} ${how}${said ? `: ${said}` : ""} (are unprivileged user namespaces disabled?)`;
+        resolve({ ok: false, reason: why });
+      }
+    });
+  });
+}
+
+const probes = new Map<string, Promise<SandboxSupport>>();
+
+/**
+ * Finds out once per process whether `bwrap` can start a sandbox with the namespaces Gatehouse
+ * uses (user, pid, network), by running `true` in one.
+ * Contract: never rejects; off Linux the answer is "no" without trying; the answer is cached per
+ * bwrap path for the life of the process (a bwrap removed later makes runs fail to start, never
+ * run unconfined).
+ */
+export function sandboxSupport(options: { bwrap: string; platform?: NodeJS.Platform }): Promise<SandboxSupport> {
+  const platform = options.platform ?? process.platform;
+  if (platform !== "linux") {
+    return Promise.resolve({
+      ok: false,
+      reason: `no sandbox is available on ${platform} yet (Gatehouse confines commands with bubblewrap, which needs Linux)`,
+    });
+  }
+  let probe = probes.get(options.bwrap);
+  if (!probe) {
+    probe = runProbe(options.bwrap);
+    probes.set(options.bwrap, probe);
+  }
+  return probe;
+}
