@@ -107,7 +107,10 @@ export class ToolRegistry {
   describe(): ToolInfo[] {
     return this.snapshot().list.map((def) => {
       const claims = this.#claims.get(def.name);
-      const traits = { declaresEffects: typeof def.effects === "function", honoursSandbox: def.honoursSandbox === true };
+      const traits = {
+        declaresEffects: typeof def.effects === "function",
+        honoursSandbox: def.honoursSandbox === true,
+      };
       if (!claims) return { name: def.name, source: { owner: "builtin" }, ...traits };
       const info: ToolInfo = { name: def.name, source: (claims[0] as Entry).source, ...traits };
       if (this.#builtins.has(def.name)) info.overrides = def.name;
