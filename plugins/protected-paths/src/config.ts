@@ -1,3 +1,4 @@
+import type { ConfigMergeRules } from "@gatehouse/sdk";
 import { z } from "zod";
 import { checkPathText } from "./paths/path-text.ts";
 
@@ -26,14 +27,36 @@ export const protectedPathsConfigSchema = z.strictObject({
   allowOutsideWorkspace: outside.prefault({}),
   /** "auto" probes the filesystem of the first workspace root. */
   caseInsensitive: z.union([z.literal("auto"), z.boolean()]).default("auto"),
-  /** "analyze": best-effort analysis of write targets; "deny": no shell at all; "allow": unchecked. */
-  bash: z.enum(["analyze", "deny", "allow"]).default("analyze"),
   /**
-   * Tools that declare no effects cannot be checked. "allow" (default) keeps custom tools without
-   * `effects` usable; "deny" refuses them, for teams that require every tool to declare its effects.
+   * "sandbox" (default): every command runs in an OS sandbox built from this policy, after a quick
+   * analysis that refuses what it can prove denied; "analyze": the best-effort analysis alone;
+   * "deny": no shell at all; "allow": unchecked.
    */
-  undeclaredEffects: z.enum(["allow", "deny"]).default("allow"),
+  bash: z.enum(["sandbox", "analyze", "deny", "allow"]).default("sandbox"),
+  /** Network access for sandboxed commands (default "deny": a network namespace of their own). */
+  network: z.enum(["deny", "allow"]).default("deny"),
+  /**
+   * Tools that declare no effects cannot be checked. "deny" (default) refuses them; "allow" lets
+   * them run unchecked, for projects whose custom tools do not declare effects yet.
+   */
+  undeclaredEffects: z.enum(["allow", "deny"]).default("deny"),
 });
+
+/**
+ * How each key merges across settings levels (managed > project local > project > user): below
+ * managed settings a level may only tighten the policy — add denies, narrow the workspace, move a
+ * mode towards its strict end.
+ */
+export const protectedPathsMergeRules = {
+  workspace: "narrower",
+  denyWrite: "union",
+  denyRead: "union",
+  allowOutsideWorkspace: { fields: { read: { stricter: [true, false] }, write: { stricter: [true, false] } } },
+  caseInsensitive: { stricter: [false, "auto", true] },
+  bash: { stricter: ["allow", "analyze", "sandbox", "deny"] },
+  network: { stricter: ["allow", "deny"] },
+  undeclaredEffects: { stricter: ["allow", "deny"] },
+} as const satisfies ConfigMergeRules;
 
 /** The configuration as written in settings. */
 export type ProtectedPathsConfigInput = z.input<typeof protectedPathsConfigSchema>;

@@ -76,7 +76,7 @@ describe("protected-paths in a real host", () => {
       call("D", "save_note", { file: "playground/today.md" }),
     ]);
     expect(ends.get("A")).toMatchObject({ outcome: "blocked", blockedBy: "protected-paths" });
-    expect(ends.get("B")?.reason).toContain("(default denyWrite .git/**)");
+    expect(ends.get("B")?.reason).toContain("(default denyWrite .git/config)");
     expect(ends.get("C")?.reason).toContain("(config denyWrite notes/**)");
     expect(ends.get("D")).toMatchObject({ outcome: "executed" });
     expect(readFileSync(path.join(f.ws, ".env"), "utf8")).toBe("x");

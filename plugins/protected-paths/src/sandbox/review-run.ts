@@ -1,0 +1,102 @@
+import { symlinkSync } from "node:fs";
+import path from "node:path";
+import type { SandboxViolation } from "@gatehouse/sdk";
+import { showPath } from "../paths/path-text.ts";
+import { type DenyIndex, type DenyMatch, identityOf, sameIdentity } from "../scan/deny-index.ts";
+import { describeRemoval, quarantine } from "./quarantine.ts";
+
+/** The write-denied matches as they were when a run started. */
+export type Baseline = ReadonlyMap<string, DenyMatch>;
+
+/** The write-denied matches of an index, by path. */
+export function baselineOf(matches: readonly DenyMatch[]): Baseline {
+  return new Map(matches.filter((m) => m.write).map((m) => [m.path, m]));
+}
+
+/** Violations every run records, so that runs of one parallel batch all report what any of them undid. */
+export class ViolationLog {
+  readonly #entries: { seq: number; violation: SandboxViolation }[] = [];
+  #seq = 0;
+
+  /** A mark: `since(mark)` returns what was recorded after it. */
+  mark(): number {
+    return this.#seq;
+  }
+
+  record(violation: SandboxViolation): number {
+    this.#seq += 1;
+    this.#entries.push({ seq: this.#seq, violation });
+    return this.#seq;
+  }
+
+  since(mark: number): { seq: number; violation: SandboxViolation }[] {
+    return this.#entries.filter((e) => e.seq > mark);
+  }
+}
+
+function depth(p: string): number {
+  return p.split(path.sep).length;
+}
+
+function within(base: string, p: string): boolean {
+  return p === base || p.startsWith(`${base}${path.sep}`);
+}
+
+/** What the run did to one write-denied path, or undefined when it left it alone. */
+function change(now: DenyMatch | undefined, before: DenyMatch | undefined): "created" | "replaced" | undefined {
+  if (now?.write && !before) return "created";
+  // Only a symlink can change under its mounts: the mount protects its target, not the link itself.
+  if (now && before?.identity.kind === "link" && !sameIdentity(now.identity, before.identity)) return "replaced";
+  return undefined;
+}
+
+/**
+ * After a sandboxed run: finds what it created or replaced that a write rule denies, takes it out
+ * of the workspace and puts back symlinks it replaced or removed.
+ * Contract: refreshes the index; a path inside one already removed is not reported again; files
+ * created through a protected symlink that dangled are removed as well; every undone change is
+ * recorded in `log` and the result holds this run's own changes plus every change any other run
+ * recorded since `mark` (a parallel batch shares the blame). Throws when a path cannot be removed.
+ */
+export function reviewRun(options: {
+  index: DenyIndex;
+  baseline: Baseline;
+  log: ViolationLog;
+  mark: number;
+  quarantineDir: () => string;
+}): SandboxViolation[] {
+  const { index, baseline, log } = options;
+  index.refresh();
+  const now = new Map(index.matches().map((m) => [m.path, m]));
+  const removed: string[] = [];
+  const undo = (p: string, rule: string, why: string) => {
+    const removal = quarantine(p, options.quarantineDir);
+    removed.push(p);
+    const reason = `The command ${why} ${showPath(p)}, which the path policy protects (${rule}); it was ${describeRemoval(removal)}.`;
+    log.record({ path: p, rule, reason });
+  };
+  for (const match of [...now.values()].sort((a, b) => depth(a.path) - depth(b.path))) {
+    if (removed.some((r) => within(r, match.path))) continue;
+    const what = change(match, baseline.get(match.path));
+    const rule = match.write ?? baseline.get(match.path)?.write;
+    if (what && rule) undo(match.path, rule.label, what === "created" ? "created" : "replaced the protected symlink");
+  }
+  for (const before of baseline.values()) {
+    const link = before.identity.link;
+    if (before.identity.kind !== "link" || !link || !before.write) continue;
+    if (!now.has(before.path) && identityOf(before.path) === undefined) {
+      symlinkSync(link.target, before.path);
+      const reason = `The command removed the protected symlink ${showPath(before.path)} (${before.write.label}); it was put back.`;
+      log.record({ path: before.path, rule: before.write.label, reason });
+    } else if (removed.includes(before.path) && identityOf(before.path) === undefined) {
+      symlinkSync(link.target, before.path);
+    }
+    // A write through a protected symlink that dangled creates its target: that is a write to it.
+    const target = path.resolve(path.dirname(before.path), link.target);
+    if (link.resolved === undefined && identityOf(target) !== undefined) {
+      undo(target, before.write.label, `wrote through the protected symlink ${showPath(before.path)} to`);
+    }
+  }
+  if (removed.length > 0) index.refresh();
+  return log.since(options.mark).map((e) => e.violation);
+}

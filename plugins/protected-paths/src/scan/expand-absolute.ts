@@ -1,0 +1,55 @@
+import { lstatSync, readdirSync } from "node:fs";
+import path from "node:path";
+import { Minimatch } from "minimatch";
+import type { DenyRule, MatchView } from "../rules/deny-rule.ts";
+
+/** How many entries the expansion of one rule may look at before it protects the whole prefix instead. */
+export const MAX_EXPANDED_ENTRIES = 2000;
+
+/** The leading segments of an absolute pattern that hold no glob characters. */
+function literalPrefix(pattern: string): string {
+  const kept: string[] = [];
+  for (const segment of pattern.split("/").filter((s) => s.length > 0)) {
+    if (new Minimatch(segment).hasMagic()) break;
+    kept.push(segment);
+  }
+  return `/${kept.join("/")}`;
+}
+
+function exists(p: string): boolean {
+  return lstatSync(p, { throwIfNoEntry: false }) !== undefined;
+}
+
+/**
+ * The existing paths an absolute rule (`/etc/shadow`, `~/.ssh/**`, `/etc/ssh/ssh_host_*_key`)
+ * protects, found from its literal prefix.
+ * Contract: a rule without glob characters (apart from a trailing `/**`) gives its path when it
+ * exists; otherwise the entries below the prefix are matched, breadth first, without following
+ * symlinks; past `MAX_EXPANDED_ENTRIES` the prefix itself is returned (protecting more, never less).
+ */
+export function expandAbsolute(rule: DenyRule, view: (absolute: string) => MatchView): string[] {
+  const pattern = rule.absolute;
+  if (pattern === undefined) return [];
+  const prefix = literalPrefix(pattern);
+  if (prefix === path.resolve(pattern)) return exists(prefix) ? [prefix] : [];
+  const found: string[] = [];
+  const queue = [prefix];
+  let seen = 0;
+  for (let dir = queue.shift(); dir !== undefined; dir = queue.shift()) {
+    let entries: { name: string; isDirectory(): boolean }[];
+    try {
+      entries = readdirSync(dir, { withFileTypes: true });
+    } catch {
+      continue;
+    }
+    for (const entry of entries) {
+      seen += 1;
+      if (seen > MAX_EXPANDED_ENTRIES) return exists(prefix) ? [prefix] : [];
+      const full = path.join(dir, entry.name);
+      const v = view(full);
+      if (rule.subtree ? rule.matchesRoot(v) : rule.matches(v)) found.push(full);
+      else if (entry.isDirectory()) queue.push(full);
+    }
+  }
+  return found;
+}
