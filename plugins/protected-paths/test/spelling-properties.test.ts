@@ -134,7 +134,7 @@ describe("spelling properties", () => {
 
   it("on a case-folding filesystem, case variants of denied locations are refused and of allowed files are not", () => {
     const f = setup();
-    const config = { denyWrite: [`${CAFE}/**`], bash: "analyze" } as const;
+    const config = { denyWrite: [`${CAFE}/**`], bash: "analyze" as const };
     const policy = createPolicy(config, { cwd: f.ws, home: f.ws, fs: createFoldingFs() });
     expect(policy.settings.caseInsensitive).toBe(true);
     assertAll(policy, f, { cases: DENIED, allow: false, fold: true });
