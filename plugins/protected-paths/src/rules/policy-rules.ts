@@ -1,4 +1,4 @@
-import { escape } from "minimatch";
+import { escape as escapeGlob } from "minimatch";
 import { showPath } from "../paths/path-text.ts";
 import { DEFAULT_DENY_READ, DEFAULT_DENY_WRITE, type DefaultRule } from "./default-rules.ts";
 import { compileDenyRule, type DenyRule } from "./deny-rule.ts";
@@ -44,7 +44,7 @@ export function compilePolicyRules(options: {
   const state =
     options.gatehouseHome === undefined
       ? []
-      : [compile(`${escape(options.gatehouseHome)}/**`, "default deny GATEHOUSE_HOME", STATE_WHY)];
+      : [compile(`${escapeGlob(options.gatehouseHome)}/**`, "default deny GATEHOUSE_HOME", STATE_WHY)];
   return {
     write: [...defaults("Write", DEFAULT_DENY_WRITE), ...state, ...configured("Write", options.denyWrite)],
     read: [...defaults("Read", DEFAULT_DENY_READ), ...state, ...configured("Read", options.denyRead)],
