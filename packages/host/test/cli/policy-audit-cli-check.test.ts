@@ -48,7 +48,7 @@ describe("gatehouse policy check", () => {
     [envWrite, allowed, viaLink, tee, notJson, noTool, unknown] = await Promise.all([
       check("write", '{"path":"./a/../.env","content":"S3CRET-VALUE"}'),
       check("write", '{"path":"playground/x.txt","content":"x"}'),
-      check("write", '{"path":"repo-link/HEAD","content":"x"}'),
+      check("write", '{"path":"repo-link/config","content":"x"}'),
       check("bash", '{"command":"cat x | tee .env"}', "--json"),
       check("write", "not json"),
       check(undefined, '{"path":"a"}'),
@@ -75,10 +75,10 @@ describe("gatehouse policy check", () => {
   it("a path through a symlink to .git is refused, and the real spelling shows the .git target", () => {
     expect(viaLink.code).toBe(1);
     expect(viaLink.stdout).toMatch(/^decision: blocked by protected-paths$/m);
-    expect(viaLink.stdout).toMatch(/^rule: default denyWrite \.git\/\*\*$/m);
-    expect(viaLink.stdout).toMatch(spelling("given", "repo-link/HEAD"));
-    expect(viaLink.stdout).toMatch(spelling("absolute", join(p.dir, "repo-link/HEAD")));
-    expect(viaLink.stdout).toMatch(spelling("real", join(real, ".git/HEAD")));
+    expect(viaLink.stdout).toMatch(/^rule: default denyWrite \.git\/config$/m);
+    expect(viaLink.stdout).toMatch(spelling("given", "repo-link/config"));
+    expect(viaLink.stdout).toMatch(spelling("absolute", join(p.dir, "repo-link/config")));
+    expect(viaLink.stdout).toMatch(spelling("real", join(real, ".git/config")));
   });
 
   it("bash writing .env through tee is refused; --json has the outcome and the explanation", () => {
