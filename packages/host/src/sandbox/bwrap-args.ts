@@ -124,9 +124,11 @@ export function bwrapArgs(options: BwrapOptions): string[] {
   args.push(...base(layout, options.home), ...privateScratch(layout));
   const roots = [...new Set(layout.writable.map((r) => path.resolve(r)))].sort((a, b) => depth(a) - depth(b));
   for (const root of roots) args.push("--bind", root, root);
+  // A protected path removed between the plan and the mount is skipped (-try): what is gone
+  // needs no protection, and a new one in its place is the guard's review to find.
   for (const mount of orderedMounts(layout)) {
-    if (mount.kind === "pin") args.push("--bind", mount.path, mount.path);
-    else if (mount.kind === "readOnly") args.push("--ro-bind", mount.path, mount.path);
+    if (mount.kind === "pin") args.push("--bind-try", mount.path, mount.path);
+    else if (mount.kind === "readOnly") args.push("--ro-bind-try", mount.path, mount.path);
     else if (options.isDirectory(mount.path)) args.push(...hide(mount.path));
     else args.push("--ro-bind", options.emptyFile, mount.path);
   }

@@ -13,6 +13,8 @@ export interface LayoutInput {
   rules: PolicyRules;
   /** The deny matches in the workspace, as the index found them right now. */
   matches: readonly DenyMatch[];
+  /** Every name (hard link) in the workspace of the given files (`dev:ino`). */
+  aliasesOf: (files: ReadonlySet<string>) => { path: string; file: string }[];
   allowOutside: { read: boolean; write: boolean };
   network: boolean;
   view: (absolute: string) => MatchView;
@@ -46,7 +48,8 @@ function absoluteMatches(rules: readonly DenyRule[], view: LayoutInput["view"]):
  * Contract: workspace roots writable; the rest read-only (`allowOutsideWorkspace.read: false`:
  * hidden; `write: true`: writable); every existing write-denied file and `dir/**` directory
  * read-only, every write-denied directory matched by name only (`.git`) pinned; every existing
- * read-denied path masked; every directory between a root and a protected path pinned, so that
+ * read-denied path masked, and so is every other name (hard link) of a read-denied file in the
+ * workspace; every directory between a root and a protected path pinned, so that
  * renaming it cannot carry the protection away; paths of absolute rules (`~/.ssh/**`,
  * `/etc/shadow`) masked, and made read-only when the outside is writable.
  */
@@ -65,6 +68,16 @@ export function planLayout(input: LayoutInput): SandboxLayout {
     for (const dir of ancestorsBelowRoot(roots, match.path)) pinned.add(dir);
   }
   masked.push(...absoluteMatches(input.rules.read, input.view));
+  // A hard link is the same file under another name: protected like the denied name.
+  const linked = new Map<string, DenyMatch>();
+  for (const m of matches) {
+    if (m.identity.kind === "file" && m.identity.nlink > 1) linked.set(`${m.identity.dev}:${m.identity.ino}`, m);
+  }
+  for (const alias of input.aliasesOf(new Set(linked.keys()))) {
+    const of = linked.get(alias.file);
+    if (of?.read) masked.push(alias.path);
+    else if (of?.write) readOnly.push(alias.path);
+  }
   const outside = !input.allowOutside.read ? "hidden" : input.allowOutside.write ? "writable" : "read-only";
   if (outside === "writable") readOnly.push(...absoluteMatches(input.rules.write, input.view));
   return {

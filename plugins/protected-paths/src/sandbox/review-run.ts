@@ -3,7 +3,6 @@ import path from "node:path";
 import type { SandboxViolation } from "@gatehouse/sdk";
 import { showPath } from "../paths/path-text.ts";
 import { type DenyIndex, type DenyMatch, identityOf, sameIdentity } from "../scan/deny-index.ts";
-import { describeRemoval, quarantine } from "./quarantine.ts";
 
 /** The write-denied matches as they were when a run started. */
 export type Baseline = ReadonlyMap<string, DenyMatch>;
@@ -63,37 +62,53 @@ export function reviewRun(options: {
   baseline: Baseline;
   log: ViolationLog;
   mark: number;
-  quarantineDir: () => string;
+  /**
+   * Takes a path out of the workspace, then runs `then` (now, or once no running sandbox still
+   * uses the path); says what became of it ("moved out of the workspace to X").
+   */
+  remove: (p: string, then?: () => void) => string;
+  /** Whether a sandboxed command could have written `p` (inside a writable root). */
+  writable: (p: string) => boolean;
 }): SandboxViolation[] {
   const { index, baseline, log } = options;
   index.refresh();
   const now = new Map(index.matches().map((m) => [m.path, m]));
   const removed: string[] = [];
-  const undo = (p: string, rule: string, why: string) => {
-    const removal = quarantine(p, options.quarantineDir);
+  const undo = (p: string, rule: string, why: string, then?: () => void) => {
+    const fate = options.remove(p, then);
     removed.push(p);
-    const reason = `The command ${why} ${showPath(p)}, which the path policy protects (${rule}); it was ${describeRemoval(removal)}.`;
+    const reason = `The command ${why} ${showPath(p)}, which the path policy protects (${rule}); it was ${fate}.`;
     log.record({ path: p, rule, reason });
+  };
+  const restore = (p: string, target: string) => () => {
+    if (identityOf(p) === undefined) symlinkSync(target, p);
   };
   for (const match of [...now.values()].sort((a, b) => depth(a.path) - depth(b.path))) {
     if (removed.some((r) => within(r, match.path))) continue;
-    const what = change(match, baseline.get(match.path));
-    const rule = match.write ?? baseline.get(match.path)?.write;
-    if (what && rule) undo(match.path, rule.label, what === "created" ? "created" : "replaced the protected symlink");
+    const before = baseline.get(match.path);
+    const what = change(match, before);
+    const rule = match.write ?? before?.write;
+    if (!what || !rule) continue;
+    if (what === "created") undo(match.path, rule.label, "created");
+    else
+      undo(
+        match.path,
+        rule.label,
+        "replaced the protected symlink",
+        restore(match.path, before?.identity.link?.target ?? ""),
+      );
   }
   for (const before of baseline.values()) {
     const link = before.identity.link;
     if (before.identity.kind !== "link" || !link || !before.write) continue;
     if (!now.has(before.path) && identityOf(before.path) === undefined) {
-      symlinkSync(link.target, before.path);
+      restore(before.path, link.target)();
       const reason = `The command removed the protected symlink ${showPath(before.path)} (${before.write.label}); it was put back.`;
       log.record({ path: before.path, rule: before.write.label, reason });
-    } else if (removed.includes(before.path) && identityOf(before.path) === undefined) {
-      symlinkSync(link.target, before.path);
     }
     // A write through a protected symlink that dangled creates its target: that is a write to it.
     const target = path.resolve(path.dirname(before.path), link.target);
-    if (link.resolved === undefined && identityOf(target) !== undefined) {
+    if (link.resolved === undefined && options.writable(target) && identityOf(target) !== undefined) {
       undo(target, before.write.label, `wrote through the protected symlink ${showPath(before.path)} to`);
     }
   }

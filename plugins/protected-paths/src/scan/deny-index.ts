@@ -7,6 +7,8 @@ import type { PolicyRules } from "../rules/policy-rules.ts";
 export interface Identity {
   dev: number;
   ino: number;
+  /** Hard links to it. */
+  nlink: number;
   kind: "file" | "dir" | "link" | "other";
   /** For a symlink: its target text and who the target is (undefined when it dangles). */
   link?: { target: string; resolved: { dev: number; ino: number } | undefined };
@@ -52,7 +54,7 @@ function kindOf(st: Stats): Identity["kind"] {
 export function identityOf(p: string): Identity | undefined {
   const st = lstatSync(p, { throwIfNoEntry: false });
   if (!st) return undefined;
-  const identity: Identity = { dev: st.dev, ino: st.ino, kind: kindOf(st) };
+  const identity: Identity = { dev: st.dev, ino: st.ino, nlink: st.nlink, kind: kindOf(st) };
   if (identity.kind === "link") {
     let target = "";
     try {
@@ -98,6 +100,9 @@ export class DenyIndex {
   readonly #dirs = new Map<string, DirState>();
   readonly #matches = new Map<string, DenyMatch>();
   #scanned = false;
+  /** Bumped whenever a directory is (re-)read: what the index knows may have changed. */
+  #version = 0;
+  #aliases: { key: string; version: number; found: { path: string; file: string }[] } | undefined;
 
   constructor(options: {
     roots: readonly string[];
@@ -114,6 +119,36 @@ export class DenyIndex {
   /** The matches as of the last refresh. */
   matches(): DenyMatch[] {
     return [...this.#matches.values()];
+  }
+
+  /**
+   * The names (hard links) in the indexed tree of the given files, by `dev:ino` (the protected
+   * names themselves included).
+   * Contract: reads every indexed directory, but only when a directory changed since the last
+   * answer for the same files; a new hard link always changes the directory it is made in.
+   */
+  aliasesOf(files: ReadonlySet<string>): { path: string; file: string }[] {
+    if (files.size === 0) return [];
+    const key = [...files].sort().join(",");
+    if (this.#aliases?.key === key && this.#aliases.version === this.#version) return this.#aliases.found;
+    const found: { path: string; file: string }[] = [];
+    for (const dir of this.#dirs.keys()) {
+      let entries: Dirent[];
+      try {
+        entries = readdirSync(dir, { withFileTypes: true });
+      } catch {
+        continue;
+      }
+      for (const entry of entries) {
+        if (!entry.isFile()) continue;
+        const full = path.join(dir, entry.name);
+        const st = lstatSync(full, { throwIfNoEntry: false });
+        const file = st && st.nlink > 1 ? `${st.dev}:${st.ino}` : undefined;
+        if (file !== undefined && files.has(file)) found.push({ path: full, file });
+      }
+    }
+    this.#aliases = { key, version: this.#version, found };
+    return found;
   }
 
   /** Brings the index up to date with the filesystem. */
@@ -181,6 +216,7 @@ export class DenyIndex {
     } catch {
       entries = [];
     }
+    this.#version += 1;
     const before = this.#dirs.get(dir);
     const racy = now - st.mtimeMs < RACY_MS || now - st.ctimeMs < RACY_MS || st.mtimeMs > now;
     const state: DirState = {
