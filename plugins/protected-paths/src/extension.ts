@@ -1,21 +1,19 @@
 import { homedir } from "node:os";
-import { defineExtension, type ExtensionDefinition, type GuardedToolCallEvent } from "@gatehouse/sdk";
+import { defineExtension, type ExtensionDefinition, type GuardedToolCallEvent, type ToolEffect } from "@gatehouse/sdk";
 import { checkCall } from "./check-call.ts";
 import { protectedPathsConfigSchema, protectedPathsMergeRules } from "./config.ts";
-import { createPolicy, type Policy } from "./policy.ts";
+import type { Spelling } from "./paths/spellings.ts";
+import { createPolicy } from "./policy.ts";
 
 /**
- * Pins the real file each allowed read and write resolved to, so the host's file tools refuse to
+ * Pins the real file an allowed read or write resolved to, so the host's file tools refuse to
  * act if a symlink is swapped in between this check and their use (time-of-check to time-of-use).
  */
-function pinTargets(event: GuardedToolCallEvent, policy: Policy): void {
-  for (const effect of event.effects ?? []) {
-    if (effect.kind !== "write" && effect.kind !== "read") continue;
-    const { spellings } = policy.check(effect);
-    const absolute = spellings.find((s) => s.form === "absolute")?.path;
-    const real = spellings.find((s) => s.form === "real")?.path;
-    if (absolute && real) event.pin(absolute, real);
-  }
+function pinTarget(event: GuardedToolCallEvent, effect: ToolEffect, spellings: readonly Spelling[]): void {
+  if (effect.kind !== "write" && effect.kind !== "read") return;
+  const absolute = spellings.find((s) => s.form === "absolute")?.path;
+  const real = spellings.find((s) => s.form === "real")?.path;
+  if (absolute && real) event.pin(absolute, real);
 }
 
 /**
@@ -35,7 +33,9 @@ export const protectedPaths: ExtensionDefinition = defineExtension({
     api.on(
       "tool_call",
       (event) => {
-        const decision = checkCall(event.effects, policy, { toolName: event.toolName });
+        const onAllowed = (effect: ToolEffect, allowed: { spellings: Spelling[] }) =>
+          pinTarget(event, effect, allowed.spellings);
+        const decision = checkCall(event.effects, policy, { toolName: event.toolName, onAllowed });
         if (!decision.allow) {
           api.logger.info(
             { toolCallId: event.toolCallId, toolName: event.toolName, rule: decision.rule },
@@ -43,7 +43,6 @@ export const protectedPaths: ExtensionDefinition = defineExtension({
           );
           return { block: true, reason: decision.reason };
         }
-        pinTargets(event, policy);
         event.restrictReads(policy.readFilter());
         const runsCommands = event.effects?.some((effect) => effect.kind === "exec") === true;
         if (runsCommands && policy.settings.bash === "sandbox") event.confine(policy.sandboxProfile({ quarantineDir }));

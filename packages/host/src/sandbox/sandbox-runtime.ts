@@ -45,6 +45,8 @@ function isDirectory(p: string): boolean {
 export class SandboxRuntime {
   readonly bwrap: string;
   readonly #options: SandboxRuntimeOptions;
+  /** The sandbox folder once its chain was checked private; the empty file itself is checked every run. */
+  #folder: string | undefined;
 
   constructor(options: SandboxRuntimeOptions) {
     this.#options = options;
@@ -73,7 +75,8 @@ export class SandboxRuntime {
 
   /** An empty read-only file in Gatehouse's home (out of every sandbox's sight) to mask files with. */
   #emptyFile(): string {
-    const file = path.join(ensurePrivateDir(this.#options.gatehouseHome, "sandbox"), "empty");
+    this.#folder ??= ensurePrivateDir(this.#options.gatehouseHome, "sandbox");
+    const file = path.join(this.#folder, "empty");
     const info = lstatSync(file, { throwIfNoEntry: false });
     if (info?.isFile() && info.size === 0) return file;
     if (info) unlinkSync(file);

@@ -2,7 +2,7 @@ import { symlinkSync } from "node:fs";
 import path from "node:path";
 import type { SandboxViolation } from "@gatehouse/sdk";
 import { showPath } from "../paths/path-text.ts";
-import { type DenyIndex, type DenyMatch, identityOf, sameIdentity } from "../scan/deny-index.ts";
+import { type DenyIndex, type DenyMatch, identityOf } from "../scan/deny-index.ts";
 
 /** The write-denied matches as they were when a run started. */
 export type Baseline = ReadonlyMap<string, DenyMatch>;
@@ -41,11 +41,17 @@ function within(base: string, p: string): boolean {
   return p === base || p.startsWith(`${base}${path.sep}`);
 }
 
+/** True when `now` is still the symlink `before` was (same entry, same target text). */
+function sameLink(now: DenyMatch, before: DenyMatch): boolean {
+  const [a, b] = [now.identity, before.identity];
+  return a.dev === b.dev && a.ino === b.ino && a.kind === b.kind && a.link?.target === b.link?.target;
+}
+
 /** What the run did to one write-denied path, or undefined when it left it alone. */
 function change(now: DenyMatch | undefined, before: DenyMatch | undefined): "created" | "replaced" | undefined {
   if (now?.write && !before) return "created";
   // Only a symlink can change under its mounts: the mount protects its target, not the link itself.
-  if (now && before?.identity.kind === "link" && !sameIdentity(now.identity, before.identity)) return "replaced";
+  if (now && before?.identity.kind === "link" && !sameLink(now, before)) return "replaced";
   return undefined;
 }
 
@@ -55,7 +61,8 @@ function change(now: DenyMatch | undefined, before: DenyMatch | undefined): "cre
  * Contract: refreshes the index; a path inside one already removed is not reported again; files
  * created through a protected symlink that dangled are removed as well; every undone change is
  * recorded in `log` and the result holds this run's own changes plus every change any other run
- * recorded since `mark` (a parallel batch shares the blame). Throws when a path cannot be removed.
+ * recorded since `mark` (a parallel batch shares the blame), except paths that already existed when
+ * this run started. Throws when a path cannot be removed.
  */
 export function reviewRun(options: {
   index: DenyIndex;
@@ -74,11 +81,13 @@ export function reviewRun(options: {
   index.refresh();
   const now = new Map(index.matches().map((m) => [m.path, m]));
   const removed: string[] = [];
+  const own = new Set<number>();
+  const record = (violation: SandboxViolation) => own.add(log.record(violation));
   const undo = (p: string, rule: string, why: string, then?: () => void) => {
     const fate = options.remove(p, then);
     removed.push(p);
     const reason = `The command ${why} ${showPath(p)}, which the path policy protects (${rule}); it was ${fate}.`;
-    log.record({ path: p, rule, reason });
+    record({ path: p, rule, reason });
   };
   const restore = (p: string, target: string) => () => {
     if (identityOf(p) === undefined) symlinkSync(target, p);
@@ -104,7 +113,7 @@ export function reviewRun(options: {
     if (!now.has(before.path) && identityOf(before.path) === undefined) {
       restore(before.path, link.target)();
       const reason = `The command removed the protected symlink ${showPath(before.path)} (${before.write.label}); it was put back.`;
-      log.record({ path: before.path, rule: before.write.label, reason });
+      record({ path: before.path, rule: before.write.label, reason });
     }
     // A write through a protected symlink that dangled creates its target: that is a write to it.
     const target = path.resolve(path.dirname(before.path), link.target);
@@ -113,5 +122,9 @@ export function reviewRun(options: {
     }
   }
   if (removed.length > 0) index.refresh();
-  return log.since(options.mark).map((e) => e.violation);
+  // What existed when this run started was not its doing, whoever undid it meanwhile.
+  return log
+    .since(options.mark)
+    .filter((e) => own.has(e.seq) || !baseline.has(e.violation.path))
+    .map((e) => e.violation);
 }

@@ -74,15 +74,6 @@ export function identityOf(p: string): Identity | undefined {
   return identity;
 }
 
-/** True when both describe the same entry (and, for symlinks, the same target). */
-export function sameIdentity(a: Identity | undefined, b: Identity | undefined): boolean {
-  if (a === undefined || b === undefined) return a === b;
-  if (a.dev !== b.dev || a.ino !== b.ino || a.kind !== b.kind) return false;
-  if (a.link === undefined || b.link === undefined) return a.link === b.link;
-  const [x, y] = [a.link.resolved, b.link.resolved];
-  return a.link.target === b.link.target && (x === undefined ? y === undefined : y?.dev === x.dev && y.ino === x.ino);
-}
-
 /**
  * Every existing path under the workspace roots that a deny rule matches, kept current by
  * re-reading only the directories whose timestamps changed since the last scan.
