@@ -64,12 +64,12 @@ export async function grantsVerdict(options: {
   try {
     support = await options.sandbox.support();
   } catch (error) {
-    support = { ok: false, reason: errorMessage(error) };
+    support = { ok: false, reason: errorMessage(error), fix: INSTALL_HINT };
   }
   if (!support.ok) {
     return refuse(
       first.by,
-      `${first.by} runs it in a sandbox, which cannot start here: ${support.reason}. To fix: ${INSTALL_HINT}, or choose another mode in ${first.by}'s settings`,
+      `${first.by} runs it in a sandbox, which cannot start here: ${support.reason}. To fix: ${support.fix}, or choose another mode in ${first.by}'s settings`,
     );
   }
   verdict.sandbox = options.sandbox.confine(first.profile, first.by);

@@ -15,7 +15,7 @@ import { runShell } from "../tools/run-shell.ts";
 import { bwrapArgs } from "./bwrap-args.ts";
 import { checkLayout } from "./check-layout.ts";
 import { sandboxEnv } from "./sandbox-env.ts";
-import { INSTALL_HINT, type SandboxSupport, sandboxSupport } from "./sandbox-support.ts";
+import { type SandboxSupport, sandboxSupport } from "./sandbox-support.ts";
 
 /** Where the sandbox runtime gets its settings. */
 export interface SandboxRuntimeOptions {
@@ -103,7 +103,7 @@ export class SandboxRuntime {
   async #run(profile: SandboxProfile, confinedBy: string, options: SandboxRunOptions): Promise<SandboxRunResult> {
     const support = await this.support();
     if (!support.ok) {
-      return { ...NOT_RUN, spawnError: new Error(`the sandbox cannot start: ${support.reason}; ${INSTALL_HINT}`) };
+      return { ...NOT_RUN, spawnError: new Error(`the sandbox cannot start: ${support.reason}; ${support.fix}`) };
     }
     let plan: SandboxPlan;
     let argv: [string, ...string[]];

@@ -1,7 +1,7 @@
 import { spawn } from "node:child_process";
 
-/** Whether a sandbox can start on this machine, and if not, why. */
-export type SandboxSupport = { ok: true } | { ok: false; reason: string };
+/** Whether a sandbox can start on this machine; if not, why and what to do about it. */
+export type SandboxSupport = { ok: true } | { ok: false; reason: string; fix: string };
 
 /** How to get a sandbox, for messages that refuse to run without one. */
 export const INSTALL_HINT =
@@ -44,7 +44,7 @@ function runProbe(bwrap: string): Promise<SandboxSupport> {
       clearTimeout(timer);
       const why =
         error.code === "ENOENT" ? `${bwrap} was not found` : `${bwrap} could not be started (${error.message})`;
-      resolve({ ok: false, reason: why });
+      resolve({ ok: false, reason: why, fix: INSTALL_HINT });
     });
     child.once("close", (code, signal) => {
       clearTimeout(timer);
@@ -53,7 +53,8 @@ function runProbe(bwrap: string): Promise<SandboxSupport> {
         const said = firstLine(stderr);
         const how = signal ? `was killed by ${signal}` : `exited with code ${code}`;
         const why = `${bwrap} ${how}${said ? `: ${said}` : ""} (are unprivileged user namespaces disabled?)`;
-        resolve({ ok: false, reason: why });
+        const fix = `${INSTALL_HINT}, and allow unprivileged user namespaces (sysctl kernel.unprivileged_userns_clone=1, or kernel.apparmor_restrict_unprivileged_userns=0)`;
+        resolve({ ok: false, reason: why, fix });
       }
     });
   });
@@ -74,6 +75,7 @@ export function sandboxSupport(options: { bwrap: string; platform?: NodeJS.Platf
     return Promise.resolve({
       ok: false,
       reason: `no sandbox is available on ${platform} yet (Gatehouse confines commands with bubblewrap, which needs Linux)`,
+      fix: "run on Linux",
     });
   }
   let probe = probes.get(options.bwrap);

@@ -208,6 +208,7 @@ describe("fail closed at the host", () => {
     expect(answer).toEqual({
       ok: false,
       reason: "no sandbox is available on darwin yet (Gatehouse confines commands with bubblewrap, which needs Linux)",
+      fix: "run on Linux",
     });
   });
 });
