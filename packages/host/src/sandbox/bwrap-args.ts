@@ -1,6 +1,9 @@
 import path from "node:path";
 import type { SandboxLayout } from "@gatehouse/sdk";
 
+/** Directories every sandbox gets empty and private, whatever lies there on the host. */
+export const PRIVATE_DIRS: readonly string[] = ["/tmp", "/var/tmp", "/run"];
+
 /** System directories a process needs to run programs; the only ones left when `outside` is "hidden". */
 export const SYSTEM_DIRS: readonly string[] = [
   "/usr",
@@ -57,9 +60,10 @@ function within(base: string, p: string): boolean {
  * Contract: nothing is mounted inside a masked path (a later bind would re-expose what the mask
  * hides); a pin (a writable self-bind) only inside a writable root and never inside a read-only
  * or masked path (it would make that part writable again); a read-only path inside another one
- * is dropped as redundant; for one path the strictest kind wins.
+ * is dropped as redundant; for one path the strictest kind wins; paths the sandbox cannot see
+ * (private directories outside every root, the hidden outside, `hidden`) get no mount.
  */
-export function orderedMounts(layout: SandboxLayout): Mount[] {
+export function orderedMounts(layout: SandboxLayout, hidden: readonly string[] = []): Mount[] {
   const strictest = new Map<string, Kind>();
   const add = (kind: Kind, p: string) => {
     const normal = path.resolve(p);
@@ -73,11 +77,21 @@ export function orderedMounts(layout: SandboxLayout): Mount[] {
   const masks = all.filter((m) => m.kind === "mask");
   const readOnly = all.filter((m) => m.kind === "readOnly");
   const writableOutside = layout.outside === "writable";
+  const inRoot = (p: string) => layout.writable.some((root) => within(root, p));
+  // What the sandbox cannot see needs no mount: private scratch directories outside every root,
+  // everything outside the system directories and roots when the outside is hidden, and what
+  // the host hides anyway.
+  const visible = (p: string) =>
+    inRoot(p) ||
+    (!PRIVATE_DIRS.some((d) => within(d, p)) &&
+      (layout.outside !== "hidden" || SYSTEM_DIRS.some((d) => within(d, p))) &&
+      !hidden.some((h) => within(h, p)));
   const kept = all.filter((m) => {
+    if (!visible(m.path)) return false;
     if (masks.some((mask) => mask !== m && within(mask.path, m.path))) return false;
     if (m.kind === "mask") return true;
     if (readOnly.some((ro) => ro !== m && within(ro.path, m.path))) return false;
-    if (m.kind === "pin") return writableOutside || layout.writable.some((root) => within(root, m.path));
+    if (m.kind === "pin") return writableOutside || inRoot(m.path);
     return true;
   });
   return kept.sort((a, b) => depth(a.path) - depth(b.path) || PRIORITY[a.kind] - PRIORITY[b.kind]);
@@ -126,7 +140,7 @@ export function bwrapArgs(options: BwrapOptions): string[] {
   for (const root of roots) args.push("--bind", root, root);
   // A protected path removed between the plan and the mount is skipped (-try): what is gone
   // needs no protection, and a new one in its place is the guard's review to find.
-  for (const mount of orderedMounts(layout)) {
+  for (const mount of orderedMounts(layout, options.hostHidden)) {
     if (mount.kind === "pin") args.push("--bind-try", mount.path, mount.path);
     else if (mount.kind === "readOnly") args.push("--ro-bind-try", mount.path, mount.path);
     else if (options.isDirectory(mount.path)) args.push(...hide(mount.path));

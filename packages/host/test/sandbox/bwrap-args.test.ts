@@ -110,6 +110,18 @@ describe("mount order and safety", () => {
     expect(orderedMounts(layout({ outside: "writable", pinned: ["/etc"] }))).toEqual([{ path: "/etc", kind: "pin" }]);
   });
 
+  it("paths the sandbox cannot see get no mount: private /tmp outside the roots, the hidden outside, the host's hidden state", () => {
+    const l = layout({
+      writable: ["/tmp/ws"],
+      masked: ["/tmp/other/.env", "/tmp/ws/.env", "/home/me/.ssh", "/gh/keys", "/etc/shadow"],
+    });
+    expect(orderedMounts(l, ["/gh"]).map((m) => m.path)).toEqual(["/etc/shadow", "/tmp/ws/.env", "/home/me/.ssh"]);
+    expect(orderedMounts({ ...l, outside: "hidden" }, ["/gh"]).map((m) => m.path)).toEqual([
+      "/etc/shadow",
+      "/tmp/ws/.env",
+    ]);
+  });
+
   it("mounts go shallow first, so a deeper protection lands on top of its ancestor's pin", () => {
     const mounts = orderedMounts(
       layout({ pinned: ["/ws/a/b", "/ws/a"], readOnly: ["/ws/a/b/c"], masked: ["/ws/a/b/d"] }),

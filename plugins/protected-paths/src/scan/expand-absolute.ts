@@ -6,8 +6,18 @@ import type { DenyRule, MatchView } from "../rules/deny-rule.ts";
 /** How many entries the expansion of one rule may look at before it protects the whole prefix instead. */
 export const MAX_EXPANDED_ENTRIES = 2000;
 
-/** The leading segments of an absolute pattern that hold no glob characters. */
+const prefixes = new Map<string, string>();
+
+/** The leading segments of an absolute pattern that hold no glob characters (memoised: a pure function of the text). */
 function literalPrefix(pattern: string): string {
+  const known = prefixes.get(pattern);
+  if (known !== undefined) return known;
+  const prefix = computePrefix(pattern);
+  prefixes.set(pattern, prefix);
+  return prefix;
+}
+
+function computePrefix(pattern: string): string {
   const kept: string[] = [];
   for (const segment of pattern.split("/").filter((s) => s.length > 0)) {
     if (new Minimatch(segment).hasMagic()) break;
