@@ -86,6 +86,8 @@ describe("defaults", () => {
       ["~/.docker/config.json", "default denyRead ~/.docker/config.json"],
       ["~/.kube/config", "default denyRead ~/.kube/**"],
       ["/etc/shadow", "default denyRead /etc/shadow"],
+      ["/proc/self/environ", "default denyRead /proc/**"],
+      [`/proc/${process.pid}/mem`, "default denyRead /proc/**"],
       [path.join(f.base, "gh-home/audit/key"), "default deny GATEHOUSE_HOME"],
     ]) {
       expect(ruleOf(policy.check(read(p as string)))).toBe(rule);

@@ -14,14 +14,15 @@ import type { ConfinedSandbox } from "../loop/types.ts";
 import { runShell } from "../tools/run-shell.ts";
 import { bwrapArgs } from "./bwrap-args.ts";
 import { checkLayout } from "./check-layout.ts";
+import { type BwrapLocation, findBwrap } from "./find-bwrap.ts";
 import { sandboxEnv } from "./sandbox-env.ts";
-import { type SandboxSupport, sandboxSupport } from "./sandbox-support.ts";
+import { INSTALL_HINT, type SandboxSupport, sandboxSupport } from "./sandbox-support.ts";
 
 /** Where the sandbox runtime gets its settings. */
 export interface SandboxRuntimeOptions {
   /** GATEHOUSE_HOME: hidden from every sandboxed process; holds the empty file masks are made of. */
   gatehouseHome: string;
-  /** The host's environment: `GATEHOUSE_BWRAP` (the bwrap to use), `GATEHOUSE_MANAGED_SETTINGS`, and what commands inherit. */
+  /** The host's environment: `GATEHOUSE_BWRAP` (the absolute path of the bwrap to use), `GATEHOUSE_MANAGED_SETTINGS`, and what commands inherit. */
   env: NodeJS.ProcessEnv;
   platform?: NodeJS.Platform;
 }
@@ -43,20 +44,24 @@ function isDirectory(p: string): boolean {
  * to install bubblewrap); Gatehouse's home is hidden and managed settings read-only in every run.
  */
 export class SandboxRuntime {
-  readonly bwrap: string;
+  readonly #bwrap: BwrapLocation;
   readonly #options: SandboxRuntimeOptions;
   /** The sandbox folder once its chain was checked private; the empty file itself is checked every run. */
   #folder: string | undefined;
 
   constructor(options: SandboxRuntimeOptions) {
     this.#options = options;
-    this.bwrap = options.env.GATEHOUSE_BWRAP || "bwrap";
+    this.#bwrap = findBwrap(options.env);
   }
 
   /** Whether a sandbox can start here (probed once per process). */
   support(): Promise<SandboxSupport> {
-    const platform = this.#options.platform;
-    return sandboxSupport(platform === undefined ? { bwrap: this.bwrap } : { bwrap: this.bwrap, platform });
+    const platform = this.#options.platform ?? process.platform;
+    if ("missing" in this.#bwrap && platform === "linux") {
+      return Promise.resolve({ ok: false, reason: this.#bwrap.missing, fix: INSTALL_HINT });
+    }
+    const bwrap = "path" in this.#bwrap ? this.#bwrap.path : "bwrap";
+    return sandboxSupport({ bwrap, platform });
   }
 
   /** The sandbox a tool gets for one call a guard confined with `profile`. */
@@ -97,7 +102,8 @@ export class SandboxRuntime {
       cwd: options.cwd,
       command: ["bash", "-c", options.command],
     });
-    return [this.bwrap, ...args];
+    if (!("path" in this.#bwrap)) throw new Error(this.#bwrap.missing);
+    return [this.#bwrap.path, ...args];
   }
 
   async #run(profile: SandboxProfile, confinedBy: string, options: SandboxRunOptions): Promise<SandboxRunResult> {

@@ -4,6 +4,7 @@ import { expandGlob } from "../bash/expand-glob.ts";
 import { allow, type Decision, deny } from "../decision.ts";
 import { showPath } from "../paths/path-text.ts";
 import type { Spelling } from "../paths/spellings.ts";
+import { inOwnMount } from "../scan/expand-absolute.ts";
 import { evaluatePath, type PathVerdict } from "./evaluate-path.ts";
 import type { PolicyContext } from "./policy-context.ts";
 import { MAX_SCANNED_ENTRIES, scanBelow } from "./scan-below.ts";
@@ -106,6 +107,8 @@ function checkOne(check: TargetCheck, p: string, dir: string): Decision | undefi
 /** Sandbox mode: refuse a target only when a deny rule matches it (as given or where it lands). */
 function precheckOne(check: TargetCheck, p: string, dir: string): Decision | undefined {
   const { ctx, target } = check;
+  // In the sandbox /proc and /dev are its own: reading /proc/self/status is nobody else's.
+  if (inOwnMount(path.resolve(dir, p))) return undefined;
   const verdict = evaluatePath(ctx, target.access, p, { cwd: dir, expandHome: false, rulesOnly: true });
   if (verdict.ok) return undefined;
   const subject = p === target.word.text ? subjectOf(target, p) : subjectOf(target, p, target.word.text);

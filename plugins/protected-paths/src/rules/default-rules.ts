@@ -97,6 +97,12 @@ export const HOME_CREDENTIALS: readonly string[] = [
 /** System files only root should read (a command run as root could otherwise print them). */
 export const SYSTEM_SECRETS: readonly string[] = ["/etc/shadow", "/etc/gshadow", "/etc/ssh/ssh_host_*_key"];
 
+/**
+ * Processes' environments and memory (the host's own API keys among them). Sandboxed commands get
+ * a /proc of their own, where only their own processes are.
+ */
+export const PROCESS_STATE = "/proc/**";
+
 /** The read denies that always apply, whatever the configuration adds. */
 export const DEFAULT_DENY_READ: readonly DefaultRule[] = [
   { pattern: ".env", why: `.env files hold secrets and are protected` },
@@ -106,4 +112,8 @@ export const DEFAULT_DENY_READ: readonly DefaultRule[] = [
   },
   ...HOME_CREDENTIALS.map((pattern) => ({ pattern, why: `it holds credentials; ${SECRETS}` })),
   ...SYSTEM_SECRETS.map((pattern) => ({ pattern, why: `it holds system secrets; ${SECRETS}` })),
+  {
+    pattern: PROCESS_STATE,
+    why: "processes' environments and memory live there (Gatehouse's own API keys among them)",
+  },
 ];

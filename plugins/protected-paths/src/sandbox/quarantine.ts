@@ -1,4 +1,4 @@
-import { renameSync, rmSync } from "node:fs";
+import { realpathSync, renameSync, rmSync } from "node:fs";
 import path from "node:path";
 
 /** Where a removed path went. */
@@ -9,10 +9,15 @@ let counter = 0;
 /**
  * Takes a path out of the workspace: moved into the quarantine directory (so nothing a person
  * put there is lost), or deleted when it cannot be moved there (another filesystem).
- * Contract: never follows the path if it is a symlink (the link itself moves); throws only when
- * the path can be neither moved nor deleted.
+ * Contract: never follows the path if it is a symlink (the link itself moves); `p` must be a real
+ * path: when its directory no longer resolves to itself (a parent was swapped for a symlink) it
+ * throws instead of acting somewhere else; throws too when the path can be neither moved nor deleted.
  */
 export function quarantine(p: string, directory: () => string): Removal {
+  const parent = path.dirname(p);
+  if (realpathSync.native(parent) !== parent) {
+    throw new Error(`${parent} no longer resolves to itself (a directory was swapped), so ${p} was left in place`);
+  }
   try {
     counter += 1;
     const target = path.join(directory(), `${Date.now()}-${process.pid}-${counter}-${path.basename(p)}`);

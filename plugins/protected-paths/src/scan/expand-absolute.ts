@@ -3,6 +3,14 @@ import path from "node:path";
 import { Minimatch } from "minimatch";
 import type { DenyRule, MatchView } from "../rules/deny-rule.ts";
 
+/** Pseudo-filesystems a sandbox mounts afresh (its own processes, its own devices): never expanded. */
+export const OWN_MOUNTS: readonly string[] = ["/proc", "/dev"];
+
+/** True when `p` lies in one of `OWN_MOUNTS`. */
+export function inOwnMount(p: string): boolean {
+  return OWN_MOUNTS.some((own) => p === own || p.startsWith(`${own}/`));
+}
+
 /** How many entries the expansion of one rule may look at before it protects the whole prefix instead. */
 export const MAX_EXPANDED_ENTRIES = 2000;
 
@@ -36,11 +44,13 @@ function exists(p: string): boolean {
  * Contract: a rule without glob characters (apart from a trailing `/**`) gives its path when it
  * exists; otherwise the entries below the prefix are matched, breadth first, without following
  * symlinks; past `MAX_EXPANDED_ENTRIES` the prefix itself is returned (protecting more, never less).
+ * Rules under /proc and /dev give nothing: a sandbox has its own, and they are not files to scan.
  */
 export function expandAbsolute(rule: DenyRule, view: (absolute: string) => MatchView): string[] {
   const pattern = rule.absolute;
   if (pattern === undefined) return [];
   const prefix = literalPrefix(pattern);
+  if (inOwnMount(prefix)) return [];
   if (prefix === path.resolve(pattern)) return exists(prefix) ? [prefix] : [];
   const found: string[] = [];
   const queue = [prefix];
