@@ -55,6 +55,19 @@ function text(end: ToolExecutionEndEvent | undefined): string {
   return (end?.result.content ?? []).map((c) => (c.type === "text" ? c.text : "")).join("");
 }
 
+/** Processes whose command line holds `marker`. */
+function processesNamed(marker: string): string[] {
+  return readdirSync("/proc")
+    .filter((p) => /^\d+$/.test(p))
+    .filter((pid) => {
+      try {
+        return readFileSync(`/proc/${pid}/cmdline`, "utf8").includes(marker);
+      } catch {
+        return false;
+      }
+    });
+}
+
 function project() {
   const ws = tempDir("gh-confine-");
   const gh = tempDir("gh-confine-home-");
@@ -116,16 +129,22 @@ describe.skipIf(!linux)("confined calls run in bubblewrap with the guard's layou
       ],
     });
     expect(text(ends(s.events).get("A"))).toContain("started");
-    const alive = readdirSync("/proc")
-      .filter((p) => /^\d+$/.test(p))
-      .filter((pid) => {
-        try {
-          return readFileSync(`/proc/${pid}/cmdline`, "utf8").includes(marker);
-        } catch {
-          return false;
-        }
-      });
-    expect(alive).toEqual([]);
+    expect(processesNamed(marker)).toEqual([]);
+  });
+
+  it("a timeout kills the sandbox and everything in it", async () => {
+    const { ws, env } = project();
+    const marker = `gh-confine-timeout-${path.basename(ws)}`;
+    const guard = confiner("jail", { layout: (w) => plain(w) });
+    const command = `(exec -a ${marker}-child sleep 1000) & exec -a ${marker} sleep 1000`;
+    const s = await runScenario({
+      cwd: ws,
+      env,
+      extensions: [guard(ws)],
+      turns: [{ content: [call("A", "bash", { command, timeout: 0.5 })] }, say("done")],
+    });
+    expect(text(ends(s.events).get("A"))).toContain("Command timed out after 0.5s");
+    expect(processesNamed(marker)).toEqual([]);
   });
 
   it("what the guard's review undid makes the call blocked in the guard's name", async () => {
