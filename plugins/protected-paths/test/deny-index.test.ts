@@ -67,6 +67,15 @@ describe("the deny index", () => {
     expect(swapped.some((l) => l.startsWith("deep/er/"))).toBe(false);
   });
 
+  it("leaves node_modules to the package manager: nothing below it is indexed", () => {
+    const f = createFixture();
+    f.file("node_modules/pkg/.env.example");
+    f.file("packages/a/node_modules/dep/.npmrc");
+    const index = indexOf(f);
+    index.refresh();
+    expect(listed(f, index).filter((l) => l.includes("node_modules"))).toEqual([]);
+  });
+
   it("names the hard links of protected files anywhere in the tree", () => {
     const f = createFixture();
     f.dir("docs");

@@ -145,6 +145,21 @@ describe("the review after a run", () => {
     expect(((await third.review?.()) ?? []).map((v) => path.basename(v.path))).toEqual([".env.other"]);
   });
 
+  it("an empty placeholder bubblewrap made where a planned mask vanished is removed; content never is", async () => {
+    const f = createFixture();
+    f.file(".env.a", "A=1");
+    f.file(".env.b", "B=1");
+    const planned = await plan(f);
+    // Another process took both away before the mount; bwrap created an empty file at one of them.
+    rmSync(path.join(f.ws, ".env.a"));
+    writeFileSync(path.join(f.ws, ".env.a"), "");
+    rmSync(path.join(f.ws, ".env.b"));
+    writeFileSync(path.join(f.ws, ".env.b"), "B=2");
+    await planned.review?.();
+    expect(existsSync(path.join(f.ws, ".env.a"))).toBe(false);
+    expect(readFileSync(path.join(f.ws, ".env.b"), "utf8")).toBe("B=2");
+  });
+
   it("a run that only moved an ordinary directory leaves the workspace alone", async () => {
     const f = createFixture();
     const planned = await plan(f);

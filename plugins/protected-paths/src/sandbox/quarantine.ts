@@ -1,4 +1,4 @@
-import { realpathSync, renameSync, rmSync } from "node:fs";
+import { lstatSync, readdirSync, realpathSync, renameSync, rmdirSync, rmSync, unlinkSync } from "node:fs";
 import path from "node:path";
 
 /** Where a removed path went. */
@@ -32,4 +32,27 @@ export function quarantine(p: string, directory: () => string): Removal {
 /** "moved to X" or "deleted", for reasons. */
 export function describeRemoval(removal: Removal): string {
   return "movedTo" in removal ? `moved out of the workspace to ${removal.movedTo}` : "deleted";
+}
+
+/**
+ * Removes what bubblewrap may have left where a mask was planned: when a masked path vanished
+ * between the plan and the mount (another process took it away), bwrap creates an empty file or
+ * directory there to mount onto. One that is empty and is not what was planned over is removed.
+ * Contract: only empty regular files and empty directories are ever removed; nothing with content.
+ */
+export function removePlaceholders(
+  planned: ReadonlyMap<string, { dev: number; ino: number; ctimeMs: number } | undefined>,
+): void {
+  for (const [p, before] of planned) {
+    const now = lstatSync(p, { throwIfNoEntry: false });
+    // The inode number alone is no identity: a file system may hand a freed one out again.
+    const same = before && now?.dev === before.dev && now.ino === before.ino && now.ctimeMs === before.ctimeMs;
+    if (!now || same) continue;
+    try {
+      if (now.isFile() && now.size === 0) unlinkSync(p);
+      else if (now.isDirectory() && readdirSync(p).length === 0) rmdirSync(p);
+    } catch {
+      // gone meanwhile, or not ours to remove
+    }
+  }
 }

@@ -1,10 +1,11 @@
+import { lstatSync } from "node:fs";
 import path from "node:path";
 import type { SandboxLayout, SandboxProfile } from "@gatehouse/sdk";
 import { matchView } from "../check/match-view.ts";
 import type { PolicyContext } from "../check/policy-context.ts";
 import type { DenyIndex } from "../scan/deny-index.ts";
 import { planLayout } from "./plan-layout.ts";
-import { describeRemoval, quarantine } from "./quarantine.ts";
+import { describeRemoval, quarantine, removePlaceholders } from "./quarantine.ts";
 import { baselineOf, reviewRun, ViolationLog } from "./review-run.ts";
 
 /** Makes the sandbox profile of each confined call from one policy. */
@@ -72,6 +73,13 @@ export function createSandboxPlanner(options: {
           view,
         });
         const baseline = baselineOf(matches);
+        // The masks bwrap mounts inside the workspace, and who they were when planned.
+        const masks = new Map(
+          layout.masked.filter(writable).map((p) => {
+            const st = lstatSync(p, { throwIfNoEntry: false });
+            return [p, st ? { dev: st.dev, ino: st.ino, ctimeMs: st.ctimeMs } : undefined] as const;
+          }),
+        );
         const mark = log.mark();
         running.add(layout);
         const remove = (p: string, then?: () => void) => {
@@ -87,6 +95,7 @@ export function createSandboxPlanner(options: {
           layout,
           review: () => {
             running.delete(layout);
+            removePlaceholders(masks);
             try {
               return reviewRun({ index, baseline, log, mark, remove, writable });
             } finally {

@@ -41,6 +41,13 @@ interface DirState {
   subdirs: Set<string>;
 }
 
+/**
+ * Directories the index does not enter: what a package manager owns. Installs must be able to
+ * replace anything in them (a package may ship a `.env.example`), so the sandbox neither mounts
+ * nor reviews what lies there; the file tools still apply every rule inside them.
+ */
+export const DEPENDENCY_DIRS: ReadonlySet<string> = new Set(["node_modules"]);
+
 /** Timestamps closer than this to the scan may not change again visibly (coarse kernel clocks). */
 const RACY_MS = 1000;
 
@@ -81,7 +88,8 @@ export function identityOf(p: string): Identity | undefined {
  * `matches()` reflects the tree as it was during the scan. A directory is re-read when its
  * mtime, ctime or inode changed, or when it was modified within a second of the previous scan
  * (a same-tick change would keep its timestamp). Symlinks are recorded, never followed. The
- * first scan reads the whole tree; `.git` and `node_modules` included (deny rules match at any depth).
+ * first scan reads the whole tree, `.git` included (deny rules match at any depth), except
+ * `DEPENDENCY_DIRS` below the roots.
  */
 export class DenyIndex {
   readonly #roots: readonly string[];
@@ -223,6 +231,7 @@ export class DenyIndex {
     this.#dirs.set(dir, state);
     const subdirs: { dir: string; st: Stats; inherited: DirState["inherited"] }[] = [];
     for (const entry of entries) {
+      if (DEPENDENCY_DIRS.has(entry.name) && entry.isDirectory()) continue;
       const full = path.join(dir, entry.name);
       const found = this.#match(full, entry.name, inherited);
       if (found) {

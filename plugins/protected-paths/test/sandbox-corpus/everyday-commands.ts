@@ -29,6 +29,9 @@ export function prepareEveryday(ws: string): void {
   );
   put("local-pkg/package.json", `${JSON.stringify({ name: "local-pkg", version: "1.0.0", main: "index.js" })}\n`);
   put("local-pkg/index.js", "module.exports = 'local package loaded';\n");
+  // Packages ship dotfiles a deny rule matches; installing and removing them must still work.
+  put("local-pkg/.env.example", "EXAMPLE=1\n");
+  put("local-pkg/.env", "PACKAGE_DEFAULT=1\n");
 }
 
 /** Everyday work: compilers and build tools, git, npm scripts and installs, pipes, here-documents. */
@@ -76,4 +79,11 @@ export const EVERYDAY: readonly Everyday[] = [
   { id: "e15", what: "sed -i", command: "sed -i s/world/planet/ src/app.txt && cat src/app.txt", shows: "planet" },
   { id: "e16", what: "reading .env.example", command: "cat .env.example", shows: "API_KEY=changeme" },
   { id: "e17", what: "git log", command: "git log --oneline | wc -l", shows: "2" },
+  {
+    id: "e18",
+    what: "reinstalling dependencies that ship .env files",
+    command:
+      "ls node_modules/local-pkg/.env.example && rm -rf node_modules && npm install ./local-pkg-1.0.0.tgz --no-audit --no-fund --silent && ls -a node_modules/local-pkg",
+    shows: ".env.example",
+  },
 ];
