@@ -34,6 +34,8 @@ export interface BwrapOptions {
   cwd: string;
   /** The program and arguments run inside, e.g. ["bash", "-c", command]. */
   command: readonly string[];
+  /** Forbid nested user namespaces (`--disable-userns`); false only where bwrap cannot (setuid builds). */
+  disableUserns?: boolean;
 }
 
 type Kind = "pin" | "readOnly" | "mask";
@@ -127,7 +129,7 @@ export function bwrapArgs(options: BwrapOptions): string[] {
   const { layout } = options;
   const args = [
     "--unshare-user",
-    "--disable-userns",
+    ...(options.disableUserns === false ? [] : ["--disable-userns"]),
     "--unshare-pid",
     "--unshare-ipc",
     "--unshare-uts",

@@ -89,7 +89,7 @@ export class SandboxRuntime {
     return file;
   }
 
-  #argv(layout: SandboxLayout, options: SandboxRunOptions): [string, ...string[]] {
+  #argv(layout: SandboxLayout, options: SandboxRunOptions, disableUserns: boolean): [string, ...string[]] {
     const home = this.#options.env.HOME ?? "/root";
     const managed = this.#options.env.GATEHOUSE_MANAGED_SETTINGS;
     const args = bwrapArgs({
@@ -101,6 +101,7 @@ export class SandboxRuntime {
       home,
       cwd: options.cwd,
       command: ["bash", "-c", options.command],
+      disableUserns,
     });
     if (!("path" in this.#bwrap)) throw new Error(this.#bwrap.missing);
     return [this.#bwrap.path, ...args];
@@ -116,7 +117,7 @@ export class SandboxRuntime {
     try {
       plan = await profile.prepare();
       checkLayout(plan.layout, confinedBy);
-      argv = this.#argv(plan.layout, options);
+      argv = this.#argv(plan.layout, options, support.disableUserns);
     } catch (error) {
       const why = `the sandbox ${confinedBy} asked for could not be set up (${errorMessage(error)}), so nothing ran`;
       return { ...NOT_RUN, spawnError: new Error(why) };

@@ -1,16 +1,18 @@
 import { spawn } from "node:child_process";
 
-/** Whether a sandbox can start on this machine; if not, why and what to do about it. */
-export type SandboxSupport = { ok: true } | { ok: false; reason: string; fix: string };
+/**
+ * Whether a sandbox can start on this machine; if not, why and what to do about it. `disableUserns`
+ * says whether bwrap can also forbid nested user namespaces (setuid builds cannot).
+ */
+export type SandboxSupport = { ok: true; disableUserns: boolean } | { ok: false; reason: string; fix: string };
 
 /** How to get a sandbox, for messages that refuse to run without one. */
 export const INSTALL_HINT =
   "install bubblewrap (Debian/Ubuntu: apt-get install -y bubblewrap; Fedora: dnf install bubblewrap; Arch: pacman -S bubblewrap)";
 
-/** The namespace flags every sandboxed run uses (the probe starts bwrap exactly this way). */
+/** The namespace flags every sandboxed run uses (the probe starts bwrap exactly this way, with `--disable-userns` first). */
 export const PROBE_FLAGS: readonly string[] = [
   "--unshare-user",
-  "--disable-userns",
   "--unshare-pid",
   "--unshare-net",
   "--die-with-parent",
@@ -32,10 +34,13 @@ function firstLine(text: string): string {
   return (text.trim().split("\n")[0] ?? "").slice(0, 300);
 }
 
-function runProbe(bwrap: string): Promise<SandboxSupport> {
+function runProbe(
+  bwrap: string,
+  flags: readonly string[],
+): Promise<{ ok: true } | { ok: false; reason: string; fix: string }> {
   return new Promise((resolve) => {
     let stderr = "";
-    const child = spawn(bwrap, PROBE_FLAGS, { stdio: ["ignore", "ignore", "pipe"] });
+    const child = spawn(bwrap, flags, { stdio: ["ignore", "ignore", "pipe"] });
     const timer = setTimeout(() => child.kill("SIGKILL"), PROBE_TIMEOUT_MS);
     child.stderr?.on("data", (chunk: Buffer) => {
       stderr += chunk.toString("utf8");
@@ -62,6 +67,14 @@ function runProbe(bwrap: string): Promise<SandboxSupport> {
 
 const probes = new Map<string, Promise<SandboxSupport>>();
 
+/** With `--disable-userns` when bwrap supports it; without it (the mounts stay locked) when not. */
+async function probeBoth(bwrap: string): Promise<SandboxSupport> {
+  const strict = await runProbe(bwrap, ["--disable-userns", ...PROBE_FLAGS]);
+  if (strict.ok) return { ok: true, disableUserns: true };
+  const plain = await runProbe(bwrap, PROBE_FLAGS);
+  return plain.ok ? { ok: true, disableUserns: false } : strict;
+}
+
 /**
  * Finds out once per process whether `bwrap` can start a sandbox with the namespaces Gatehouse
  * uses (user, pid, network), by running `true` in one.
@@ -80,7 +93,7 @@ export function sandboxSupport(options: { bwrap: string; platform?: NodeJS.Platf
   }
   let probe = probes.get(options.bwrap);
   if (!probe) {
-    probe = runProbe(options.bwrap);
+    probe = probeBoth(options.bwrap);
     probes.set(options.bwrap, probe);
   }
   return probe;
