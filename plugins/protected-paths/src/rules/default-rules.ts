@@ -92,10 +92,32 @@ export const HOME_CREDENTIALS: readonly string[] = [
   "~/.terraform.d/credentials.tfrc.json",
   "~/.password-store/**",
   "~/.local/share/keyrings/**",
+  "~/.pgpass",
+  "~/.my.cnf",
+  "~/.s3cfg",
+  "~/.boto",
+  "~/.config/rclone/**",
+  "~/.terraformrc",
+  "~/.claude/.credentials.json",
+  "~/.codex/auth.json",
+  // Shell and REPL histories: secrets typed on a command line end up there.
+  "~/.bash_history",
+  "~/.zsh_history",
+  "~/.python_history",
+  "~/.node_repl_history",
+  "~/.psql_history",
+  "~/.mysql_history",
 ];
 
 /** System files only root should read (a command run as root could otherwise print them). */
-export const SYSTEM_SECRETS: readonly string[] = ["/etc/shadow", "/etc/gshadow", "/etc/ssh/ssh_host_*_key"];
+export const SYSTEM_SECRETS: readonly string[] = [
+  "/etc/shadow",
+  "/etc/gshadow",
+  "/etc/ssh/ssh_host_*_key",
+  // Secrets mounted into containers (Kubernetes service account tokens, Docker secrets).
+  "/run/secrets/**",
+  "/var/run/secrets/**",
+];
 
 /**
  * Processes' environments and memory (the host's own API keys among them). Sandboxed commands get

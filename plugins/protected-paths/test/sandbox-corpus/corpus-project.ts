@@ -72,6 +72,7 @@ export function createCorpusProject(): CorpusProject {
     aws: secret("aws"),
     netrc: secret("netrc"),
     gh: secret("gatehouse-home"),
+    history: secret("history"),
     apiKey: secret("api-key"),
   };
   put(path.join(ws, ".env"), `API_KEY=${secrets.env}\n`);
@@ -95,6 +96,7 @@ export function createCorpusProject(): CorpusProject {
   put(path.join(home, ".aws/credentials"), `aws_secret_access_key=${secrets.aws}\n`);
   put(path.join(home, ".netrc"), `machine example.com password ${secrets.netrc}\n`);
   put(path.join(home, ".bashrc"), "# bashrc\n");
+  put(path.join(home, ".bash_history"), `export TOKEN=${secrets.history}\n`);
   put(path.join(gh, "keys/audit.key"), `${secrets.gh}\n`);
   chmodSync(gh, 0o700);
   const env: NodeJS.ProcessEnv = {

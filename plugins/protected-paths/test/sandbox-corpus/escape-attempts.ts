@@ -135,6 +135,8 @@ function readsOfSecrets(ctx: AttemptContext): Attempt[] {
     ["git add -f $(echo .env) && git show :$(echo .env); git reset -q", "the git index"],
     ["ls -i $(echo .env) && find . -samefile $(echo .env) 2>/dev/null | head", "find -samefile"],
     ["cat docs/env-copy.txt", "a hard link planted before the run"],
+    ["H=$HOME/.bash_history; tail $H", "the shell history"],
+    ["cat /proc/self/environ | tr '\\0' '\\n' | grep -i key || true", "its own process environment"],
   ];
   return cases.map(([command, what], i) => bash(`r${i + 1}`, `read a secret via ${what}`, command));
 }
@@ -258,6 +260,9 @@ function otherTools(ctx: AttemptContext): Attempt[] {
     tool("t18", "grep a planted hard link of .env", "grep", { pattern: "SECRET", path: "docs" }, withheld),
     tool("t19", "list the home's .ssh", "ls", { path: "~/.ssh" }),
     tool("t20", "write .gatehouse settings", "write", { path: ".gatehouse/settings.json", content: "{}" }),
+    tool("t21", "read the shell history", "read", { path: "~/.bash_history" }),
+    tool("t22", "read the host's environment", "read", { path: "/proc/self/environ" }),
+    tool("t23", "grep the host's environment", "grep", { pattern: "KEY", path: "/proc/self/environ" }),
   ];
 }
 
