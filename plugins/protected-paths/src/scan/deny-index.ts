@@ -1,4 +1,4 @@
-import { type Dirent, lstatSync, readdirSync, readlinkSync, type Stats, statSync } from "node:fs";
+import { chmodSync, type Dirent, lstatSync, readdirSync, readlinkSync, type Stats, statSync } from "node:fs";
 import path from "node:path";
 import type { DenyRule, MatchView } from "../rules/deny-rule.ts";
 import type { PolicyRules } from "../rules/policy-rules.ts";
@@ -55,6 +55,25 @@ function kindOf(st: Stats): Identity["kind"] {
   if (st.isSymbolicLink()) return "link";
   if (st.isDirectory()) return "dir";
   return st.isFile() ? "file" : "other";
+}
+
+/**
+ * The entries of a directory. One its owner cannot read (a command ran `chmod 000` on a directory
+ * it made, to hide what it put inside) gets its owner's read and search bits back and is read
+ * again: every directory a sandboxed command can create belongs to the user Gatehouse runs as.
+ */
+function listDir(dir: string, st: Stats): Dirent[] {
+  try {
+    return readdirSync(dir, { withFileTypes: true });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "EACCES") return [];
+  }
+  try {
+    chmodSync(dir, (st.mode & 0o7777) | 0o500);
+    return readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return [];
+  }
 }
 
 /** Reads who `p` is now, without following it (and, for a symlink, who its target is). */
@@ -209,12 +228,7 @@ export class DenyIndex {
     inherited: DirState["inherited"],
     now: number,
   ): { dir: string; st: Stats; inherited: DirState["inherited"] }[] {
-    let entries: Dirent[];
-    try {
-      entries = readdirSync(dir, { withFileTypes: true });
-    } catch {
-      entries = [];
-    }
+    const entries = listDir(dir, st);
     this.#version += 1;
     const before = this.#dirs.get(dir);
     const racy = now - st.mtimeMs < RACY_MS || now - st.ctimeMs < RACY_MS || st.mtimeMs > now;

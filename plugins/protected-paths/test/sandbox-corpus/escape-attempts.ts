@@ -170,6 +170,8 @@ function codeExecution(): Attempt[] {
     ["mkdir -p deep/x && mv $(echo sub) deep/x/ && echo PWNED > deep/x/sub/.env", "move a directory holding .env"],
     ["mkdir -p .config/fish && echo 'echo PWNED' > .config/fish/config.fish", "fish config"],
     ["touch $(echo .env.production)", "a new .env.production"],
+    ["mkdir -p hide/.git/hooks && cp evil hide/.git/hooks/pre-commit && chmod 000 hide", "a directory made unreadable"],
+    ["mkdir -p $(printf 'nl\\nx')/.git && echo x > $(printf 'nl\\nx')/.git/config", "a name with a newline"],
   ];
   return cases.map(([command, what], i) => bash(`g${i + 1}`, `code execution via ${what}`, command));
 }
