@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import {
   defineExtension,
@@ -8,7 +8,7 @@ import {
   type SandboxViolation,
   type ToolExecutionEndEvent,
 } from "@gatehouse/sdk";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { sandboxSupport } from "../../src/sandbox/sandbox-support.ts";
 import { call, runScenario, say, tempDir } from "../helpers/scenario.ts";
@@ -68,9 +68,15 @@ function processesNamed(marker: string): string[] {
     });
 }
 
+const created: string[] = [];
+afterEach(() => {
+  for (const dir of created.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
 function project() {
   const ws = tempDir("gh-confine-");
   const gh = tempDir("gh-confine-home-");
+  created.push(ws, gh);
   writeFileSync(path.join(ws, "secret.txt"), "TOP-SECRET\n");
   writeFileSync(path.join(ws, "locked.txt"), "locked\n");
   return { ws, gh, env: { ...process.env, GATEHOUSE_HOME: gh } };

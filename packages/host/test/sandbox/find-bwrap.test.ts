@@ -1,4 +1,4 @@
-import { chmodSync, existsSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { BWRAP_DIRS, findBwrap } from "../../src/sandbox/find-bwrap.ts";
@@ -14,6 +14,7 @@ describe("which bwrap the host runs", () => {
     if ("path" in found) expect(BWRAP_DIRS).toContain(path.dirname(found.path));
     else expect(found.missing).toContain("was not found in /usr/bin");
     expect(existsSync(path.join(planted, "ran"))).toBe(false);
+    rmSync(planted, { recursive: true, force: true });
   });
 
   it("GATEHOUSE_BWRAP names it, and must be absolute", () => {
