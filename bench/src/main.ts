@@ -6,6 +6,7 @@ import { extensionsSection } from "./extensions/section.ts";
 import { loopSection } from "./loop/section.ts";
 import { pluginsSection } from "./plugins/section.ts";
 import { formatSection, writeResults } from "./report.ts";
+import { sandboxSection } from "./sandbox/section.ts";
 import type { BenchSection, Clock, Figure, ResultRow } from "./section.ts";
 import { sessionSection } from "./session/section.ts";
 
@@ -17,6 +18,7 @@ const SECTIONS: readonly BenchSection[] = [
   extensionsSection,
   sessionSection,
   argumentsSection,
+  sandboxSection,
 ];
 
 const RESULTS_PATH = fileURLToPath(new URL("../results.json", import.meta.url));

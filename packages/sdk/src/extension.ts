@@ -2,6 +2,7 @@ import type { z } from "zod";
 import type { ConfigOptions } from "./config-merge.ts";
 import type { GatehouseEventOf, GatehouseEventType } from "./events.ts";
 import type { ImageContent, Message, TextContent } from "./messages.ts";
+import type { SandboxProfile } from "./sandbox.ts";
 import type { AnyToolDefinition, Logger, ToolEffect } from "./tool.ts";
 
 /** A `tool_call` as a transform-stage handler sees it: `input` may be mutated in place. */
@@ -24,6 +25,19 @@ export interface GuardedToolCallEvent {
    * elsewhere (a symlink swapped in between the check and the write).
    */
   pin(absolutePath: string, realPath: string): void;
+  /**
+   * Confines the call: the tool runs its processes in a sandbox whose layout `profile` plans right
+   * before each start (`ctx.sandbox`). Fail closed: a confined call to a tool that does not declare
+   * `honoursSandbox`, or one made where no sandbox can start, is blocked by the host in this
+   * guard's name. One confinement per call; a second one blocks the call.
+   */
+  confine(profile: SandboxProfile): void;
+  /**
+   * Filters what the tool may show or open while it walks directories (`ctx.canRead`): grep, find
+   * and ls skip every entry `canRead` refuses and say that entries were withheld. Several guards'
+   * filters all apply.
+   */
+  restrictReads(canRead: (absolutePath: string) => boolean): void;
 }
 
 /** What a transform-stage `tool_call` handler may return. */

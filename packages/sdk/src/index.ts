@@ -41,6 +41,15 @@ export type {
   UserMessage,
 } from "./messages.ts";
 export type {
+  SandboxLayout,
+  SandboxPlan,
+  SandboxProfile,
+  SandboxRunOptions,
+  SandboxRunResult,
+  SandboxViolation,
+  ToolSandbox,
+} from "./sandbox.ts";
+export type {
   AnyToolDefinition,
   ExecutionMode,
   Logger,

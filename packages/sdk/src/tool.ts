@@ -1,5 +1,6 @@
 import type { z } from "zod";
 import type { ImageContent, TextContent } from "./messages.ts";
+import type { ToolSandbox } from "./sandbox.ts";
 
 /**
  * What a tool call touches, declared by the tool so that policy can check every tool the same way.
@@ -48,6 +49,17 @@ export interface ToolContext {
    * writes files should refuse when its target no longer resolves to every pinned real path.
    */
   pinnedTargets?: ReadonlyMap<string, readonly string[]>;
+  /**
+   * Set when a guard confined the call (`GuardedToolCallEvent.confine`): a tool that declares
+   * `honoursSandbox` starts its processes through it and nowhere else.
+   */
+  sandbox?: ToolSandbox;
+  /**
+   * Set when a guard restricts reads (`GuardedToolCallEvent.restrictReads`): a tool that walks a
+   * directory asks it about each entry it would show or open (by absolute path) and withholds the
+   * entries it refuses, saying so in its result.
+   */
+  canRead?: (absolutePath: string) => boolean;
 }
 
 /** How a batch containing this tool is scheduled. */
@@ -70,6 +82,11 @@ export interface ToolDefinition<TParams extends ToolParameters = ToolParameters,
    * so an override can never step outside path policy.
    */
   effects?: (args: z.output<TParams>) => ToolEffect[];
+  /**
+   * True when every process the tool starts runs through `ctx.sandbox` whenever it is set. A guard
+   * may confine calls with `exec` effects; the host refuses a confined call to a tool without this.
+   */
+  honoursSandbox?: boolean;
   execute: (args: z.output<TParams>, ctx: ToolContext) => Promise<ToolResult<TDetails>> | ToolResult<TDetails>;
 }
 

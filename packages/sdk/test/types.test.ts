@@ -7,11 +7,16 @@ import {
   type ExtensionAPI,
   type GatehouseEventOf,
   type GuardedToolCallEvent,
+  type SandboxLayout,
+  type SandboxProfile,
+  type SandboxRunResult,
+  type SandboxViolation,
   type ToolCallEvent,
   type ToolContext,
   type ToolEffect,
   type ToolExecutionEndEvent,
   type ToolResult,
+  type ToolSandbox,
   z,
 } from "../src/index.ts";
 
@@ -98,5 +103,61 @@ describe("defineExtension and the API", () => {
 
   it("re-exports zod 4", () => {
     expect(z.toJSONSchema(z.object({ a: z.string() }))).toMatchObject({ type: "object", required: ["a"] });
+  });
+});
+
+describe("the confinement contract", () => {
+  it("a tool that honours the sandbox runs its commands through ctx.sandbox; walks ask ctx.canRead", () => {
+    const tool = defineTool({
+      name: "run",
+      description: "runs a command",
+      parameters: z.object({ command: z.string() }),
+      effects: (args) => [{ kind: "exec", command: args.command }],
+      honoursSandbox: true,
+      execute: async (args, ctx) => {
+        expectTypeOf(ctx.sandbox).toEqualTypeOf<ToolSandbox | undefined>();
+        expectTypeOf(ctx.canRead).toEqualTypeOf<((absolutePath: string) => boolean) | undefined>();
+        if (!ctx.sandbox) return { content: [{ type: "text", text: "not confined" }] };
+        const ran = await ctx.sandbox.run({
+          command: args.command,
+          cwd: ctx.cwd,
+          timeoutMs: 1000,
+          signal: ctx.signal,
+          onData: () => {},
+        });
+        expectTypeOf(ran).toEqualTypeOf<SandboxRunResult>();
+        expectTypeOf(ran.violations).toEqualTypeOf<readonly SandboxViolation[]>();
+        return { content: [{ type: "text", text: String(ran.exitCode) }] };
+      },
+    });
+    expect(tool.honoursSandbox).toBe(true);
+  });
+
+  it("an enforce-stage guard confines a call with a profile and restricts reads", () => {
+    defineExtension({
+      name: "jail",
+      setup(api) {
+        api.on(
+          "tool_call",
+          (event) => {
+            const layout: SandboxLayout = {
+              writable: ["/ws"],
+              outside: "read-only",
+              readOnly: [],
+              masked: [],
+              pinned: [],
+              network: false,
+            };
+            const profile: SandboxProfile = { prepare: () => ({ layout, review: () => [] }) };
+            event.confine(profile);
+            event.restrictReads((p) => !p.endsWith(".env"));
+            // @ts-expect-error a layout needs every field
+            event.confine({ prepare: () => ({ layout: { writable: [] } }) });
+          },
+          { stage: "enforce" },
+        );
+      },
+    });
+    expectTypeOf<GuardedToolCallEvent["confine"]>().parameter(0).toEqualTypeOf<SandboxProfile>();
   });
 });

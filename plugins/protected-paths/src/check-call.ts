@@ -13,7 +13,11 @@ import type { Policy } from "./policy.ts";
 export function checkCall(
   effects: readonly ToolEffect[] | undefined,
   policy: Policy,
-  options: { toolName?: string } = {},
+  options: {
+    toolName?: string;
+    /** Called with each allowed effect's decision (before the next effect is checked). */
+    onAllowed?: (effect: ToolEffect, decision: Extract<Decision, { allow: true }>) => void;
+  } = {},
 ): Decision {
   const subject = `Call to tool ${showPath(options.toolName ?? "?")}`;
   if (effects === undefined) {
@@ -28,6 +32,7 @@ export function checkCall(
   for (const effect of effects) {
     const decision = policy.check(effect);
     if (!decision.allow) return decision;
+    options.onAllowed?.(effect, decision);
     spellings.push(...decision.spellings);
   }
   return allow(spellings);

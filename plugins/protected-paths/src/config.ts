@@ -27,13 +27,19 @@ export const protectedPathsConfigSchema = z.strictObject({
   allowOutsideWorkspace: outside.prefault({}),
   /** "auto" probes the filesystem of the first workspace root. */
   caseInsensitive: z.union([z.literal("auto"), z.boolean()]).default("auto"),
-  /** "analyze": best-effort analysis of write targets; "deny": no shell at all; "allow": unchecked. */
-  bash: z.enum(["analyze", "deny", "allow"]).default("analyze"),
   /**
-   * Tools that declare no effects cannot be checked. "allow" (default) keeps custom tools without
-   * `effects` usable; "deny" refuses them, for teams that require every tool to declare its effects.
+   * "sandbox" (default): every command runs in an OS sandbox built from this policy, after a quick
+   * analysis that refuses what it can prove denied; "analyze": the best-effort analysis alone;
+   * "deny": no shell at all; "allow": unchecked.
    */
-  undeclaredEffects: z.enum(["allow", "deny"]).default("allow"),
+  bash: z.enum(["sandbox", "analyze", "deny", "allow"]).default("sandbox"),
+  /** Network access for sandboxed commands (default "deny": a network namespace of their own). */
+  network: z.enum(["deny", "allow"]).default("deny"),
+  /**
+   * Tools that declare no effects cannot be checked. "deny" (default) refuses them; "allow" lets
+   * them run unchecked, for projects whose custom tools do not declare effects yet.
+   */
+  undeclaredEffects: z.enum(["allow", "deny"]).default("deny"),
 });
 
 /** The configuration as written in settings. */
@@ -57,5 +63,6 @@ export const protectedPathsMergeRules = {
   allowOutsideWorkspace: { fields: { read: { stricter: [true, false] }, write: { stricter: [true, false] } } },
   caseInsensitive: "pinned",
   bash: { stricter: ["allow", "analyze", "sandbox", "deny"] },
+  network: { stricter: ["allow", "deny"] },
   undeclaredEffects: { stricter: ["allow", "deny"] },
 } as const satisfies { readonly [Key in keyof ProtectedPathsConfigInput]-?: ConfigMergeRule };

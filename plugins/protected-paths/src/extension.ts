@@ -1,47 +1,52 @@
 import { homedir } from "node:os";
-import { defineExtension, type ExtensionDefinition, type GuardedToolCallEvent } from "@gatehouse/sdk";
+import { defineExtension, type ExtensionDefinition, type GuardedToolCallEvent, type ToolEffect } from "@gatehouse/sdk";
 import { checkCall } from "./check-call.ts";
 import { protectedPathsConfigSchema, protectedPathsMergeRules } from "./config.ts";
-import { createPolicy, type Policy } from "./policy.ts";
+import type { Spelling } from "./paths/spellings.ts";
+import { createPolicy } from "./policy.ts";
 
 /**
- * Pins the real file each allowed write resolved to, so the host's write/edit refuse to write if a
- * symlink is swapped in between this check and the write (time-of-check to time-of-use).
+ * Pins the real file an allowed read or write resolved to, so the host's file tools refuse to
+ * act if a symlink is swapped in between this check and their use (time-of-check to time-of-use).
  */
-function pinWrites(event: GuardedToolCallEvent, policy: Policy): void {
-  for (const effect of event.effects ?? []) {
-    if (effect.kind !== "write") continue;
-    const { spellings } = policy.check(effect);
-    const absolute = spellings.find((s) => s.form === "absolute")?.path;
-    const real = spellings.find((s) => s.form === "real")?.path;
-    if (absolute && real) event.pin(absolute, real);
-  }
+function pinTarget(event: GuardedToolCallEvent, effect: ToolEffect, spellings: readonly Spelling[]): void {
+  if (effect.kind !== "write" && effect.kind !== "read") return;
+  const absolute = spellings.find((s) => s.form === "absolute")?.path;
+  const real = spellings.find((s) => s.form === "real")?.path;
+  if (absolute && real) event.pin(absolute, real);
 }
 
 /**
  * The `protected-paths` extension: one enforce-stage `tool_call` guard that checks every effect of
- * every tool (built-in, overriding, custom) against the configured policy.
+ * every tool (built-in, overriding, custom) against the configured policy, confines every call
+ * with an `exec` effect to a sandbox built from the same policy (mode "sandbox") and gives every
+ * call a read filter, so grep, find and ls withhold what the policy denies.
  * Contract: a bad configuration is a load error naming the field; a refused call is blocked with
- * the decision's one-sentence reason; nothing is ever modified.
+ * the decision's one-sentence reason; nothing is ever modified by the check itself.
  */
 export const protectedPaths: ExtensionDefinition = defineExtension({
   name: "protected-paths",
   setup(api) {
     const config = api.config(protectedPathsConfigSchema, { merge: protectedPathsMergeRules });
-    const policy = createPolicy(config, { cwd: api.cwd, home: homedir() });
+    const policy = createPolicy(config, { cwd: api.cwd, home: homedir(), gatehouseHome: api.gatehouseHome });
+    const quarantineDir = () => api.privateDir("quarantine");
     api.on(
       "tool_call",
       (event) => {
-        const decision = checkCall(event.effects, policy, { toolName: event.toolName });
-        if (decision.allow) {
-          pinWrites(event, policy);
-          return undefined;
+        const onAllowed = (effect: ToolEffect, allowed: { spellings: Spelling[] }) =>
+          pinTarget(event, effect, allowed.spellings);
+        const decision = checkCall(event.effects, policy, { toolName: event.toolName, onAllowed });
+        if (!decision.allow) {
+          api.logger.info(
+            { toolCallId: event.toolCallId, toolName: event.toolName, rule: decision.rule },
+            "call refused",
+          );
+          return { block: true, reason: decision.reason };
         }
-        api.logger.info(
-          { toolCallId: event.toolCallId, toolName: event.toolName, rule: decision.rule },
-          "call refused",
-        );
-        return { block: true, reason: decision.reason };
+        event.restrictReads(policy.readFilter());
+        const runsCommands = event.effects?.some((effect) => effect.kind === "exec") === true;
+        if (runsCommands && policy.settings.bash === "sandbox") event.confine(policy.sandboxProfile({ quarantineDir }));
+        return undefined;
       },
       { stage: "enforce" },
     );

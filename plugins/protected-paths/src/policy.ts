@@ -1,6 +1,8 @@
-import type { ToolEffect } from "@gatehouse/sdk";
+import { realpathSync } from "node:fs";
+import type { SandboxProfile, ToolEffect } from "@gatehouse/sdk";
 import { type BashMode, checkExec } from "./check/check-exec.ts";
 import { type EvaluateOptions, evaluatePath } from "./check/evaluate-path.ts";
+import { matchView } from "./check/match-view.ts";
 import type { Access, PolicyContext } from "./check/policy-context.ts";
 import { type ProtectedPathsConfigInput, protectedPathsConfigSchema } from "./config.ts";
 import { allow, type Decision, deny } from "./decision.ts";
@@ -9,6 +11,9 @@ import { showPath } from "./paths/path-text.ts";
 import { nodePolicyFs, type PolicyFs } from "./paths/policy-fs.ts";
 import { resolveRoots, type WorkspaceRoot } from "./paths/workspace.ts";
 import { compilePolicyRules } from "./rules/policy-rules.ts";
+import { createSandboxPlanner } from "./sandbox/sandbox-planner.ts";
+import { type AliasTable, aliasIn, buildAliasTable } from "./scan/alias-table.ts";
+import { DenyIndex } from "./scan/deny-index.ts";
 
 /** Where a policy runs. */
 export interface PolicyOptions {
@@ -18,6 +23,8 @@ export interface PolicyOptions {
   home: string;
   /** The filesystem to consult (default: the real one, synchronously). */
   fs?: PolicyFs;
+  /** Gatehouse's own state (GATEHOUSE_HOME): denied for reads and writes when given. */
+  gatehouseHome?: string;
 }
 
 /** The settings a policy decided with, after defaults and resolution (for explanations). */
@@ -28,6 +35,7 @@ export interface PolicySettings {
   denyRead: readonly string[];
   allowOutsideWorkspace: { read: boolean; write: boolean };
   bash: BashMode;
+  network: "deny" | "allow";
   undeclaredEffects: "allow" | "deny";
 }
 
@@ -38,6 +46,13 @@ export interface Policy {
   check(effect: ToolEffect): Decision;
   /** Decides one read or write of a path (what `check` does for read/write effects). */
   checkPath(access: Access, path: unknown, options?: EvaluateOptions): Decision;
+  /**
+   * A read filter for one call (`ctx.canRead`): true when reading the absolute path is allowed.
+   * Hard-link aliases of protected files are looked up once per filter, so a walk stays fast.
+   */
+  readFilter(): (absolutePath: string) => boolean;
+  /** The sandbox of one confined call, built from this policy (mode "sandbox"). */
+  sandboxProfile(options: { quarantineDir: () => string }): SandboxProfile;
 }
 
 /** "Write to "x"", or just "Write" when there is no path worth quoting. */
@@ -47,11 +62,20 @@ function subjectFor(access: Access, path: unknown): string {
   return quotable ? `Read of ${showPath(path)}` : "Read";
 }
 
+function realOrSelf(p: string): string {
+  try {
+    return realpathSync.native(p);
+  } catch {
+    return p;
+  }
+}
+
 /**
  * Compiles a policy from a `protected-paths` configuration.
  * Contract: the configuration is parsed with `protectedPathsConfigSchema` (throws a ZodError when it
  * is invalid: validate first where a clear message matters); roots, case folding ("auto" probes the
- * first root) and globs are resolved once; each check afterwards only consults `fs`.
+ * first root) and globs are resolved once; each check afterwards only consults `fs`, except the
+ * hard-link check of reads and the sandbox, which consult the real filesystem through the deny index.
  */
 export function createPolicy(config: ProtectedPathsConfigInput, options: PolicyOptions): Policy {
   const parsed = protectedPathsConfigSchema.parse(config);
@@ -60,15 +84,24 @@ export function createPolicy(config: ProtectedPathsConfigInput, options: PolicyO
   const roots = resolveRoots(parsed.workspace ?? [cwd], { cwd, home, fs });
   const folding =
     parsed.caseInsensitive === "auto" ? detectCaseFolding(roots[0]?.real ?? cwd, fs) : parsed.caseInsensitive;
-  const ctx: PolicyContext = {
-    cwd,
-    home,
-    fs,
-    roots,
+  const stateHome = options.gatehouseHome === undefined ? undefined : realOrSelf(options.gatehouseHome);
+  const rules = compilePolicyRules({
+    denyWrite: parsed.denyWrite,
+    denyRead: parsed.denyRead,
     folding,
-    rules: compilePolicyRules({ denyWrite: parsed.denyWrite, denyRead: parsed.denyRead, folding, home }),
-    allowOutside: parsed.allowOutsideWorkspace,
+    home,
+    gatehouseHome: stateHome,
+  });
+  const base: PolicyContext = { cwd, home, fs, roots, folding, rules, allowOutside: parsed.allowOutsideWorkspace };
+  const view = (absolute: string) => matchView(base, absolute);
+  let index: DenyIndex | undefined;
+  const denyIndex = () => {
+    index ??= new DenyIndex({ roots: roots.map((r) => r.real), rules, view, folding });
+    return index;
   };
+  const aliases = (): AliasTable => buildAliasTable({ index: denyIndex(), readRules: rules.read, view });
+  // Checks of single calls look aliases up afresh; a read filter builds its table once.
+  const ctx: PolicyContext = { ...base, aliasOf: (info) => aliasIn(aliases(), info) };
   const settings: PolicySettings = {
     workspace: roots,
     caseInsensitive: folding,
@@ -76,11 +109,13 @@ export function createPolicy(config: ProtectedPathsConfigInput, options: PolicyO
     denyRead: parsed.denyRead,
     allowOutsideWorkspace: parsed.allowOutsideWorkspace,
     bash: parsed.bash,
+    network: parsed.network,
     undeclaredEffects: parsed.undeclaredEffects,
   };
+  const planner = createSandboxPlanner({ ctx, index: denyIndex, network: parsed.network === "allow" });
 
-  function checkPath(access: Access, path: unknown, checkOptions?: EvaluateOptions): Decision {
-    const verdict = evaluatePath(ctx, access, path, checkOptions);
+  function decide(context: PolicyContext, access: Access, path: unknown, checkOptions?: EvaluateOptions): Decision {
+    const verdict = evaluatePath(context, access, path, checkOptions);
     if (verdict.ok) return allow(verdict.views.spellings);
     return deny({
       subject: subjectFor(access, path),
@@ -95,7 +130,7 @@ export function createPolicy(config: ProtectedPathsConfigInput, options: PolicyO
     switch (kind) {
       case "read":
       case "write":
-        return checkPath(kind, (effect as { path?: unknown }).path);
+        return decide(ctx, kind, (effect as { path?: unknown }).path);
       case "exec":
         return checkExec(ctx, { mode: parsed.bash, command: (effect as { command?: unknown }).command });
       case "net":
@@ -108,5 +143,23 @@ export function createPolicy(config: ProtectedPathsConfigInput, options: PolicyO
     }
   }
 
-  return { settings, check, checkPath };
+  function readFilter(): (absolutePath: string) => boolean {
+    let table: AliasTable | undefined;
+    const filtered: PolicyContext = {
+      ...base,
+      aliasOf: (info) => {
+        table ??= aliases();
+        return aliasIn(table, info);
+      },
+    };
+    return (absolutePath) => evaluatePath(filtered, "read", absolutePath, { expandHome: false }).ok;
+  }
+
+  return {
+    settings,
+    check,
+    checkPath: (access, path, checkOptions) => decide(ctx, access, path, checkOptions),
+    readFilter,
+    sandboxProfile: (profileOptions) => planner.profile(profileOptions),
+  };
 }

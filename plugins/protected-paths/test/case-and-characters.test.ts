@@ -11,11 +11,11 @@ describe("case folding", () => {
     const policy = createFixture().policy({ caseInsensitive: true, denyWrite: ["Secrets/**"] });
     expect(ruleOf(policy.check(write(".ENV")))).toBe("default denyWrite .env");
     expect(ruleOf(policy.check(write(".Env.Local")))).toBe("default denyWrite .env.*");
-    expect(ruleOf(policy.check(write(".Git/config")))).toBe("default denyWrite .git/**");
-    expect(ruleOf(policy.check(write("NODE_MODULES/x.js")))).toBe("default denyWrite node_modules/**");
+    expect(ruleOf(policy.check(write(".Git/config")))).toBe("default denyWrite .git/config");
+    expect(ruleOf(policy.check(write(".GIT/Hooks/pre-commit")))).toBe("default denyWrite .git/hooks/**");
     expect(ruleOf(policy.check(write("secrets/key.pem")))).toBe("config denyWrite Secrets/**");
-    expect(ruleOf(policy.check(exec("echo x > .GIT/HEAD")))).toBe("default denyWrite .git/**");
-    expect(ruleOf(policy.check(write(".ENVRC")))).toBe("allow");
+    expect(ruleOf(policy.check(exec("echo x > .GIT/CONFIG")))).toBe("default denyWrite .git/config");
+    expect(ruleOf(policy.check(write(".ENVRC.md")))).toBe("allow");
     expect(policy.check(write(".ENV")).spellings.map((s) => s.form)).toContain("folded");
   });
 
@@ -36,7 +36,7 @@ describe("case folding", () => {
     const policy = createPolicy({}, { cwd: f.ws, home: f.home, fs: createFoldingFs() });
     expect(policy.settings.caseInsensitive).toBe(true);
     const decision = policy.check(write(".GIT/Config"));
-    expect(ruleOf(decision)).toBe("default denyWrite .git/**");
+    expect(ruleOf(decision)).toBe("default denyWrite .git/config");
     expect(decision.spellings).toContainEqual({ form: "real", path: path.join(f.ws, ".git/config") });
   });
 

@@ -7,7 +7,7 @@ import { createFixture, exec, read, reasonOf, ruleOf, write } from "./helpers/fi
 
 describe("defaults", () => {
   it.each([
-    ".envrc",
+    ".envrc.md",
     "docs/env.md",
     "playground/x.txt",
     "env",
@@ -19,6 +19,13 @@ describe("defaults", () => {
     ".github/workflows/ci.yml",
     ".gitignore",
     "my_node_modules/x",
+    // Everyday work: committing writes objects, refs and the index; installs write node_modules.
+    ".git/objects/ab/cdef",
+    ".git/refs/heads/main",
+    ".git/index",
+    ".git/COMMIT_EDITMSG",
+    "node_modules/pkg/index.js",
+    "x/node_modules/y/z.js",
   ])("%s stays writable", (p) => {
     expect(ruleOf(createFixture().policy().check(write(p)))).toBe("allow");
   });
@@ -27,18 +34,66 @@ describe("defaults", () => {
     ["packages/a/.env", "default denyWrite .env"],
     [".env.production", "default denyWrite .env.*"],
     ["apps/web/.env.local", "default denyWrite .env.*"],
-    ["a/b/.git/HEAD", "default denyWrite .git/**"],
-    ["vendor/node_modules", "default denyWrite node_modules/**"],
-    ["x/node_modules/y/z.js", "default denyWrite node_modules/**"],
     ["sub/.gatehouse/settings.json", "default denyWrite .gatehouse/**"],
+    [".git", "default denyWrite .git"],
+    ["sub/.git", "default denyWrite .git"],
+    [".git/config", "default denyWrite .git/config"],
+    [".git/config.worktree", "default denyWrite .git/config.worktree"],
+    [".git/commondir", "default denyWrite .git/commondir"],
+    [".git/hooks", "default denyWrite .git/hooks/**"],
+    [".git/hooks/pre-commit", "default denyWrite .git/hooks/**"],
+    ["a/b/.git/hooks/post-checkout", "default denyWrite .git/hooks/**"],
+    [".git/modules/lib/config", "default denyWrite .git/modules/**/config"],
+    [".git/modules/lib/nested/modules/x/hooks/pre-push", "default denyWrite .git/modules/**/hooks/**"],
+    [".git/worktrees/wt/commondir", "default denyWrite .git/worktrees/*/commondir"],
+    [".bashrc", "default denyWrite .bashrc"],
+    ["home/.zshenv", "default denyWrite .zshenv"],
+    [".config/fish/config.fish", "default denyWrite .config/fish/**"],
+    [".envrc", "default denyWrite .envrc"],
+    ["frontend/.npmrc", "default denyWrite .npmrc"],
+    [".yarnrc.yml", "default denyWrite .yarnrc.yml"],
+    [".pnpmfile.cjs", "default denyWrite .pnpmfile.cjs"],
   ])("%s is protected at any depth (%s)", (p, rule) => {
     expect(ruleOf(createFixture().policy().check(write(p)))).toBe(rule);
   });
 
   it("reads are not restricted by the default write denies", () => {
     const policy = createFixture().policy();
-    for (const p of [".env", ".git/config", "node_modules/pkg/index.js"])
+    for (const p of [".git/config", ".git/hooks/pre-commit", "node_modules/pkg/index.js", ".bashrc", ".envrc"])
       expect(ruleOf(policy.check(read(p)))).toBe("allow");
+  });
+
+  it("reads of .env and .env.* are denied by default, except .env.example and .env.sample", () => {
+    const policy = createFixture().policy();
+    expect(ruleOf(policy.check(read(".env")))).toBe("default denyRead .env");
+    expect(ruleOf(policy.check(read("apps/web/.env.local")))).toBe("default denyRead .env.!(example|sample)");
+    expect(ruleOf(policy.check(read(".env.example.bak")))).toBe("default denyRead .env.!(example|sample)");
+    for (const p of [".env.example", "apps/.env.sample", ".envrc", "docs/env.md"]) {
+      expect(ruleOf(policy.check(read(p)))).toBe("allow");
+    }
+  });
+
+  it("reads of the home directory's credentials and of Gatehouse's own state are denied by default", () => {
+    const f = createFixture();
+    const policy = createPolicy({}, { cwd: f.ws, home: f.home, gatehouseHome: path.join(f.base, "gh-home") });
+    for (const [p, rule] of [
+      ["~/.ssh/id_ed25519", "default denyRead ~/.ssh/**"],
+      ["~/.ssh", "default denyRead ~/.ssh/**"],
+      ["~/.aws/credentials", "default denyRead ~/.aws/**"],
+      ["~/.gnupg/private-keys-v1.d/x.key", "default denyRead ~/.gnupg/**"],
+      ["~/.config/gcloud/credentials.db", "default denyRead ~/.config/gcloud/**"],
+      ["~/.netrc", "default denyRead ~/.netrc"],
+      ["~/.docker/config.json", "default denyRead ~/.docker/config.json"],
+      ["~/.kube/config", "default denyRead ~/.kube/**"],
+      ["/etc/shadow", "default denyRead /etc/shadow"],
+      ["/proc/self/environ", "default denyRead /proc/**"],
+      [`/proc/${process.pid}/mem`, "default denyRead /proc/**"],
+      [path.join(f.base, "gh-home/audit/key"), "default deny GATEHOUSE_HOME"],
+    ]) {
+      expect(ruleOf(policy.check(read(p as string)))).toBe(rule);
+    }
+    expect(ruleOf(policy.check(write(path.join(f.base, "gh-home/trust.json"))))).toBe("default deny GATEHOUSE_HOME");
+    expect(ruleOf(policy.check(read("~/notes.txt")))).toBe("allow");
   });
 
   it("a project that itself lives below a node_modules directory is not denied wholesale", () => {
@@ -47,7 +102,7 @@ describe("defaults", () => {
     mkdirSync(ws, { recursive: true });
     const policy = createPolicy({}, { cwd: ws, home: f.home });
     expect(ruleOf(policy.check(write("src/index.ts")))).toBe("allow");
-    expect(ruleOf(policy.check(write("node_modules/dep/x.js")))).toBe("default denyWrite node_modules/**");
+    expect(ruleOf(policy.check(write("node_modules/dep/.env")))).toBe("default denyWrite .env");
   });
 });
 
@@ -68,10 +123,10 @@ describe("configured denies", () => {
 
   it("denyRead refuses reads of matching paths", () => {
     const f = createFixture();
-    const policy = f.policy({ denyRead: ["*.pem", "~/.ssh/**"] });
+    const policy = f.policy({ denyRead: ["*.pem", "~/vault/**"] });
     expect(ruleOf(policy.check(read("certs/server.pem")))).toBe("config denyRead *.pem");
-    expect(ruleOf(policy.check(read(path.join(f.home, ".ssh/id_ed25519"))))).toBe("config denyRead ~/.ssh/**");
-    expect(ruleOf(policy.check(read("~/.ssh/id_ed25519")))).toBe("config denyRead ~/.ssh/**");
+    expect(ruleOf(policy.check(read(path.join(f.home, "vault/id_ed25519"))))).toBe("config denyRead ~/vault/**");
+    expect(ruleOf(policy.check(read("~/vault/id_ed25519")))).toBe("config denyRead ~/vault/**");
     expect(ruleOf(policy.check(read("src/app.ts")))).toBe("allow");
   });
 
@@ -143,8 +198,9 @@ describe("configuration", () => {
       denyRead: [],
       allowOutsideWorkspace: { read: true, write: false },
       caseInsensitive: "auto",
-      bash: "analyze",
-      undeclaredEffects: "allow",
+      bash: "sandbox",
+      network: "deny",
+      undeclaredEffects: "deny",
     });
   });
 
@@ -174,10 +230,10 @@ describe("effects and whole calls", () => {
     expect(ok.spellings.map((s) => s.form)).toContain("real");
   });
 
-  it("tools without effects are allowed by default and refused with undeclaredEffects: deny", () => {
+  it("tools without effects are refused by default and allowed with undeclaredEffects: allow", () => {
     const f = createFixture();
-    expect(checkCall(undefined, f.policy(), { toolName: "custom" }).allow).toBe(true);
-    const decision = checkCall(undefined, f.policy({ undeclaredEffects: "deny" }), { toolName: "custom" });
+    expect(checkCall(undefined, f.policy({ undeclaredEffects: "allow" }), { toolName: "custom" }).allow).toBe(true);
+    const decision = checkCall(undefined, f.policy(), { toolName: "custom" });
     expect(reasonOf(decision)).toBe(
       'Call to tool "custom" refused: it declares no effects, so the paths it touches cannot be checked; declare effects on the tool (undeclared effects).',
     );

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { defineTool, type GatehouseEvent, type ToolExecutionEndEvent } from "@gatehouse/sdk";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
@@ -24,14 +24,23 @@ const saveNote = defineTool({
   execute: () => ({ content: [{ type: "text", text: "saved" }] }),
 });
 
-async function run(cwd: string, config: unknown, calls: ReturnType<typeof call>[]) {
+/** A custom tool that declares no effects: the policy cannot know what it touches. */
+const mystery = defineTool({
+  name: "mystery",
+  description: "Does something",
+  parameters: z.object({}),
+  execute: () => ({ content: [{ type: "text", text: "did something" }] }),
+});
+
+async function run(cwd: string, config: unknown, calls: ReturnType<typeof call>[], env: NodeJS.ProcessEnv = {}) {
   const events: GatehouseEvent[] = [];
   const host = await createHost({
     cwd,
     model: createScriptedModel({ turns: [{ content: calls }, { content: [{ type: "text", text: "done" }] }] }),
     extensions: [protectedPaths],
-    tools: [saveNote],
+    tools: [saveNote, mystery],
     config: { "protected-paths": config },
+    env: { ...process.env, GATEHOUSE_HOME: path.join(cwd, "..", "gh-home"), ...env },
     onEvent: (event) => events.push(event),
   });
   await host.run("go");
@@ -69,18 +78,78 @@ describe("protected-paths in a real host", () => {
 
   it("checks every tool by its effects: bash, edit and a custom tool, with the configured policy", async () => {
     const f = createFixture();
-    const { ends } = await run(f.ws, { denyWrite: ["notes/**"] }, [
+    const { ends } = await run(f.ws, { denyWrite: ["notes/**"], bash: "analyze" }, [
       call("A", "bash", { command: "echo X=1 > .env" }),
       call("B", "edit", { path: ".git/config", oldText: "x", newText: "y" }),
       call("C", "save_note", { file: "notes/today.md" }),
       call("D", "save_note", { file: "playground/today.md" }),
     ]);
     expect(ends.get("A")).toMatchObject({ outcome: "blocked", blockedBy: "protected-paths" });
-    expect(ends.get("B")?.reason).toContain("(default denyWrite .git/**)");
+    expect(ends.get("B")?.reason).toContain("(default denyWrite .git/config)");
     expect(ends.get("C")?.reason).toContain("(config denyWrite notes/**)");
     expect(ends.get("D")).toMatchObject({ outcome: "executed" });
     expect(readFileSync(path.join(f.ws, ".env"), "utf8")).toBe("x");
     expect(readFileSync(path.join(f.ws, ".git/config"), "utf8")).toBe("x");
+  });
+
+  it.skipIf(process.platform !== "linux")(
+    "bash runs in the sandbox built from the policy: what the analysis cannot see still cannot leak or land",
+    async () => {
+      const f = createFixture();
+      writeFileSync(path.join(f.ws, ".env"), "API_KEY=never-shown\n");
+      const { ends } = await run(f.ws, {}, [
+        call("A", "bash", { command: "F=.env; cat $F; echo PWNED > $F; echo ok > playground/out.txt" }),
+      ]);
+      const a = ends.get("A");
+      expect(a).toMatchObject({ outcome: "executed" });
+      expect(JSON.stringify(a?.result)).not.toContain("never-shown");
+      expect(JSON.stringify(a?.result)).toContain("Read-only file system");
+      expect(readFileSync(path.join(f.ws, ".env"), "utf8")).toBe("API_KEY=never-shown\n");
+      expect(readFileSync(path.join(f.ws, "playground/out.txt"), "utf8")).toBe("ok\n");
+      const second = await run(f.ws, {}, [call("B", "bash", { command: "G=.env.production; echo PWNED > $G" })]);
+      const b = second.ends.get("B");
+      expect(b).toMatchObject({ outcome: "blocked", blockedBy: "protected-paths" });
+      expect(b?.reason).toContain("(default denyWrite .env.*)");
+      expect(existsSync(path.join(f.ws, ".env.production"))).toBe(false);
+    },
+  );
+
+  it("where no sandbox can start, bash is refused with the command that installs one; never run unconfined", async () => {
+    const f = createFixture();
+    const { ends } = await run(f.ws, {}, [call("A", "bash", { command: "echo ran > ran.txt" })], {
+      GATEHOUSE_BWRAP: path.join(f.base, "missing-bwrap"),
+    });
+    expect(ends.get("A")).toMatchObject({ outcome: "blocked", blockedBy: "protected-paths" });
+    expect(ends.get("A")?.reason).toContain("apt-get install -y bubblewrap");
+    expect(existsSync(path.join(f.ws, "ran.txt"))).toBe(false);
+    const analyzed = await run(f.ws, { bash: "analyze" }, [call("B", "bash", { command: "echo ran > ran.txt" })], {
+      GATEHOUSE_BWRAP: path.join(f.base, "missing-bwrap"),
+    });
+    expect(analyzed.ends.get("B")).toMatchObject({ outcome: "executed" });
+  });
+
+  it("a tool that declares no effects is refused by default, and runs with undeclaredEffects: allow", async () => {
+    const f = createFixture();
+    const refused = await run(f.ws, {}, [call("A", "mystery", {})]);
+    expect(refused.ends.get("A")?.reason).toBe(
+      'Call to tool "mystery" refused: it declares no effects, so the paths it touches cannot be checked; declare effects on the tool (undeclared effects).',
+    );
+    const allowed = await run(f.ws, { undeclaredEffects: "allow" }, [call("B", "mystery", {})]);
+    expect(allowed.ends.get("B")).toMatchObject({ outcome: "executed" });
+  });
+
+  it("grep, find and ls withhold what the policy denies; read refuses it", async () => {
+    const f = createFixture();
+    writeFileSync(path.join(f.ws, ".env"), "API_KEY=never-shown\n");
+    const { ends } = await run(f.ws, {}, [
+      call("G", "grep", { pattern: "API_KEY" }),
+      call("L", "ls", {}),
+      call("R", "read", { path: ".env" }),
+    ]);
+    expect(JSON.stringify([...ends.values()])).not.toContain("never-shown");
+    expect(JSON.stringify(ends.get("G")?.result)).toContain("withheld by the path policy");
+    expect(JSON.stringify(ends.get("L")?.result)).not.toContain('".env\\n');
+    expect(ends.get("R")).toMatchObject({ outcome: "blocked" });
   });
 
   it("a misspelled configuration field stops the host (a required guard), naming the field", async () => {

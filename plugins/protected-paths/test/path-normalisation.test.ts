@@ -9,11 +9,12 @@ describe("normalisation: .. segments and redundant separators", () => {
     ["././/.env", "default denyWrite .env"],
     ["src//..//.env", "default denyWrite .env"],
     ["src/../../proj/.env", "default denyWrite .env"],
-    [".git/./config", "default denyWrite .git/**"],
-    ["docs/../.git//config", "default denyWrite .git/**"],
-    [".git/", "default denyWrite .git/**"],
-    [".git", "default denyWrite .git/**"],
-    ["node_modules/pkg/../pkg/index.js", "default denyWrite node_modules/**"],
+    [".git/./config", "default denyWrite .git/config"],
+    ["docs/../.git//config", "default denyWrite .git/config"],
+    [".git/", "default denyWrite .git"],
+    [".git", "default denyWrite .git"],
+    [".git/hooks/../hooks/pre-push", "default denyWrite .git/hooks/**"],
+    ["node_modules/pkg/../pkg/.env", "default denyWrite .env"],
     [".gatehouse//settings.json", "default denyWrite .gatehouse/**"],
   ])("a write to %j is refused by %s", (spelling, rule) => {
     const policy = createFixture().policy();
@@ -40,7 +41,7 @@ describe("absolute paths and ~", () => {
     const f = createFixture();
     const policy = f.policy();
     expect(ruleOf(policy.check(write(path.join(f.ws, ".env"))))).toBe("default denyWrite .env");
-    expect(ruleOf(policy.check(write(`${f.ws}//src/../.git/config`)))).toBe("default denyWrite .git/**");
+    expect(ruleOf(policy.check(write(`${f.ws}//src/../.git/config`)))).toBe("default denyWrite .git/config");
     expect(ruleOf(policy.check(write(path.join(f.ws, "src/new.ts"))))).toBe("allow");
   });
 

@@ -8,13 +8,16 @@ import { createFoldingFs } from "./helpers/folding-fs.ts";
 
 const CAFE = "caf\u00e9";
 
-/** Locations the default policy plus `denyWrite: ["café/**"]` refuses, as workspace-relative segments. */
+/**
+ * Locations the default policy plus `denyWrite: ["café/**"]` refuses, as workspace-relative
+ * segments (bash in "analyze" mode, whose analysis also enforces the workspace boundary).
+ */
 const DENIED: readonly (readonly string[])[] = [
   [".env"],
   [".git", "config"],
   [".git"],
   [".git", "hooks", "new-hook"],
-  ["node_modules", "pkg", "index.js"],
+  ["node_modules", "pkg", ".env"],
   [".gatehouse", "settings.json"],
   ["sub", ".env.local"],
   ["sub", ".env"],
@@ -24,7 +27,9 @@ const DENIED: readonly (readonly string[])[] = [
 
 /** Files that must stay writable whatever the spelling. */
 const ALLOWED: readonly (readonly string[])[] = [
-  [".envrc"],
+  [".envrc.md"],
+  [".git", "objects", "ab", "cdef"],
+  ["node_modules", "pkg", "index.js"],
   ["docs", "env.md"],
   ["playground", "x.txt"],
   ["playground", "deep", "new.txt"],
@@ -117,19 +122,20 @@ function assertAll(policy: Policy, f: Fixture, options: { cases: typeof DENIED; 
 describe("spelling properties", () => {
   it("every spelling that resolves into a denied location is refused", () => {
     const f = setup();
-    const policy = f.policy({ denyWrite: [`${CAFE}/**`] }, { home: f.ws });
+    const policy = f.policy({ denyWrite: [`${CAFE}/**`], bash: "analyze" }, { home: f.ws });
     assertAll(policy, f, { cases: DENIED, allow: false, fold: false });
   });
 
   it("no spelling of an allowed file is refused", () => {
     const f = setup();
-    const policy = f.policy({ denyWrite: [`${CAFE}/**`] }, { home: f.ws });
+    const policy = f.policy({ denyWrite: [`${CAFE}/**`], bash: "analyze" }, { home: f.ws });
     assertAll(policy, f, { cases: ALLOWED, allow: true, fold: false });
   });
 
   it("on a case-folding filesystem, case variants of denied locations are refused and of allowed files are not", () => {
     const f = setup();
-    const policy = createPolicy({ denyWrite: [`${CAFE}/**`] }, { cwd: f.ws, home: f.ws, fs: createFoldingFs() });
+    const config = { denyWrite: [`${CAFE}/**`], bash: "analyze" as const };
+    const policy = createPolicy(config, { cwd: f.ws, home: f.ws, fs: createFoldingFs() });
     expect(policy.settings.caseInsensitive).toBe(true);
     assertAll(policy, f, { cases: DENIED, allow: false, fold: true });
     assertAll(policy, f, { cases: ALLOWED, allow: true, fold: true });

@@ -39,8 +39,8 @@ describe("symlinks inside the workspace", () => {
     const f = createFixture();
     symlinkSync(path.join(f.ws, ".git"), path.join(f.ws, "docs/gitdir"));
     const policy = f.policy();
-    expect(ruleOf(policy.check(write("docs/gitdir/config")))).toBe("default denyWrite .git/**");
-    expect(ruleOf(policy.check(write("docs/gitdir/hooks/pre-commit")))).toBe("default denyWrite .git/**");
+    expect(ruleOf(policy.check(write("docs/gitdir/config")))).toBe("default denyWrite .git/config");
+    expect(ruleOf(policy.check(write("docs/gitdir/hooks/pre-commit")))).toBe("default denyWrite .git/hooks/**");
   });
 
   it("a dangling symlink is followed to where a write through it would create the file", () => {
@@ -67,10 +67,12 @@ describe("symlinks inside the workspace", () => {
     symlinkSync(path.join(f.ws, ".git/hooks"), path.join(f.ws, "hooks"));
     // Lexically hooks/../config is ./config; the shell goes through the link to .git/config.
     const decision = f.policy().check(write("hooks/../config"));
-    expect(ruleOf(decision)).toBe("default denyWrite .git/**");
+    expect(ruleOf(decision)).toBe("default denyWrite .git/config");
     expect(decision.spellings).toContainEqual({ form: "absolute", path: path.join(f.ws, "config") });
     expect(decision.spellings).toContainEqual({ form: "real-shell", path: path.join(f.ws, ".git/config") });
-    expect(ruleOf(f.policy().check(exec("echo x > hooks/../config")))).toBe("default denyWrite .git/**");
+    expect(ruleOf(f.policy({ bash: "analyze" }).check(exec("echo x > hooks/../config")))).toBe(
+      "default denyWrite .git/config",
+    );
   });
 
   it("a symlink cycle is refused rather than guessed", () => {
@@ -97,7 +99,7 @@ describe("symlinks inside the workspace", () => {
     expect(ruleOf(policy.check(write("src/new.ts")))).toBe("allow");
     expect(ruleOf(policy.check(write(path.join(f.ws, "src/new.ts"))))).toBe("allow");
     expect(ruleOf(policy.check(write(".env")))).toBe("default denyWrite .env");
-    expect(ruleOf(policy.check(write(path.join(alias, ".git/config"))))).toBe("default denyWrite .git/**");
+    expect(ruleOf(policy.check(write(path.join(alias, ".git/config"))))).toBe("default denyWrite .git/config");
   });
 });
 
@@ -105,12 +107,24 @@ describe("hard links", () => {
   it("refuses writes to an existing file with more than one link, wherever the other name is", () => {
     const f = createFixture();
     linkSync(path.join(f.ws, ".env"), path.join(f.ws, "src/config.txt"));
-    const policy = f.policy();
+    const policy = f.policy({ bash: "analyze" });
     const decision = policy.check(write("src/config.txt"));
     expect(ruleOf(decision)).toBe("hard link");
     expect(reasonOf(decision)).toContain("has 2 hard links");
     expect(ruleOf(policy.check(exec("echo x > src/config.txt")))).toBe("hard link");
-    expect(ruleOf(policy.check(read("src/config.txt")))).toBe("allow");
+  });
+
+  it("refuses reads of a file that is the same file (device and inode) as a read-denied one", () => {
+    const f = createFixture();
+    linkSync(path.join(f.ws, ".env"), path.join(f.ws, "src/config.txt"));
+    linkSync(path.join(f.ws, "playground/x.txt"), path.join(f.ws, "src/x-again.txt"));
+    const policy = f.policy();
+    const decision = policy.check(read("src/config.txt"));
+    expect(ruleOf(decision)).toBe("hard link");
+    expect(reasonOf(decision)).toContain(`it is the same file as "${path.join(f.ws, ".env")}"`);
+    expect(ruleOf(policy.check(read("src/x-again.txt")))).toBe("allow");
+    expect(policy.readFilter()(path.join(f.ws, "src/config.txt"))).toBe(false);
+    expect(policy.readFilter()(path.join(f.ws, "src/x-again.txt"))).toBe(true);
   });
 
   it("the same file with one link again is writable", () => {

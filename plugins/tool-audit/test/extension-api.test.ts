@@ -26,7 +26,15 @@ function fakeApi(cwd: string, section: unknown) {
   const ctx: HandlerContext = { signal: new AbortController().signal };
   const emit = async (event: string, payload: object = {}) => handlers.get(event)?.({ type: event, ...payload }, ctx);
   const guard = (toolName: string) => {
-    const event: GuardedToolCallEvent = { toolCallId: "X", toolName, input: {}, effects: undefined, pin() {} };
+    const event: GuardedToolCallEvent = {
+      toolCallId: "X",
+      toolName,
+      input: {},
+      effects: undefined,
+      pin() {},
+      confine() {},
+      restrictReads() {},
+    };
     return handlers.get("tool_call:enforce")?.(event, ctx) as ToolCallEnforceResult;
   };
   return { api: api as unknown as ExtensionAPI, handlers, aborts, warnings, emit, guard };

@@ -52,8 +52,10 @@ function describeEffect(effect: ToolEffect): string {
 
 function render(result: CheckResult, explained: EffectExplanation[] | undefined): string {
   const lines: string[] = [];
-  if (result.outcome === "allowed") lines.push("decision: allowed");
-  else
+  if (result.outcome === "allowed") {
+    const confined = result.confinedBy ? ` (runs in the sandbox of ${result.confinedBy})` : "";
+    lines.push(`decision: allowed${confined}`);
+  } else
     lines.push(
       `decision: ${result.outcome}${result.blockedBy ? ` by ${result.blockedBy}` : ""}`,
       `reason: ${result.reason}`,

@@ -25,7 +25,8 @@ export async function toolsCommand(args: string[], io: CliIo): Promise<number> {
       const from = t.source.file ? `${t.source.owner} (${t.source.file})` : t.source.owner;
       const note =
         (t.overrides ? `  overrides built-in ${t.overrides}` : "") +
-        (t.shadowed ? `  (also registered by ${t.shadowed.map((s) => s.owner).join(", ")})` : "");
+        (t.shadowed ? `  (also registered by ${t.shadowed.map((s) => s.owner).join(", ")})` : "") +
+        (t.declaresEffects ? "" : "  [no effects declared: a path policy cannot check it]");
       io.stdout.write(`${t.name.padEnd(width)}  ${from}${note}\n`);
     }
     return 0;

@@ -2,8 +2,10 @@ import type { GatehouseEvent, GatehouseEventType, HandlerContext, ObserverHandle
 import { AsyncSeriesHook } from "tapable";
 import { deepFreeze } from "../common/deep-freeze.ts";
 import type { FinalResult, LoopHooks, ToolCallRequest, ToolCallVerdict, ToolResultRequest } from "../loop/types.ts";
+import type { SandboxRuntime } from "../sandbox/sandbox-runtime.ts";
 import { type CompactProposal, compactHook } from "./compact-hook.ts";
 import { DeadlineQueue } from "./deadline-queue.ts";
+import { grantsVerdict } from "./grants-verdict.ts";
 import type {
   CompactHandler,
   EnforceHandler,
@@ -13,13 +15,15 @@ import type {
   TransformHandler,
 } from "./registrations.ts";
 import { runHandler } from "./run-handler.ts";
-import { enforceStage, guardedEvent, type StageOptions, transformStage } from "./tool-call-stages.ts";
+import { enforceStage, guardedEvent, newGrants, type StageOptions, transformStage } from "./tool-call-stages.ts";
 import { runToolResultChain, toolResultChain } from "./tool-result-chain.ts";
 
 /** How a bus treats handlers: their time limit and where failures are reported. */
 export interface BusOptions {
   timeoutMs: number;
   onError: (failure: HandlerFailure) => void;
+  /** Runs the calls guards confine; without it a confined call is blocked (fail closed). */
+  sandbox?: SandboxRuntime | undefined;
 }
 
 const NEVER_ABORTED = new AbortController().signal;
@@ -55,8 +59,10 @@ export class HookBus implements LoopHooks {
   readonly #result;
   readonly #compact;
   readonly #observers = new Map<string, AsyncSeriesHook<[GatehouseEvent, HandlerContext]>>();
+  readonly #sandbox: SandboxRuntime | undefined;
 
   constructor(registrations: readonly Registration[], busOptions: BusOptions) {
+    this.#sandbox = busOptions.sandbox;
     const options: StageOptions = { deadlines: new DeadlineQueue(busOptions.timeoutMs), onError: busOptions.onError };
     const transforms: { extension: string; handler: TransformHandler }[] = [];
     const enforcers: { extension: string; handler: EnforceHandler }[] = [];
@@ -98,15 +104,12 @@ export class HookBus implements LoopHooks {
     }
     const frozen = deepFreeze(input);
     if (!this.#enforce) return { action: "allow", input: frozen };
-    const pins = new Map<string, string[]>();
-    const event = guardedEvent(request, frozen, pins);
+    const grants = newGrants();
+    const event = guardedEvent(request, frozen, grants);
     if ("action" in event) return event;
-    const verdict = await this.#enforce.promise({ event, ctx });
-    if (!verdict) {
-      return pins.size > 0
-        ? { action: "allow", input: frozen, effects: event.effects, pins }
-        : { action: "allow", input: frozen, effects: event.effects };
-    }
+    const verdict = await this.#enforce.promise({ event, ctx, grants });
+    if (!verdict)
+      return grantsVerdict({ request, input: frozen, effects: event.effects, grants, sandbox: this.#sandbox });
     return verdict.action === "block" ? { ...verdict, input: frozen, effects: event.effects } : verdict;
   }
 

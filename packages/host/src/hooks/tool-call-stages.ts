@@ -1,4 +1,4 @@
-import type { GuardedToolCallEvent, HandlerContext, ToolEffect } from "@gatehouse/sdk";
+import type { GuardedToolCallEvent, HandlerContext, SandboxProfile, ToolEffect } from "@gatehouse/sdk";
 import { AsyncSeriesBailHook } from "tapable";
 import { deepFreeze } from "../common/deep-freeze.ts";
 import { errorMessage } from "../common/errors.ts";
@@ -23,6 +23,24 @@ interface TransformState {
 interface EnforceState {
   event: GuardedToolCallEvent;
   ctx: HandlerContext;
+  grants: CallGrants;
+}
+
+/**
+ * What the enforce-stage guards hand the tool besides their verdict, collected while they run:
+ * pinned real paths, confinements (with the guard that asked) and read filters.
+ */
+export interface CallGrants {
+  pins: Map<string, string[]>;
+  confinements: { by: string; profile: SandboxProfile }[];
+  readFilters: { by: string; canRead: (absolutePath: string) => boolean }[];
+  /** The guard whose handler is running; grants made outside a handler are ignored. */
+  current: string | undefined;
+}
+
+/** Empty grants for one call. */
+export function newGrants(): CallGrants {
+  return { pins: new Map(), confinements: [], readFilters: [], current: undefined };
 }
 
 function failedClosed(
@@ -84,7 +102,9 @@ export function enforceStage(
   const name = "tool_call (enforce)";
   for (const { extension, handler } of taps) {
     hook.tapPromise(extension, async (state) => {
+      state.grants.current = extension;
       const out = await runHandler(handler, state.event, state.ctx, options.deadlines);
+      state.grants.current = undefined;
       if (!out.ok) return failedClosed(extension, name, out, options);
       const value = out.value as { block?: unknown; reason?: unknown } | undefined | null;
       if (value && typeof value === "object" && value.block === true) return blocked(extension, value.reason);
@@ -98,7 +118,7 @@ export function enforceStage(
 export function guardedEvent(
   request: ToolCallRequest,
   input: Readonly<Record<string, unknown>>,
-  pins: Map<string, string[]>,
+  grants: CallGrants,
 ): GuardedToolCallEvent | ToolCallVerdict {
   let effects: ToolEffect[] | undefined;
   try {
@@ -108,13 +128,23 @@ export function guardedEvent(
     return { action: "block", blockedBy: "gatehouse", reason };
   }
   const { toolCall } = request;
+  const { pins } = grants;
   const pin = (absolutePath: string, realPath: string) => {
     if (typeof absolutePath !== "string" || typeof realPath !== "string") return;
     const list = pins.get(absolutePath) ?? [];
     if (!list.includes(realPath)) list.push(realPath);
     pins.set(absolutePath, list);
   };
-  return deepFreeze({ toolCallId: toolCall.id, toolName: toolCall.name, input, effects, pin });
+  // A grant counts only while its guard's handler runs: a guard cannot confine a call later.
+  const confine = (profile: SandboxProfile) => {
+    const by = grants.current;
+    if (by !== undefined) grants.confinements.push({ by, profile });
+  };
+  const restrictReads = (canRead: (absolutePath: string) => boolean) => {
+    const by = grants.current;
+    if (by !== undefined && typeof canRead === "function") grants.readFilters.push({ by, canRead });
+  };
+  return deepFreeze({ toolCallId: toolCall.id, toolName: toolCall.name, input, effects, pin, confine, restrictReads });
 }
 
 export type { EnforceState, TransformState };

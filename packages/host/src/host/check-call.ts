@@ -18,7 +18,13 @@ export async function checkCall(
   const pre = await preflight(toolCall, turn, new AbortController().signal);
   if (pre.kind === "prepared") {
     const input = pre.call.args as Record<string, unknown>;
-    return { outcome: "allowed", input, effects: pre.call.effects ?? effectsOf(turn, toolName, input) };
+    const allowed: CheckResult = {
+      outcome: "allowed",
+      input,
+      effects: pre.call.effects ?? effectsOf(turn, toolName, input),
+    };
+    if (pre.call.sandbox) allowed.confinedBy = pre.call.sandbox.confinedBy;
+    return allowed;
   }
   const { call } = pre;
   const outcome =

@@ -8,6 +8,7 @@ import { HandlerRegistry } from "../hooks/handler-registry.ts";
 import type { HandlerFailure } from "../hooks/registrations.ts";
 import { runAgentLoop } from "../loop/agent-loop.ts";
 import type { ToolSet, TurnState } from "../loop/types.ts";
+import { SandboxRuntime } from "../sandbox/sandbox-runtime.ts";
 import { pinEffectTargets } from "../tools/effect-pins.ts";
 import { createBuiltinTools } from "../tools/index.ts";
 import { ToolRegistry } from "../tools/tool-registry.ts";
@@ -71,7 +72,10 @@ export async function createHost(options: HostOptions): Promise<Host> {
     void hub.emit({ type: "extension_error", extension: failure.extension, hook: failure.hook, error });
   };
   const tools = new ToolRegistry(createBuiltinTools());
-  const handlers = new HandlerRegistry({ timeoutMs, onError: reportFailure });
+  const env = options.env ?? process.env;
+  const home = project?.home ?? gatehouseHome(env);
+  const sandbox = new SandboxRuntime({ gatehouseHome: home, env });
+  const handlers = new HandlerRegistry({ timeoutMs, onError: reportFailure, sandbox });
   for (const def of options.tools ?? []) tools.register(def, { owner: "host" }, HOST_RANK);
 
   let controller: AbortController | undefined;
@@ -87,7 +91,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
 
   const manager = new ExtensionManager({
     cwd: options.cwd,
-    home: project?.home ?? gatehouseHome(options.env ?? process.env),
+    home,
     logger,
     timeoutMs,
     tools,

@@ -97,6 +97,8 @@ export interface CheckResult {
   effects?: readonly ToolEffect[] | undefined;
   blockedBy?: string;
   reason?: string;
+  /** The extension that would run the call in its sandbox, when one confines it. */
+  confinedBy?: string;
 }
 
 /** What `compact` did. */

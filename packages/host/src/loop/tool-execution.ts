@@ -34,6 +34,8 @@ async function execute(call: PreparedCall, config: LoopConfig, signal: AbortSign
   try {
     const ctx: ToolContext = { toolCallId: toolCall.id, signal, onUpdate, cwd: config.cwd, logger: config.logger };
     if (call.pins) ctx.pinnedTargets = call.pins;
+    if (call.canRead) ctx.canRead = call.canRead;
+    if (call.sandbox) ctx.sandbox = call.sandbox;
     const returned = await tool.execute(args, ctx);
     final = isToolResult(returned)
       ? { result: returned, isError: returned.isError === true }
@@ -76,6 +78,12 @@ export async function executeAndFinalize(
     }
   }
   const { result, isError } = final;
-  const outcome = outcomeOf(isError, signal);
-  return { toolCall: call.toolCall, args: call.args, result, isError, outcome, effects: call.effects };
+  const base = { toolCall: call.toolCall, args: call.args, result, effects: call.effects };
+  // What the sandbox had to undo after the run makes the call blocked, whatever the tool reported.
+  const undone = call.sandbox?.violations() ?? [];
+  if (undone.length > 0) {
+    const reason = undone.map((v) => v.reason).join(" ");
+    return { ...base, isError: true, outcome: "blocked", blockedBy: call.sandbox?.confinedBy, reason };
+  }
+  return { ...base, isError, outcome: outcomeOf(isError, signal) };
 }

@@ -3,7 +3,7 @@ import { deepFreeze } from "../common/deep-freeze.ts";
 import { errorMessage } from "../common/errors.ts";
 import { isPromiseLike } from "../common/is-promise.ts";
 import { type FinalizedCall, immediate } from "./tool-results.ts";
-import type { ToolCallVerdict, TurnState } from "./types.ts";
+import type { ConfinedSandbox, ToolCallVerdict, TurnState } from "./types.ts";
 import { validateArguments } from "./validate-arguments.ts";
 
 /** A call that passed stages 4–7 and may execute with its final, frozen input. */
@@ -15,6 +15,9 @@ export interface PreparedCall {
   effects?: readonly ToolEffect[] | undefined;
   /** Real paths the guards checked, handed to the tool as `ctx.pinnedTargets`. */
   pins?: ReadonlyMap<string, readonly string[]> | undefined;
+  /** The guards' read filter and sandbox, handed to the tool as `ctx.canRead` and `ctx.sandbox`. */
+  canRead?: ((absolutePath: string) => boolean) | undefined;
+  sandbox?: ConfinedSandbox | undefined;
 }
 
 /** The preflight answer: ready to execute, or already finalized as an immediate error. */
@@ -27,7 +30,8 @@ function unknownTool(toolCall: ToolCall, turn: TurnState): FinalizedCall {
 
 function fromVerdict(toolCall: ToolCall, tool: AnyToolDefinition, verdict: ToolCallVerdict): Preflight {
   if (verdict.action === "allow") {
-    const call: PreparedCall = { toolCall, tool, args: verdict.input, effects: verdict.effects, pins: verdict.pins };
+    const { input: args, effects, pins, canRead, sandbox } = verdict;
+    const call: PreparedCall = { toolCall, tool, args, effects, pins, canRead, sandbox };
     return { kind: "prepared", call };
   }
   const extra = { blockedBy: verdict.blockedBy, reason: verdict.reason };

@@ -4,11 +4,18 @@ import type {
   ExecutionMode,
   Logger,
   Message,
+  SandboxViolation,
   ToolCall,
   ToolEffect,
   ToolResult,
+  ToolSandbox,
 } from "@gatehouse/sdk";
 import type { Model } from "../model/types.ts";
+
+/** A sandbox handed to a tool that also reports what its runs undid (the call then ends blocked). */
+export interface ConfinedSandbox extends ToolSandbox {
+  violations(): readonly SandboxViolation[];
+}
 
 /** The tools one turn may use, looked up by name. */
 export interface ToolSet {
@@ -41,6 +48,10 @@ export type ToolCallVerdict =
       effects?: readonly ToolEffect[] | undefined;
       /** Real paths the guards checked, by absolute path (handed to the tool). */
       pins?: ReadonlyMap<string, readonly string[]> | undefined;
+      /** The guards' read filter (handed to the tool as `ctx.canRead`). */
+      canRead?: ((absolutePath: string) => boolean) | undefined;
+      /** The sandbox a guard confined the call to (handed to the tool as `ctx.sandbox`). */
+      sandbox?: ConfinedSandbox | undefined;
     }
   | {
       action: "block";

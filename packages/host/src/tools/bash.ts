@@ -1,4 +1,4 @@
-import { type AnyToolDefinition, defineTool, type ToolResult } from "@gatehouse/sdk";
+import { type AnyToolDefinition, defineTool, type SandboxRunResult, type ToolResult } from "@gatehouse/sdk";
 import { z } from "zod";
 import { CommandOutput, type CommandOutputSummary } from "./command-output.ts";
 import { runShell, type ShellExit } from "./run-shell.ts";
@@ -19,6 +19,8 @@ export interface BashDetails {
   truncated?: boolean;
   /** A temp file holding the whole output when the result shows only its tail. */
   fullOutputPath?: string;
+  /** What the sandbox undid after the command (the call is then blocked). */
+  violations?: { path: string; rule: string }[];
 }
 
 const parameters = z.object({
@@ -45,12 +47,13 @@ function body(summary: CommandOutputSummary): string {
 }
 
 function toResult(options: {
-  exit: ShellExit;
+  exit: SandboxRunResult | ShellExit;
   summary: CommandOutputSummary;
   timeoutSeconds: number;
   cwd: string;
+  confinedBy: string | undefined;
 }): ToolResult<BashDetails> {
-  const { exit, summary, timeoutSeconds, cwd } = options;
+  const { exit, summary, timeoutSeconds, cwd, confinedBy } = options;
   const details: BashDetails = { exitCode: exit.exitCode };
   if (exit.timedOut) details.timedOut = true;
   if (exit.aborted) details.aborted = true;
@@ -62,7 +65,14 @@ function toResult(options: {
   while (end > 0 && output[end - 1] === "\n") end--;
   const withStatus = (status: string): string => `${output.slice(0, end)}\n\n${status}`;
   if (exit.spawnError !== undefined) {
-    return failureResult(`Could not start bash in ${cwd}: ${exit.spawnError.message}`, details);
+    const where = confinedBy === undefined ? "" : ` (confined by ${confinedBy})`;
+    return failureResult(`Could not start bash in ${cwd}${where}: ${exit.spawnError.message}`, details);
+  }
+  const undone = "violations" in exit ? exit.violations : [];
+  if (undone.length > 0) {
+    details.violations = undone.map(({ path, rule }) => ({ path, rule }));
+    const said = undone.map((v) => v.reason).join("\n");
+    return failureResult(withStatus(`Blocked by ${confinedBy ?? "the sandbox"}:\n${said}`), details);
   }
   if (exit.timedOut) return failureResult(withStatus(`Command timed out after ${timeoutSeconds}s`), details);
   if (exit.aborted) return failureResult(withStatus("Command aborted"), details);
@@ -77,9 +87,10 @@ function toResult(options: {
 export function createBashTool(): AnyToolDefinition {
   return defineTool({
     name: "bash",
-    description: `Run a bash command in the working directory and return its combined stdout and stderr. A non-zero exit code makes the result an error that includes the code and the output. The command is killed, with every process it started, after timeout seconds (default ${BASH_DEFAULT_TIMEOUT_SECONDS}). Output over ${DEFAULT_MAX_LINES} lines or ${formatBytes(DEFAULT_MAX_BYTES)} is cut to its last part, and the whole output is saved to a temp file named in the result. Background jobs (cmd &) keep running after the command returns; redirect their output to a file. Prefer read, grep, find and ls for looking at files.`,
+    description: `Run a bash command in the working directory and return its combined stdout and stderr. A non-zero exit code makes the result an error that includes the code and the output. The command is killed, with every process it started, after timeout seconds (default ${BASH_DEFAULT_TIMEOUT_SECONDS}). Output over ${DEFAULT_MAX_LINES} lines or ${formatBytes(DEFAULT_MAX_BYTES)} is cut to its last part, and the whole output is saved to a temp file named in the result. Background jobs (cmd &) keep running after the command returns (redirect their output to a file), except in a sandbox, where every process the command started ends with it. Prefer read, grep, find and ls for looking at files.`,
     parameters,
     effects: (args) => [{ kind: "exec", command: args.command }],
+    honoursSandbox: true,
     execute: async (args, ctx) => {
       const timeoutSeconds = args.timeout ?? BASH_DEFAULT_TIMEOUT_SECONDS;
       if (ctx.signal.aborted) {
@@ -89,18 +100,21 @@ export function createBashTool(): AnyToolDefinition {
       const progress = throttle(() => {
         ctx.onUpdate({ content: [{ type: "text", text: output.tail().text }] });
       }, BASH_UPDATE_INTERVAL_MS);
-      const exit = await runShell({
+      const run = {
         command: args.command,
         cwd: ctx.cwd,
         timeoutMs: timeoutSeconds * 1000,
         signal: ctx.signal,
-        onData: (chunk) => {
-          output.push(chunk);
+        onData: (chunk: Uint8Array) => {
+          output.push(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength));
           progress.trigger();
         },
-      });
+      };
+      // Confined by a guard: the command runs in its sandbox or not at all.
+      const exit = ctx.sandbox ? await ctx.sandbox.run(run) : await runShell(run);
       progress.cancel();
-      return toResult({ exit, summary: await output.finish(), timeoutSeconds, cwd: ctx.cwd });
+      const confinedBy = ctx.sandbox?.confinedBy;
+      return toResult({ exit, summary: await output.finish(), timeoutSeconds, cwd: ctx.cwd, confinedBy });
     },
   });
 }

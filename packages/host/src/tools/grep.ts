@@ -1,8 +1,9 @@
-import { readFile, stat } from "node:fs/promises";
+import { realpath, stat } from "node:fs/promises";
 import path from "node:path";
 import { type AnyToolDefinition, defineTool, type ToolResult } from "@gatehouse/sdk";
 import { minimatch } from "minimatch";
 import { z } from "zod";
+import { openChecked } from "./open-checked.ts";
 import { resolveToolPath } from "./resolve-path.ts";
 import { describeFailure, failureResult, textResult } from "./tool-result.ts";
 import { truncateHead, truncateLine } from "./truncate.ts";
@@ -23,6 +24,8 @@ export interface GrepDetails {
   filesSearched: number;
   binarySkipped: number;
   truncated: boolean;
+  /** Files and directories the path policy withheld (not searched, not shown). */
+  withheld: number;
 }
 
 const parameters = z.object({
@@ -44,13 +47,19 @@ const parameters = z.object({
 
 type Target = { absPath: string; relPath: string };
 
-async function* targets(options: {
+/** What a search needs besides the pattern. */
+interface SearchScope {
   absPath: string;
   displayPath: string;
   glob: string | undefined;
   signal: AbortSignal;
-}) {
-  const { absPath, displayPath, glob, signal } = options;
+  canRead: ((absolutePath: string) => boolean) | undefined;
+  /** Counts entries the guards' read filter withheld. */
+  tally: { withheld: number };
+}
+
+async function* targets(scope: SearchScope & { within: string | undefined }) {
+  const { absPath, displayPath, glob, signal, canRead, tally } = scope;
   const info = await stat(absPath);
   // A single file is searched as named: the model chose it, so the glob does not apply.
   if (!info.isDirectory()) {
@@ -60,7 +69,10 @@ async function* targets(options: {
     return;
   }
   const globOptions = { dot: true };
-  for await (const entry of walkTree(absPath, signal)) {
+  const onWithheld = () => {
+    tally.withheld++;
+  };
+  for await (const entry of walkTree(absPath, { signal, canRead, onWithheld })) {
     if (entry.kind !== "file") continue;
     if (glob !== undefined) {
       const name = path.posix.basename(entry.relPath);
@@ -70,24 +82,46 @@ async function* targets(options: {
   }
 }
 
-async function search(options: {
-  regex: RegExp;
-  glob: string | undefined;
-  displayPath: string;
-  absPath: string;
-  signal: AbortSignal;
-}): Promise<ToolResult<GrepDetails>> {
-  const { regex, displayPath, absPath, signal } = options;
-  const details: GrepDetails = { path: absPath, matches: 0, filesSearched: 0, binarySkipped: 0, truncated: false };
-  const out: string[] = [];
-  files: for await (const target of targets({ absPath, displayPath, glob: options.glob, signal })) {
-    signal.throwIfAborted();
-    let buffer: Buffer;
-    try {
-      buffer = await readFile(target.absPath);
-    } catch {
-      continue; // vanished or unreadable while walking: a search is best effort
+/** The file's bytes, read from the file actually opened after checking it; undefined when skipped. */
+async function readTarget(target: Target, scope: SearchScope, within: string | undefined): Promise<Buffer | undefined> {
+  try {
+    const opened = await openChecked(target.absPath, { within, canRead: scope.canRead });
+    if ("refused" in opened) {
+      if (opened.refused !== "not-file") scope.tally.withheld++;
+      return undefined;
     }
+    try {
+      return await opened.handle.readFile();
+    } finally {
+      await opened.handle.close();
+    }
+  } catch {
+    return undefined; // vanished or unreadable while walking: a search is best effort
+  }
+}
+
+function withheldNote(count: number): string {
+  if (count === 0) return "";
+  return `\n\n[${count} ${count === 1 ? "entry" : "entries"} withheld by the path policy]`;
+}
+
+async function search(options: SearchScope & { regex: RegExp }): Promise<ToolResult<GrepDetails>> {
+  const { regex, displayPath, absPath, signal, tally } = options;
+  const details: GrepDetails = {
+    path: absPath,
+    matches: 0,
+    filesSearched: 0,
+    binarySkipped: 0,
+    truncated: false,
+    withheld: 0,
+  };
+  const out: string[] = [];
+  // A directory search reads only files inside it: a link swapped in later cannot lead elsewhere.
+  const within = (await stat(absPath)).isDirectory() ? await realpath(absPath) : undefined;
+  files: for await (const target of targets({ ...options, within })) {
+    signal.throwIfAborted();
+    const buffer = await readTarget(target, options, within);
+    if (buffer === undefined) continue;
     if (buffer.subarray(0, BINARY_SNIFF_BYTES).includes(0)) {
       details.binarySkipped++;
       continue;
@@ -105,9 +139,11 @@ async function search(options: {
     }
   }
   details.matches = out.length;
+  details.withheld = tally.withheld;
+  const note = withheldNote(tally.withheld);
   if (out.length === 0) {
     const skipped = details.binarySkipped > 0 ? ` (${details.binarySkipped} binary files skipped)` : "";
-    return textResult(`No matches for /${regex.source}/ in ${displayPath}${skipped}`, details);
+    return textResult(`No matches for /${regex.source}/ in ${displayPath}${skipped}${note}`, details);
   }
   // 200 lines of 500 chars can still exceed the byte cap every tool output keeps to.
   const view = truncateHead(out.join("\n"));
@@ -115,14 +151,14 @@ async function search(options: {
   const marker = details.truncated
     ? `\n\n[truncated: showing the first ${view.keptLines} matches; narrow the pattern, path or glob]`
     : "";
-  return textResult(view.text + marker, details);
+  return textResult(view.text + marker + note, details);
 }
 
 /** The `grep` built-in: lines matching a JavaScript regular expression in a file or a tree. */
 export function createGrepTool(): AnyToolDefinition {
   return defineTool({
     name: "grep",
-    description: `Search file contents for a JavaScript regular expression (case-sensitive; e.g. "[Ff]oo" for either case). path may be a file or a directory (default: the working directory); glob limits a directory search to files whose relative path or name matches. Output lines are "path:line: text" with paths relative to the searched directory. Binary files, .git and node_modules are skipped; lines longer than ${GREP_MAX_LINE_CHARS} characters are cut; at most ${GREP_MAX_MATCHES} matches. To find files by name, use find.`,
+    description: `Search file contents for a JavaScript regular expression (case-sensitive; e.g. "[Ff]oo" for either case). path may be a file or a directory (default: the working directory); glob limits a directory search to files whose relative path or name matches. Output lines are "path:line: text" with paths relative to the searched directory. Binary files, .git and node_modules are skipped, and so are symlinks that lead out of the searched directory and files the path policy withholds (the result says how many); lines longer than ${GREP_MAX_LINE_CHARS} characters are cut; at most ${GREP_MAX_MATCHES} matches. To find files by name, use find.`,
     parameters,
     effects: (args) => [{ kind: "read", path: args.path ?? "." }],
     execute: async (args, ctx) => {
@@ -133,6 +169,7 @@ export function createGrepTool(): AnyToolDefinition {
         filesSearched: 0,
         binarySkipped: 0,
         truncated: false,
+        withheld: 0,
       };
       let regex: RegExp;
       try {
@@ -147,7 +184,8 @@ export function createGrepTool(): AnyToolDefinition {
       let absPath: string | undefined;
       try {
         absPath = resolveToolPath(displayPath, ctx.cwd);
-        return await search({ regex, glob: args.glob, displayPath, absPath, signal: ctx.signal });
+        const scope = { glob: args.glob, displayPath, absPath, signal: ctx.signal, canRead: ctx.canRead };
+        return await search({ ...scope, regex, tally: { withheld: 0 } });
       } catch (error) {
         const text = ctx.signal.aborted
           ? `grep in ${displayPath} was aborted.`

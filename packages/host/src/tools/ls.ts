@@ -15,6 +15,8 @@ export interface LsDetails {
   /** Entries in the directory. */
   entries: number;
   truncated: boolean;
+  /** Entries the path policy withheld (not listed). */
+  withheld: number;
 }
 
 const parameters = z.object({
@@ -37,13 +39,19 @@ async function isDirectory(absPath: string): Promise<boolean> {
   }
 }
 
-async function list(displayPath: string, absPath: string): Promise<ToolResult<LsDetails>> {
+async function list(
+  displayPath: string,
+  absPath: string,
+  canRead: ((absolutePath: string) => boolean) | undefined,
+): Promise<ToolResult<LsDetails>> {
   const info = await stat(absPath);
   if (!info.isDirectory()) {
     const text = `${displayPath} is not a directory; use read to view a file.`;
-    return failureResult(text, { path: absPath, entries: 0, truncated: false });
+    return failureResult(text, { path: absPath, entries: 0, truncated: false, withheld: 0 });
   }
-  const entries = await readdir(absPath, { withFileTypes: true });
+  const all = await readdir(absPath, { withFileTypes: true });
+  const entries = canRead ? all.filter((entry) => canRead(path.join(absPath, entry.name))) : all;
+  const withheld = all.length - entries.length;
   entries.sort((a, b) => compareNames(a.name, b.name));
   const shown = entries.slice(0, LS_MAX_ENTRIES);
   const names = await Promise.all(
@@ -55,19 +63,24 @@ async function list(displayPath: string, absPath: string): Promise<ToolResult<Ls
     }),
   );
   const truncated = entries.length > shown.length;
-  const details: LsDetails = { path: absPath, entries: entries.length, truncated };
-  if (entries.length === 0) return textResult(`(${displayPath} is an empty directory)`, details);
+  const details: LsDetails = { path: absPath, entries: entries.length, truncated, withheld };
+  const note =
+    withheld === 0 ? "" : `\n\n[${withheld} ${withheld === 1 ? "entry" : "entries"} withheld by the path policy]`;
+  if (entries.length === 0) {
+    const empty = withheld === 0 ? "is an empty directory" : "has no entries you may see";
+    return textResult(`(${displayPath} ${empty})${note}`, details);
+  }
   const marker = truncated
     ? `\n\n[truncated: showing ${shown.length} of ${entries.length} entries; use find with a pattern to narrow the listing]`
     : "";
-  return textResult(names.join("\n") + marker, details);
+  return textResult(names.join("\n") + marker + note, details);
 }
 
 /** The `ls` built-in: one directory's entries, sorted, directories suffixed "/", dotfiles included. */
 export function createLsTool(): AnyToolDefinition {
   return defineTool({
     name: "ls",
-    description: `List the entries of a directory (default: the working directory), sorted by name, one per line. Directories end with "/"; hidden (dot) files are included. At most ${LS_MAX_ENTRIES} entries are shown. Paths are relative to the working directory unless absolute; ~ is the home directory. To search a tree recursively, use find.`,
+    description: `List the entries of a directory (default: the working directory), sorted by name, one per line. Directories end with "/"; hidden (dot) files are included. At most ${LS_MAX_ENTRIES} entries are shown; entries the path policy withholds are left out (the result says how many). Paths are relative to the working directory unless absolute; ~ is the home directory. To search a tree recursively, use find.`,
     parameters,
     effects: (args) => [{ kind: "read", path: args.path ?? "." }],
     execute: async (args, ctx) => {
@@ -75,10 +88,10 @@ export function createLsTool(): AnyToolDefinition {
       let absPath: string | undefined;
       try {
         absPath = resolveToolPath(displayPath, ctx.cwd);
-        return await list(displayPath, absPath);
+        return await list(displayPath, absPath, ctx.canRead);
       } catch (error) {
         const text = describeFailure({ action: "list", displayPath, absPath, error });
-        return failureResult(text, { path: absPath ?? displayPath, entries: 0, truncated: false });
+        return failureResult(text, { path: absPath ?? displayPath, entries: 0, truncated: false, withheld: 0 });
       }
     },
   });

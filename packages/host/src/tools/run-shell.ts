@@ -26,6 +26,13 @@ export interface ShellOptions {
   signal: AbortSignal;
   /** Receives stdout and stderr chunks interleaved in arrival order. */
   onData: (chunk: Buffer) => void;
+  /**
+   * The program and arguments to start instead of `bash -c command` (a sandbox launcher that runs
+   * the shell itself); the process group it leads is what a timeout or abort kills.
+   */
+  argv?: readonly [string, ...string[]];
+  /** The environment (default: the host's). */
+  env?: NodeJS.ProcessEnv;
 }
 
 /** setTimeout fires at once for delays above this (2^31-1 ms, about 24.8 days), so longer ones are capped. */
@@ -42,13 +49,14 @@ function killGroup(child: ChildProcess): void {
 }
 
 /**
- * Runs `bash -c command` in its own process group and resolves when it is over.
+ * Runs `bash -c command` (or `argv`) in its own process group and resolves when it is over.
  * Contract: never rejects. On timeout or abort the whole group is SIGKILLed. After the shell exits,
  * output is read until the pipes close or EXIT_GRACE_MS pass, whichever is first; processes it left
  * running in the background are not killed.
  */
 export function runShell(options: ShellOptions): Promise<ShellExit> {
   const { command, cwd, timeoutMs, signal, onData } = options;
+  const [file, ...args] = options.argv ?? ["bash", "-c", command];
   return new Promise((resolve) => {
     const state = {
       timedOut: false,
@@ -60,7 +68,7 @@ export function runShell(options: ShellOptions): Promise<ShellExit> {
     let grace: NodeJS.Timeout | undefined;
     let child: ChildProcess;
     try {
-      child = spawn("bash", ["-c", command], { cwd, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+      child = spawn(file, args, { cwd, env: options.env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
     } catch (error) {
       // Invalid arguments (a NUL byte in the command) throw synchronously instead of emitting "error".
       resolve({ ...state, spawnError: toError(error) });

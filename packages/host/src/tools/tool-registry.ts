@@ -17,6 +17,10 @@ export interface ToolInfo {
   overrides?: string;
   /** Other owners that registered the same name and lost (load order decides). */
   shadowed?: ToolSource[];
+  /** False when the tool declares no `effects`: a path policy cannot check it (protected-paths refuses it by default). */
+  declaresEffects: boolean;
+  /** True when it runs its processes through `ctx.sandbox` (`honoursSandbox`). */
+  honoursSandbox: boolean;
 }
 
 /** A registration that lost a name to an owner earlier in load order. */
@@ -103,8 +107,12 @@ export class ToolRegistry {
   describe(): ToolInfo[] {
     return this.snapshot().list.map((def) => {
       const claims = this.#claims.get(def.name);
-      if (!claims) return { name: def.name, source: { owner: "builtin" } };
-      const info: ToolInfo = { name: def.name, source: (claims[0] as Entry).source };
+      const traits = {
+        declaresEffects: typeof def.effects === "function",
+        honoursSandbox: def.honoursSandbox === true,
+      };
+      if (!claims) return { name: def.name, source: { owner: "builtin" }, ...traits };
+      const info: ToolInfo = { name: def.name, source: (claims[0] as Entry).source, ...traits };
       if (this.#builtins.has(def.name)) info.overrides = def.name;
       if (claims.length > 1) info.shadowed = claims.slice(1).map((c) => c.source);
       return info;

@@ -33,6 +33,7 @@ describe("gatehouse policy check", () => {
   let notJson: CliRun;
   let noTool: CliRun;
   let unknown: CliRun;
+  let sandboxed: CliRun;
 
   beforeAll(async () => {
     p = makeProject({
@@ -45,16 +46,25 @@ describe("gatehouse policy check", () => {
     symlinkSync(".git", join(p.dir, "repo-link"));
     real = realpathSync(p.dir);
     // Each check is its own process; they are independent, so they run side by side.
-    [envWrite, allowed, viaLink, tee, notJson, noTool, unknown] = await Promise.all([
+    [envWrite, allowed, viaLink, tee, notJson, noTool, unknown, sandboxed] = await Promise.all([
       check("write", '{"path":"./a/../.env","content":"S3CRET-VALUE"}'),
       check("write", '{"path":"playground/x.txt","content":"x"}'),
-      check("write", '{"path":"repo-link/HEAD","content":"x"}'),
+      check("write", '{"path":"repo-link/config","content":"x"}'),
       check("bash", '{"command":"cat x | tee .env"}', "--json"),
       check("write", "not json"),
       check(undefined, '{"path":"a"}'),
       check("nope", '{"path":"a"}', "--json"),
+      check("bash", '{"command":"F=.env; cat $F"}'),
     ]);
   }, 30_000);
+
+  it.skipIf(process.platform !== "linux")(
+    "a command the analysis cannot follow is allowed to run in the sandbox, and says so",
+    () => {
+      expect(sandboxed.code).toBe(0);
+      expect(sandboxed.stdout).toMatch(/^decision: allowed \(runs in the sandbox of protected-paths\)$/m);
+    },
+  );
 
   it("a write to .env spelled with .. is refused (exit 1): decision, rule, and every spelling of the path", () => {
     expect(envWrite.code).toBe(1);
@@ -75,10 +85,10 @@ describe("gatehouse policy check", () => {
   it("a path through a symlink to .git is refused, and the real spelling shows the .git target", () => {
     expect(viaLink.code).toBe(1);
     expect(viaLink.stdout).toMatch(/^decision: blocked by protected-paths$/m);
-    expect(viaLink.stdout).toMatch(/^rule: default denyWrite \.git\/\*\*$/m);
-    expect(viaLink.stdout).toMatch(spelling("given", "repo-link/HEAD"));
-    expect(viaLink.stdout).toMatch(spelling("absolute", join(p.dir, "repo-link/HEAD")));
-    expect(viaLink.stdout).toMatch(spelling("real", join(real, ".git/HEAD")));
+    expect(viaLink.stdout).toMatch(/^rule: default denyWrite \.git\/config$/m);
+    expect(viaLink.stdout).toMatch(spelling("given", "repo-link/config"));
+    expect(viaLink.stdout).toMatch(spelling("absolute", join(p.dir, "repo-link/config")));
+    expect(viaLink.stdout).toMatch(spelling("real", join(real, ".git/config")));
   });
 
   it("bash writing .env through tee is refused; --json has the outcome and the explanation", () => {

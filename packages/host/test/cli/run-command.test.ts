@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { noGuardNotice } from "../../src/cli/guard-notice.ts";
@@ -170,6 +170,30 @@ describe("gatehouse tools and help", () => {
     const tools = JSON.parse(run.stdout) as { name: string; source: { owner: string } }[];
     expect(tools.map((t) => t.name)).toEqual(["read", "write", "edit", "ls", "find", "grep", "bash"]);
     expect(tools.every((t) => t.source.owner === "builtin")).toBe(true);
+  });
+
+  it("tools marks tools that declare no effects (a path policy cannot check them) and which honour the sandbox", async () => {
+    const dir = tempDir();
+    mkdirSync(join(dir, ".gatehouse/extensions"), { recursive: true });
+    writeFileSync(
+      join(dir, ".gatehouse/extensions/vague.ts"),
+      `import { defineExtension, defineTool, z } from "@gatehouse/sdk";
+export default defineExtension({ name: "vague", setup(api) {
+  api.registerTool(defineTool({ name: "vague_tool", description: "x", parameters: z.object({}),
+    execute: () => ({ content: [{ type: "text", text: "x" }] }) }));
+} });`,
+    );
+    const human = await runCli(["tools", "--trust", "--cwd", dir]);
+    expect(human.code).toBe(0);
+    expect(human.stdout).toMatch(/^vague_tool .*\[no effects declared: a path policy cannot check it\]$/m);
+    expect(human.stdout).toMatch(/^read +builtin$/m);
+    const json = JSON.parse((await runCli(["tools", "--json", "--trust", "--cwd", dir])).stdout) as {
+      name: string;
+      declaresEffects: boolean;
+      honoursSandbox: boolean;
+    }[];
+    expect(json.find((t) => t.name === "vague_tool")).toMatchObject({ declaresEffects: false, honoursSandbox: false });
+    expect(json.find((t) => t.name === "bash")).toMatchObject({ declaresEffects: true, honoursSandbox: true });
   });
 
   it("an unknown command is exit 2 with the usage", async () => {

@@ -15,7 +15,7 @@ describe("ls", () => {
     await symlink(path.join(dir, "src"), path.join(dir, "linked"));
     const result = await run(ls, {}, context(dir).ctx);
     expect(textOf(result)).toBe([".env", "A.md", "b.txt", "linked/", "src/"].join("\n"));
-    expect(result.details).toEqual({ path: dir, entries: 5, truncated: false });
+    expect(result.details).toEqual({ path: dir, entries: 5, truncated: false, withheld: 0 });
   });
 
   it("lists the directory named by path", async () => {
@@ -36,7 +36,7 @@ describe("ls", () => {
     expect(lines[0]).toBe("f000");
     expect(lines[499]).toBe("f499");
     expect(lines.at(-1)).toBe("[truncated: showing 500 of 600 entries; use find with a pattern to narrow the listing]");
-    expect(result.details).toEqual({ path: dir, entries: 600, truncated: true });
+    expect(result.details).toEqual({ path: dir, entries: 600, truncated: true, withheld: 0 });
   });
 
   it("an empty directory says so", async () => {

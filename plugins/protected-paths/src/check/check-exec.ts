@@ -4,12 +4,13 @@ import { expandGlob } from "../bash/expand-glob.ts";
 import { allow, type Decision, deny } from "../decision.ts";
 import { showPath } from "../paths/path-text.ts";
 import type { Spelling } from "../paths/spellings.ts";
+import { inOwnMount } from "../scan/expand-absolute.ts";
 import { evaluatePath, type PathVerdict } from "./evaluate-path.ts";
 import type { PolicyContext } from "./policy-context.ts";
 import { MAX_SCANNED_ENTRIES, scanBelow } from "./scan-below.ts";
 
 /** How `exec` effects are treated. */
-export type BashMode = "analyze" | "deny" | "allow";
+export type BashMode = "sandbox" | "analyze" | "deny" | "allow";
 
 /** Files a command may always write: they are streams, not files of the workspace. */
 const STREAMS = /^\/(dev\/(null|stdout|stderr|stdin|tty|fd\/\d+)|proc\/self\/fd\/\d+)$/;
@@ -18,6 +19,11 @@ interface TargetCheck {
   ctx: PolicyContext;
   target: BashTarget;
   spellings: Spelling[];
+  /**
+   * The pre-check of sandbox mode: only what a deny rule provably refuses counts; what cannot be
+   * resolved, the workspace boundary, hard links and recursive scans are left to the sandbox.
+   */
+  precheck: boolean;
 }
 
 function subjectOf(target: BashTarget, shown: string, pattern?: string): string {
@@ -67,13 +73,15 @@ function checkInto(check: TargetCheck, destination: string, dir: string): Decisi
   const { ctx, target } = check;
   for (const source of target.into?.sources ?? []) {
     if (source.unresolved !== undefined) {
+      if (check.precheck) continue;
       const cause = `the name it lands under depends on a ${source.unresolved}`;
       return unresolved(subjectOf(target, source.raw), cause, "spell the source path literally");
     }
     const names = expandGlob(source, { cwd: dir, fs: ctx.fs, folding: ctx.folding }) ?? [source.text];
     for (const name of names) {
       const landed = path.join(destination, path.basename(name));
-      const verdict = evaluatePath(ctx, "write", landed, { cwd: dir, expandHome: false });
+      const options = { cwd: dir, expandHome: false, rulesOnly: check.precheck };
+      const verdict = evaluatePath(ctx, "write", landed, options);
       if (!verdict.ok) return refused(subjectOf(target, landed), verdict);
       check.spellings.push(...verdict.views.spellings);
     }
@@ -88,6 +96,7 @@ function checkOne(check: TargetCheck, p: string, dir: string): Decision | undefi
   if (STREAMS.test(path.resolve(dir, p))) return undefined;
   // Copying into a directory writes entries inside it, not the directory itself.
   if (writes && landsInside(check, p, dir)) return checkInto(check, p, dir);
+  if (check.precheck) return precheckOne(check, p, dir);
   const subject = p === target.word.text ? subjectOf(target, p) : subjectOf(target, p, target.word.text);
   const verdict = evaluatePath(ctx, target.access, p, { cwd: dir, expandHome: false });
   if (!verdict.ok) return refused(subject, verdict);
@@ -95,10 +104,21 @@ function checkOne(check: TargetCheck, p: string, dir: string): Decision | undefi
   return writes && target.recursive ? checkBelow(check, subject, verdict.views.reals, dir) : undefined;
 }
 
+/** Sandbox mode: refuse a target only when a deny rule matches it (as given or where it lands). */
+function precheckOne(check: TargetCheck, p: string, dir: string): Decision | undefined {
+  const { ctx, target } = check;
+  // In the sandbox /proc and /dev are its own: reading /proc/self/status is nobody else's.
+  if (inOwnMount(path.resolve(dir, p))) return undefined;
+  const verdict = evaluatePath(ctx, target.access, p, { cwd: dir, expandHome: false, rulesOnly: true });
+  if (verdict.ok) return undefined;
+  const subject = p === target.word.text ? subjectOf(target, p) : subjectOf(target, p, target.word.text);
+  return refused(subject, verdict);
+}
+
 function checkTarget(check: TargetCheck): Decision | undefined {
   const { ctx, target } = check;
   const { word } = target;
-  const writes = target.access === "write";
+  const writes = target.access === "write" && !check.precheck;
   const subject = subjectOf(target, word.unresolved === undefined ? word.text : word.raw);
   if (word.unresolved !== undefined) {
     return writes
@@ -125,13 +145,17 @@ function checkTarget(check: TargetCheck): Decision | undefined {
 
 /**
  * Checks an `exec` effect. "allow" skips it, "deny" refuses every command, "analyze" checks every
- * path the best-effort analysis finds with the same rules as read/write effects.
- * Contract: refuses commands that cannot be parsed, whose command name or write targets depend
- * on run-time values, and recursive writes over a directory holding a protected path.
+ * path the best-effort analysis finds with the same rules as read/write effects, "sandbox" is the
+ * quick pre-check before the sandbox runs the command.
+ * Contract: "analyze" refuses commands that cannot be parsed, whose command name or write targets
+ * depend on run-time values, and recursive writes over a directory holding a protected path.
+ * "sandbox" refuses only targets a deny rule matches (for a precise reason) and lets everything
+ * it cannot resolve through: the sandbox, not the analysis, is the guarantee.
  */
 export function checkExec(ctx: PolicyContext, options: { mode: BashMode; command: unknown }): Decision {
   if (options.mode === "allow") return allow();
   const subject = "Bash command";
+  const precheck = options.mode === "sandbox";
   if (options.mode === "deny") {
     const why = 'shell commands are disabled by the path policy (bash: "deny"); use the file tools instead';
     return deny({ subject, why, rule: "bash deny" });
@@ -141,8 +165,12 @@ export function checkExec(ctx: PolicyContext, options: { mode: BashMode; command
   }
   const spellings: Spelling[] = [];
   for (const finding of analyzeBash(options.command, { cwd: ctx.cwd, home: ctx.home })) {
-    if (finding.kind === "problem") return deny({ subject, why: finding.why, rule: finding.rule });
-    const decision = checkTarget({ ctx, target: finding, spellings });
+    if (finding.kind === "problem") {
+      // In sandbox mode what the analysis cannot follow runs confined; it is not a reason to refuse.
+      if (precheck) continue;
+      return deny({ subject, why: finding.why, rule: finding.rule });
+    }
+    const decision = checkTarget({ ctx, target: finding, spellings, precheck });
     if (decision) return decision;
   }
   return allow(spellings);

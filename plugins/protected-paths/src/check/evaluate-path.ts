@@ -15,6 +15,11 @@ export interface EvaluateOptions {
   cwd?: string;
   /** Expand `~` and `~/x` (default true, as the built-ins do). */
   expandHome?: boolean;
+  /**
+   * Only the path text and the deny rules decide (the bash pre-check of sandbox mode, where the
+   * sandbox enforces the workspace boundary and hard links cannot reach protected files).
+   */
+  rulesOnly?: boolean;
 }
 
 function resolvesTo(views: PathViews, base: string): string {
@@ -31,7 +36,8 @@ function workspaceList(ctx: PolicyContext): string {
  * Contract: in this order — the path text (type, empty, NUL, control characters), symlink cycles,
  * the workspace root itself (writes), deny rules over the normalised and every real spelling,
  * the workspace boundary over every real spelling, and hard links (writes to an existing file
- * with more than one link). The first failing check decides.
+ * with more than one link; reads of a file that is the same file, device and inode, as one a read
+ * rule denies). The first failing check decides. `rulesOnly` stops after the deny rules.
  */
 export function evaluatePath(
   ctx: PolicyContext,
@@ -61,7 +67,8 @@ export function evaluatePath(
   if (views.loop) return refuse("symlink loop", "its symlinks do not resolve (a cycle or too many levels)");
   const bases = [views.absolute, ...views.reals.filter((r) => r !== views.absolute)];
 
-  if (access === "write") {
+  const rulesOnly = options.rulesOnly === true;
+  if (access === "write" && !rulesOnly) {
     const root = bases.find((base) => containsRoot(ctx.roots, base));
     if (root !== undefined)
       return refuse("workspace root", `${resolvesTo(views, root)}it is the workspace root or contains it`);
@@ -74,6 +81,8 @@ export function evaluatePath(
     if (hit) return refuse(rule.label, `${resolvesTo(views, hit.base)}${rule.why}`);
   }
 
+  if (rulesOnly) return { ok: true, views };
+
   if (!ctx.allowOutside[access]) {
     const outside = views.reals.find((real) => !insideWorkspace(ctx.roots, real));
     if (outside !== undefined) {
@@ -85,15 +94,19 @@ export function evaluatePath(
     }
   }
 
-  if (access === "write") {
-    for (const real of views.reals) {
-      const info = ctx.fs.lstat(real);
-      if (info?.isFile && info.nlink > 1) {
-        return refuse(
-          "hard link",
-          `the file has ${info.nlink} hard links and may be an alias of a protected file; write a new file under another name instead`,
-        );
-      }
+  for (const real of views.reals) {
+    const info = ctx.fs.lstat(real);
+    if (!info?.isFile || info.nlink < 2) continue;
+    if (access === "write") {
+      return refuse(
+        "hard link",
+        `the file has ${info.nlink} hard links and may be an alias of a protected file; write a new file under another name instead`,
+      );
+    }
+    // A read of another name of a protected file is a read of that file.
+    const alias = ctx.aliasOf?.(info);
+    if (alias) {
+      return refuse("hard link", `it is the same file as ${showPath(alias.path)}, and ${alias.rule.why}`);
     }
   }
   return { ok: true, views };

@@ -1,5 +1,6 @@
-import type { PolicyFs } from "../paths/policy-fs.ts";
+import type { FileInfo, PolicyFs } from "../paths/policy-fs.ts";
 import type { WorkspaceRoot } from "../paths/workspace.ts";
+import type { DenyRule } from "../rules/deny-rule.ts";
 import type { PolicyRules } from "../rules/policy-rules.ts";
 
 /** Read or write access to a path. */
@@ -17,4 +18,6 @@ export interface PolicyContext {
   folding: boolean;
   rules: PolicyRules;
   allowOutside: { read: boolean; write: boolean };
+  /** The protected file (and the read rule) that is the same file as `info`, if any: hard links. */
+  aliasOf?: (info: FileInfo) => { path: string; rule: DenyRule } | undefined;
 }

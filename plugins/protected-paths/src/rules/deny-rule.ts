@@ -16,6 +16,23 @@ export interface DenyRule {
   why: string;
   /** True when the path (in any of its views) is denied by this rule. */
   matches(view: MatchView): boolean;
+  /**
+   * True for `dir/**` and `dir/` rules: they deny a directory and everything below it, so a walk
+   * tests only each entry against the directory itself (`matchesRoot`) and lets its contents inherit.
+   */
+  subtree: boolean;
+  /** For subtree rules, whether the path is the protected directory (or file) itself; otherwise `matches`. */
+  matchesRoot(view: MatchView): boolean;
+  /**
+   * A quick test of an entry's base name (NFC, lower-cased when folding): false means neither
+   * `matches` nor `matchesRoot` can be true for a path with that name, so a walk may skip them.
+   */
+  nameMayMatch(name: string): boolean;
+  /**
+   * For a rule anchored at an absolute path (`/x`, `~/x`): the absolute pattern of what it
+   * protects (for a subtree rule the directory, without the trailing `/**`).
+   */
+  absolute?: string;
 }
 
 /** How a pattern is anchored. */
@@ -54,19 +71,55 @@ export function compileDenyRule(options: {
 }): DenyRule {
   const { anchor, body } = anchorOf(options.pattern, options.home);
   const mmOptions: MinimatchOptions = { dot: true, nocase: options.folding, nonegate: true, nocomment: true };
-  const compiled = withDirectory(body).flatMap((p) => [
-    { form: "NFC" as const, mm: new Minimatch(p.normalize("NFC"), mmOptions) },
-    { form: "NFD" as const, mm: new Minimatch(p.normalize("NFD"), mmOptions) },
-  ]);
+  const compile = (patterns: readonly string[]) =>
+    patterns.flatMap((p) => [
+      { form: "NFC" as const, mm: new Minimatch(p.normalize("NFC"), mmOptions) },
+      { form: "NFD" as const, mm: new Minimatch(p.normalize("NFD"), mmOptions) },
+    ]);
+  const forms = withDirectory(body);
+  const compiled = compile(forms);
+  const root = forms.length === 2 ? (forms.find((f) => !f.endsWith("/**")) as string) : undefined;
+  const rootCompiled = root === undefined ? compiled : compile([root]);
   const candidates = (view: MatchView): readonly string[] => {
     if (anchor === "absolute") return [view.absolute];
     if (anchor === "workspace-root") return view.relatives;
     return view.relatives.length > 0 ? view.relatives : [view.absolute];
   };
-  return {
+  const test = (list: typeof compiled) => (view: MatchView) =>
+    candidates(view).some((c) => list.some(({ form, mm }) => mm.match(form === "NFC" ? c : c.normalize("NFD"))));
+  const rule: DenyRule = {
     label: options.label,
     why: options.why,
-    matches: (view) =>
-      candidates(view).some((c) => compiled.some(({ form, mm }) => mm.match(form === "NFC" ? c : c.normalize("NFD")))),
+    matches: test(compiled),
+    subtree: root !== undefined,
+    matchesRoot: test(rootCompiled),
+    nameMayMatch: nameTest(root ?? body, mmOptions),
+  };
+  if (anchor === "absolute") rule.absolute = root ?? body;
+  return rule;
+}
+
+/**
+ * The quick base-name test of a pattern: its last segment, as a literal or a one-segment glob.
+ * A last segment that is `**` (or a pattern with no segments) may match any name.
+ */
+function nameTest(pattern: string, mmOptions: MinimatchOptions): (name: string) => boolean {
+  const last = pattern
+    .split("/")
+    .filter((s) => s.length > 0)
+    .at(-1);
+  if (last === undefined || last.includes("**")) return () => true;
+  const parts = [last.normalize("NFC"), last.normalize("NFD")]
+    .flatMap((p) => new Minimatch(p, mmOptions).set)
+    .map((set) => set[0]);
+  const fold = mmOptions.nocase === true;
+  const one = (part: (typeof parts)[number], name: string): boolean => {
+    if (typeof part === "string") return fold ? part.toLowerCase() === name.toLowerCase() : part === name;
+    if (part instanceof RegExp) return part.test(name);
+    return true; // anything else (a globstar) may match every name
+  };
+  return (name) => {
+    const nfd = name.normalize("NFD");
+    return parts.some((part) => one(part, name) || (nfd !== name && one(part, nfd)));
   };
 }

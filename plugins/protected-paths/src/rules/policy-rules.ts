@@ -1,20 +1,9 @@
+import { escape as escapeGlob } from "minimatch";
 import { showPath } from "../paths/path-text.ts";
+import { DEFAULT_DENY_READ, DEFAULT_DENY_WRITE, type DefaultRule } from "./default-rules.ts";
 import { compileDenyRule, type DenyRule } from "./deny-rule.ts";
 
-/** The write denies that always apply, whatever the configuration adds. */
-export const DEFAULT_DENY_WRITE: readonly { pattern: string; why: string }[] = [
-  { pattern: ".env", why: ".env files hold secrets and are protected" },
-  { pattern: ".env.*", why: ".env.* files hold secrets and are protected" },
-  { pattern: ".git/**", why: "the .git directory is protected; change the repository with git commands instead" },
-  {
-    pattern: "node_modules/**",
-    why: "node_modules is protected; change dependencies through the package manager instead",
-  },
-  {
-    pattern: ".gatehouse/**",
-    why: ".gatehouse holds the agent's own policy, extensions and audit, which the agent may not change",
-  },
-];
+export { DEFAULT_DENY_READ, DEFAULT_DENY_WRITE } from "./default-rules.ts";
 
 /** The compiled deny rules of a policy, per access. */
 export interface PolicyRules {
@@ -22,33 +11,42 @@ export interface PolicyRules {
   read: DenyRule[];
 }
 
+const STATE_WHY =
+  "it is Gatehouse's own state (trust, caches, audit and keys), out of the agent's reach (GATEHOUSE_HOME)";
+
 /**
- * Compiles the default denies followed by the configured ones.
+ * Compiles the default denies, the rule that protects Gatehouse's own state, then the configured ones.
  * Contract: defaults come first and cannot be removed; labels are "default denyWrite P",
- * "config denyWrite P" and "config denyRead P" with P as configured.
+ * "default denyRead P", "default deny GATEHOUSE_HOME", "config denyWrite P" and
+ * "config denyRead P" with P as written. `gatehouseHome` (when given) is denied for reads and
+ * writes, matched as a literal path (glob characters in it have no special meaning).
  */
 export function compilePolicyRules(options: {
   denyWrite: readonly string[];
   denyRead: readonly string[];
   folding: boolean;
   home: string;
+  gatehouseHome?: string | undefined;
 }): PolicyRules {
   const { folding, home } = options;
-  const configured = (access: "Write" | "Read", pattern: string) =>
-    compileDenyRule({
-      pattern,
-      label: `config deny${access} ${pattern}`,
-      why: `the project's policy denies ${access === "Write" ? "writes to" : "reads of"} ${showPath(pattern)}`,
-      folding,
-      home,
-    });
-  return {
-    write: [
-      ...DEFAULT_DENY_WRITE.map(({ pattern, why }) =>
-        compileDenyRule({ pattern, label: `default denyWrite ${pattern}`, why, folding, home }),
+  const compile = (pattern: string, label: string, why: string) =>
+    compileDenyRule({ pattern, label, why, folding, home });
+  const defaults = (access: "Write" | "Read", rules: readonly DefaultRule[]) =>
+    rules.map(({ pattern, why }) => compile(pattern, `default deny${access} ${pattern}`, why));
+  const configured = (access: "Write" | "Read", patterns: readonly string[]) =>
+    patterns.map((pattern) =>
+      compile(
+        pattern,
+        `config deny${access} ${pattern}`,
+        `the project's policy denies ${access === "Write" ? "writes to" : "reads of"} ${showPath(pattern)}`,
       ),
-      ...options.denyWrite.map((p) => configured("Write", p)),
-    ],
-    read: options.denyRead.map((p) => configured("Read", p)),
+    );
+  const state =
+    options.gatehouseHome === undefined
+      ? []
+      : [compile(`${escapeGlob(options.gatehouseHome)}/**`, "default deny GATEHOUSE_HOME", STATE_WHY)];
+  return {
+    write: [...defaults("Write", DEFAULT_DENY_WRITE), ...state, ...configured("Write", options.denyWrite)],
+    read: [...defaults("Read", DEFAULT_DENY_READ), ...state, ...configured("Read", options.denyRead)],
   };
 }

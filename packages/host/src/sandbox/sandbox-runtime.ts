@@ -1,0 +1,147 @@
+import { existsSync, lstatSync, statSync, unlinkSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import type {
+  SandboxLayout,
+  SandboxPlan,
+  SandboxProfile,
+  SandboxRunOptions,
+  SandboxRunResult,
+  SandboxViolation,
+} from "@gatehouse/sdk";
+import { errorMessage } from "../common/errors.ts";
+import { ensurePrivateDir } from "../config/private-dir.ts";
+import type { ConfinedSandbox } from "../loop/types.ts";
+import { runShell } from "../tools/run-shell.ts";
+import { bwrapArgs } from "./bwrap-args.ts";
+import { checkLayout } from "./check-layout.ts";
+import { type BwrapLocation, findBwrap } from "./find-bwrap.ts";
+import { sandboxEnv } from "./sandbox-env.ts";
+import { INSTALL_HINT, type SandboxSupport, sandboxSupport } from "./sandbox-support.ts";
+
+/** Where the sandbox runtime gets its settings. */
+export interface SandboxRuntimeOptions {
+  /** GATEHOUSE_HOME: hidden from every sandboxed process; holds the empty file masks are made of. */
+  gatehouseHome: string;
+  /** The host's environment: `GATEHOUSE_BWRAP` (the absolute path of the bwrap to use), `GATEHOUSE_MANAGED_SETTINGS`, and what commands inherit. */
+  env: NodeJS.ProcessEnv;
+  platform?: NodeJS.Platform;
+}
+
+const NOT_RUN = { exitCode: null, exitSignal: null, timedOut: false, aborted: false, violations: [] } as const;
+
+function isDirectory(p: string): boolean {
+  try {
+    return statSync(p).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Runs confined commands for one host: knows where bwrap is, whether it can start, and which of
+ * Gatehouse's own files no layout may expose.
+ * Contract: a run either happens inside bwrap or not at all (a `spawnError` that says why and how
+ * to install bubblewrap); Gatehouse's home is hidden and managed settings read-only in every run.
+ */
+export class SandboxRuntime {
+  readonly #bwrap: BwrapLocation;
+  readonly #options: SandboxRuntimeOptions;
+  /** The sandbox folder once its chain was checked private; the empty file itself is checked every run. */
+  #folder: string | undefined;
+
+  constructor(options: SandboxRuntimeOptions) {
+    this.#options = options;
+    this.#bwrap = findBwrap(options.env);
+  }
+
+  /** Whether a sandbox can start here (probed once per process). */
+  support(): Promise<SandboxSupport> {
+    const platform = this.#options.platform ?? process.platform;
+    if ("missing" in this.#bwrap && platform === "linux") {
+      return Promise.resolve({ ok: false, reason: this.#bwrap.missing, fix: INSTALL_HINT });
+    }
+    const bwrap = "path" in this.#bwrap ? this.#bwrap.path : "bwrap";
+    return sandboxSupport({ bwrap, platform });
+  }
+
+  /** The sandbox a tool gets for one call a guard confined with `profile`. */
+  confine(profile: SandboxProfile, confinedBy: string): ConfinedSandbox {
+    const undone: SandboxViolation[] = [];
+    return {
+      confinedBy,
+      violations: () => undone,
+      run: async (options) => {
+        const result = await this.#run(profile, confinedBy, options);
+        undone.push(...result.violations);
+        return result;
+      },
+    };
+  }
+
+  /** An empty read-only file in Gatehouse's home (out of every sandbox's sight) to mask files with. */
+  #emptyFile(): string {
+    this.#folder ??= ensurePrivateDir(this.#options.gatehouseHome, "sandbox");
+    const file = path.join(this.#folder, "empty");
+    const info = lstatSync(file, { throwIfNoEntry: false });
+    if (info?.isFile() && info.size === 0) return file;
+    if (info) unlinkSync(file);
+    writeFileSync(file, "", { mode: 0o444, flag: "wx" });
+    return file;
+  }
+
+  #argv(layout: SandboxLayout, options: SandboxRunOptions, disableUserns: boolean): [string, ...string[]] {
+    const home = this.#options.env.HOME ?? "/root";
+    const managed = this.#options.env.GATEHOUSE_MANAGED_SETTINGS;
+    const args = bwrapArgs({
+      layout,
+      hostHidden: [this.#options.gatehouseHome].filter(existsSync),
+      hostReadOnly: managed ? [path.resolve(managed)].filter(existsSync) : [],
+      emptyFile: this.#emptyFile(),
+      isDirectory,
+      home,
+      cwd: options.cwd,
+      command: ["bash", "-c", options.command],
+      disableUserns,
+    });
+    if (!("path" in this.#bwrap)) throw new Error(this.#bwrap.missing);
+    return [this.#bwrap.path, ...args];
+  }
+
+  async #run(profile: SandboxProfile, confinedBy: string, options: SandboxRunOptions): Promise<SandboxRunResult> {
+    const support = await this.support();
+    if (!support.ok) {
+      return { ...NOT_RUN, spawnError: new Error(`the sandbox cannot start: ${support.reason}; ${support.fix}`) };
+    }
+    let plan: SandboxPlan;
+    let argv: [string, ...string[]];
+    try {
+      plan = await profile.prepare();
+      checkLayout(plan.layout, confinedBy);
+      argv = this.#argv(plan.layout, options, support.disableUserns);
+    } catch (error) {
+      const why = `the sandbox ${confinedBy} asked for could not be set up (${errorMessage(error)}), so nothing ran`;
+      return { ...NOT_RUN, spawnError: new Error(why) };
+    }
+    const exit = await runShell({
+      command: options.command,
+      cwd: options.cwd,
+      timeoutMs: options.timeoutMs,
+      signal: options.signal,
+      onData: (chunk) => options.onData(chunk),
+      argv,
+      env: sandboxEnv(this.#options.env),
+    });
+    return { ...exit, violations: await review(plan, confinedBy, options.cwd) };
+  }
+}
+
+/** The guard's review after the run; a review that fails counts as a violation (fail closed). */
+async function review(plan: SandboxPlan, confinedBy: string, cwd: string): Promise<SandboxViolation[]> {
+  if (!plan.review) return [];
+  try {
+    return [...(await plan.review())];
+  } catch (error) {
+    const reason = `${confinedBy} could not check what the command changed (${errorMessage(error)}), so the call counts as blocked.`;
+    return [{ path: cwd, rule: "sandbox review failed", reason }];
+  }
+}

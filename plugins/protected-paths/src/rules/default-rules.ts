@@ -1,0 +1,141 @@
+/** One default deny: a glob and why it is there, in words a model can act on. */
+export interface DefaultRule {
+  pattern: string;
+  why: string;
+}
+
+const SECRETS = "files that hold secrets are protected";
+const GIT_RUNS = "git runs what it says (hooks, fsmonitor, aliases, filters), so the agent may not change it";
+const SHELL_RUNS = "the shell runs it at start-up, so a change would run code outside the agent's session";
+const TOOL_RUNS = "the tool it configures runs what it says without asking, so a change would run code later";
+
+/** Shell start-up files, in the workspace and the home directory (any depth). */
+export const SHELL_STARTUP_FILES: readonly string[] = [
+  ".bashrc",
+  ".bash_profile",
+  ".bash_login",
+  ".bash_logout",
+  ".profile",
+  ".zshrc",
+  ".zshenv",
+  ".zprofile",
+  ".zlogin",
+  ".zlogout",
+  ".cshrc",
+  ".tcshrc",
+  ".login",
+  ".logout",
+  ".kshrc",
+  ".mkshrc",
+  ".config/fish/**",
+];
+
+/**
+ * The write denies that always apply, whatever the configuration adds: what turns a write into
+ * code execution or a leak. Everyday work stays possible: committing (`.git/objects`, refs, the
+ * index) and installing into `node_modules` are not denied.
+ */
+export const DEFAULT_DENY_WRITE: readonly DefaultRule[] = [
+  { pattern: ".env", why: `.env files hold secrets and are protected` },
+  { pattern: ".env.*", why: `.env.* files hold secrets and are protected` },
+  {
+    pattern: ".git",
+    why: "creating, replacing or removing a repository is refused (a new .git can point git at other hooks and config); work inside the existing one",
+  },
+  { pattern: ".git/config", why: GIT_RUNS },
+  { pattern: ".git/config.worktree", why: GIT_RUNS },
+  { pattern: ".git/commondir", why: `${GIT_RUNS} (commondir moves the repository's config and hooks)` },
+  { pattern: ".git/hooks/**", why: `${GIT_RUNS} (hooks run on commit, checkout and more)` },
+  { pattern: ".git/modules/**/config", why: GIT_RUNS },
+  { pattern: ".git/modules/**/config.worktree", why: GIT_RUNS },
+  { pattern: ".git/modules/**/commondir", why: GIT_RUNS },
+  { pattern: ".git/modules/**/hooks/**", why: `${GIT_RUNS} (submodule hooks)` },
+  { pattern: ".git/worktrees/*/config.worktree", why: GIT_RUNS },
+  { pattern: ".git/worktrees/*/commondir", why: GIT_RUNS },
+  {
+    pattern: ".gatehouse/**",
+    why: ".gatehouse holds the agent's own policy, extensions and audit, which the agent may not change",
+  },
+  ...SHELL_STARTUP_FILES.map((pattern) => ({ pattern, why: SHELL_RUNS })),
+  { pattern: ".envrc", why: "direnv runs it when a shell enters the directory, so a change would run code later" },
+  { pattern: ".npmrc", why: `${TOOL_RUNS} (npm: script-shell, node-options, tokens)` },
+  { pattern: ".yarnrc", why: TOOL_RUNS },
+  { pattern: ".yarnrc.yml", why: `${TOOL_RUNS} (yarnPath runs any script)` },
+  { pattern: ".pnpmfile.cjs", why: `${TOOL_RUNS} (pnpm runs it on every install)` },
+  { pattern: "~/.gitconfig", why: GIT_RUNS },
+  { pattern: "~/.config/git/**", why: GIT_RUNS },
+  { pattern: "~/.ssh/**", why: "ssh reads its keys, config and authorized_keys from there" },
+  { pattern: "~/.config/systemd/**", why: "systemd starts user services from there" },
+  { pattern: "~/.config/autostart/**", why: "the desktop starts programs from there at login" },
+];
+
+/** Credentials in the home directory, denied for reads (and masked in the sandbox). */
+export const HOME_CREDENTIALS: readonly string[] = [
+  "~/.ssh/**",
+  "~/.aws/**",
+  "~/.gnupg/**",
+  "~/.config/gcloud/**",
+  "~/.azure/**",
+  "~/.kube/**",
+  "~/.docker/config.json",
+  "~/.netrc",
+  "~/.git-credentials",
+  "~/.config/git/credentials",
+  "~/.npmrc",
+  "~/.pypirc",
+  "~/.config/gh/**",
+  "~/.config/hub",
+  "~/.cargo/credentials",
+  "~/.cargo/credentials.toml",
+  "~/.gem/credentials",
+  "~/.vault-token",
+  "~/.terraform.d/credentials.tfrc.json",
+  "~/.password-store/**",
+  "~/.local/share/keyrings/**",
+  "~/.pgpass",
+  "~/.my.cnf",
+  "~/.s3cfg",
+  "~/.boto",
+  "~/.config/rclone/**",
+  "~/.terraformrc",
+  "~/.claude/.credentials.json",
+  "~/.codex/auth.json",
+  // Shell and REPL histories: secrets typed on a command line end up there.
+  "~/.bash_history",
+  "~/.zsh_history",
+  "~/.python_history",
+  "~/.node_repl_history",
+  "~/.psql_history",
+  "~/.mysql_history",
+];
+
+/** System files only root should read (a command run as root could otherwise print them). */
+export const SYSTEM_SECRETS: readonly string[] = [
+  "/etc/shadow",
+  "/etc/gshadow",
+  "/etc/ssh/ssh_host_*_key",
+  // Secrets mounted into containers (Kubernetes service account tokens, Docker secrets).
+  "/run/secrets/**",
+  "/var/run/secrets/**",
+];
+
+/**
+ * Processes' environments and memory (the host's own API keys among them). Sandboxed commands get
+ * a /proc of their own, where only their own processes are.
+ */
+export const PROCESS_STATE = "/proc/**";
+
+/** The read denies that always apply, whatever the configuration adds. */
+export const DEFAULT_DENY_READ: readonly DefaultRule[] = [
+  { pattern: ".env", why: `.env files hold secrets and are protected` },
+  {
+    pattern: ".env.!(example|sample)",
+    why: `.env.* files hold secrets and are protected (.env.example and .env.sample are readable)`,
+  },
+  ...HOME_CREDENTIALS.map((pattern) => ({ pattern, why: `it holds credentials; ${SECRETS}` })),
+  ...SYSTEM_SECRETS.map((pattern) => ({ pattern, why: `it holds system secrets; ${SECRETS}` })),
+  {
+    pattern: PROCESS_STATE,
+    why: "processes' environments and memory live there (Gatehouse's own API keys among them)",
+  },
+];

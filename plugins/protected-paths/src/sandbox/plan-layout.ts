@@ -1,0 +1,91 @@
+import path from "node:path";
+import type { SandboxLayout } from "@gatehouse/sdk";
+import type { WorkspaceRoot } from "../paths/workspace.ts";
+import { relativeInside } from "../paths/workspace.ts";
+import type { DenyRule, MatchView } from "../rules/deny-rule.ts";
+import type { PolicyRules } from "../rules/policy-rules.ts";
+import type { DenyMatch } from "../scan/deny-index.ts";
+import { expandAbsolute } from "../scan/expand-absolute.ts";
+
+/** What a layout is planned from. */
+export interface LayoutInput {
+  roots: readonly WorkspaceRoot[];
+  rules: PolicyRules;
+  /** The deny matches in the workspace, as the index found them right now. */
+  matches: readonly DenyMatch[];
+  /** Every name (hard link) in the workspace of the given files (`dev:ino`). */
+  aliasesOf: (files: ReadonlySet<string>) => { path: string; file: string }[];
+  allowOutside: { read: boolean; write: boolean };
+  network: boolean;
+  view: (absolute: string) => MatchView;
+}
+
+/** True when the match is a symlink whose target does not exist: nothing can be mounted there. */
+function dangling(match: DenyMatch): boolean {
+  return match.identity.kind === "link" && match.identity.link?.resolved === undefined;
+}
+
+/** The directories strictly between the workspace root `p` lies in and `p` itself. */
+function ancestorsBelowRoot(roots: readonly WorkspaceRoot[], p: string): string[] {
+  const root = roots.find((r) => relativeInside(r.real, p) !== undefined);
+  if (!root) return [];
+  const out: string[] = [];
+  for (let dir = path.dirname(p); dir !== root.real && relativeInside(root.real, dir) !== undefined; ) {
+    out.push(dir);
+    const up = path.dirname(dir);
+    if (up === dir) break;
+    dir = up;
+  }
+  return out;
+}
+
+function absoluteMatches(rules: readonly DenyRule[], view: LayoutInput["view"]): string[] {
+  return rules.flatMap((rule) => expandAbsolute(rule, view));
+}
+
+/**
+ * The sandbox layout of the policy as the filesystem is now.
+ * Contract: workspace roots writable; the rest read-only (`allowOutsideWorkspace.read: false`:
+ * hidden; `write: true`: writable); every existing write-denied file and `dir/**` directory
+ * read-only, every write-denied directory matched by name only (`.git`) pinned; every existing
+ * read-denied path masked, and so is every other name (hard link) of a read-denied file in the
+ * workspace; every directory between a root and a protected path pinned, so that
+ * renaming it cannot carry the protection away; paths of absolute rules (`~/.ssh/**`,
+ * `/etc/shadow`) masked, and made read-only when the outside is writable.
+ */
+export function planLayout(input: LayoutInput): SandboxLayout {
+  const { roots, matches } = input;
+  const readOnly: string[] = [];
+  const masked: string[] = [];
+  const pinned = new Set<string>();
+  for (const match of matches) {
+    if (dangling(match)) continue;
+    if (match.read) masked.push(match.path);
+    if (match.write) {
+      if (match.identity.kind === "dir" && !match.writeCoversContents) pinned.add(match.path);
+      else readOnly.push(match.path);
+    }
+    for (const dir of ancestorsBelowRoot(roots, match.path)) pinned.add(dir);
+  }
+  masked.push(...absoluteMatches(input.rules.read, input.view));
+  // A hard link is the same file under another name: protected like the denied name.
+  const linked = new Map<string, DenyMatch>();
+  for (const m of matches) {
+    if (m.identity.kind === "file" && m.identity.nlink > 1) linked.set(`${m.identity.dev}:${m.identity.ino}`, m);
+  }
+  for (const alias of input.aliasesOf(new Set(linked.keys()))) {
+    const of = linked.get(alias.file);
+    if (of?.read) masked.push(alias.path);
+    else if (of?.write) readOnly.push(alias.path);
+  }
+  const outside = !input.allowOutside.read ? "hidden" : input.allowOutside.write ? "writable" : "read-only";
+  if (outside === "writable") readOnly.push(...absoluteMatches(input.rules.write, input.view));
+  return {
+    writable: [...new Set(roots.map((r) => r.real))],
+    outside,
+    readOnly,
+    masked,
+    pinned: [...pinned],
+    network: input.network,
+  };
+}

@@ -1,0 +1,109 @@
+import { lstatSync } from "node:fs";
+import path from "node:path";
+import type { SandboxLayout, SandboxProfile } from "@gatehouse/sdk";
+import { matchView } from "../check/match-view.ts";
+import type { PolicyContext } from "../check/policy-context.ts";
+import type { DenyIndex } from "../scan/deny-index.ts";
+import { planLayout } from "./plan-layout.ts";
+import { describeRemoval, quarantine, removePlaceholders } from "./quarantine.ts";
+import { baselineOf, reviewRun, ViolationLog } from "./review-run.ts";
+
+/** Makes the sandbox profile of each confined call from one policy. */
+export interface SandboxPlanner {
+  /** A profile for one call: each process it starts gets a fresh layout and a review afterwards. */
+  profile(options: { quarantineDir: () => string }): SandboxProfile;
+}
+
+function within(base: string, p: string): boolean {
+  const rel = path.relative(base, p);
+  return rel === "" || (!rel.startsWith("..") && !path.isAbsolute(rel));
+}
+
+/** Whether a running sandbox's layout names `p` or something below it (moving `p` would break its mounts). */
+function usedBy(layouts: Iterable<SandboxLayout>, p: string): boolean {
+  for (const layout of layouts) {
+    for (const listed of [...layout.readOnly, ...layout.masked, ...layout.pinned]) if (within(p, listed)) return true;
+  }
+  return false;
+}
+
+/**
+ * The sandbox side of a policy: layouts from the policy's rules and the deny index, reviews that
+ * undo what a run created under a deny rule, and one violation log for every run of the policy.
+ * Contract: `prepare` refreshes the index and plans from what exists at that moment; its review
+ * refreshes again after the run. Both are synchronous, so parallel runs never interleave them. A
+ * path to take out of the workspace that a still-running sandbox mounts stays where it is (that
+ * sandbox holds it read-only or masked) until no running sandbox uses it, so removing it can
+ * never break a sandbox that is starting.
+ */
+export function createSandboxPlanner(options: {
+  ctx: PolicyContext;
+  index: () => DenyIndex;
+  network: boolean;
+}): SandboxPlanner {
+  const { ctx } = options;
+  const log = new ViolationLog();
+  const view = (absolute: string) => matchView(ctx, absolute);
+  const running = new Set<SandboxLayout>();
+  const pending: { path: string; dir: () => string; then?: (() => void) | undefined }[] = [];
+  const writable = (p: string) => ctx.allowOutside.write || ctx.roots.some((r) => within(r.real, p));
+
+  const settle = () => {
+    for (const entry of [...pending]) {
+      if (usedBy(running, entry.path)) continue;
+      pending.splice(pending.indexOf(entry), 1);
+      quarantine(entry.path, entry.dir);
+      entry.then?.();
+    }
+  };
+
+  return {
+    profile: ({ quarantineDir }) => ({
+      prepare() {
+        const index = options.index();
+        index.refresh();
+        const matches = index.matches();
+        const layout = planLayout({
+          roots: ctx.roots,
+          rules: ctx.rules,
+          matches,
+          aliasesOf: (files) => index.aliasesOf(files),
+          allowOutside: ctx.allowOutside,
+          network: options.network,
+          view,
+        });
+        const baseline = baselineOf(matches);
+        // The masks bwrap mounts inside the workspace, and who they were when planned.
+        const masks = new Map(
+          layout.masked.filter(writable).map((p) => {
+            const st = lstatSync(p, { throwIfNoEntry: false });
+            return [p, st ? { dev: st.dev, ino: st.ino, ctimeMs: st.ctimeMs } : undefined] as const;
+          }),
+        );
+        const mark = log.mark();
+        running.add(layout);
+        const remove = (p: string, then?: () => void) => {
+          if (!usedBy(running, p)) {
+            const fate = describeRemoval(quarantine(p, quarantineDir));
+            then?.();
+            return fate;
+          }
+          pending.push({ path: p, dir: quarantineDir, then });
+          return "taken out of the workspace as soon as the commands running next to this one end";
+        };
+        return {
+          layout,
+          review: () => {
+            running.delete(layout);
+            removePlaceholders(masks);
+            try {
+              return reviewRun({ index, baseline, log, mark, remove, writable });
+            } finally {
+              settle();
+            }
+          },
+        };
+      },
+    }),
+  };
+}

@@ -1,0 +1,200 @@
+import {
+  existsSync,
+  linkSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
+import path from "node:path";
+import type { SandboxPlan } from "@gatehouse/sdk";
+import { describe, expect, it } from "vitest";
+import { createPolicy } from "../src/index.ts";
+import { createFixture, exec, reasonOf, ruleOf } from "./helpers/fixture.ts";
+
+async function plan(f: ReturnType<typeof createFixture>, config = {}): Promise<SandboxPlan & { quarantine: string }> {
+  const quarantine = f.dir(path.join(f.base, "quarantine"));
+  const policy = createPolicy(config, { cwd: f.ws, home: f.home, gatehouseHome: path.join(f.base, "gh") });
+  const planned = await policy.sandboxProfile({ quarantineDir: () => quarantine }).prepare();
+  return { ...planned, quarantine };
+}
+
+const rel = (f: { ws: string }, list: readonly string[]) => list.map((p) => path.relative(f.ws, p)).sort();
+
+describe("the sandbox layout of a policy", () => {
+  it("writable workspace; denied files and dir/** read-only; .git pinned; ancestors pinned; reads masked", async () => {
+    const f = createFixture();
+    f.file("apps/web/.env");
+    f.file(".git/hooks/pre-commit.sample");
+    const { layout } = await plan(f);
+    expect(layout.writable).toEqual([f.ws]);
+    expect(layout.outside).toBe("read-only");
+    expect(layout.network).toBe(false);
+    expect(rel(f, layout.readOnly)).toEqual([
+      ".env",
+      ".envrc",
+      ".gatehouse",
+      ".git/config",
+      ".git/hooks",
+      "apps/web/.env",
+    ]);
+    expect(rel(f, layout.pinned)).toEqual([".git", "apps", "apps/web"]);
+    expect(
+      rel(
+        f,
+        layout.masked.filter((p) => p.startsWith(f.ws)),
+      ),
+    ).toEqual([".env", "apps/web/.env"]);
+  });
+
+  it("masks the home's credentials that exist, Gatehouse's home, and hard links of read-denied files", async () => {
+    const f = createFixture();
+    f.file(path.join(f.home, ".ssh/id_rsa"));
+    f.file(path.join(f.home, ".netrc"));
+    f.file(path.join(f.base, "gh/keys/k"));
+    f.dir("docs");
+    linkSync(path.join(f.ws, ".env"), path.join(f.ws, "docs/env-copy.txt"));
+    const { layout } = await plan(f);
+    expect(layout.masked).toEqual(
+      expect.arrayContaining([
+        path.join(f.home, ".ssh"),
+        path.join(f.home, ".netrc"),
+        path.join(f.base, "gh"),
+        path.join(f.ws, "docs/env-copy.txt"),
+      ]),
+    );
+    expect(layout.masked).not.toContain(path.join(f.home, ".aws"));
+  });
+
+  it("allowOutsideWorkspace and network shape the rest of the filesystem", async () => {
+    const f = createFixture();
+    expect((await plan(f, { allowOutsideWorkspace: { read: false } })).layout.outside).toBe("hidden");
+    const loose = (await plan(f, { allowOutsideWorkspace: { write: true }, network: "allow" })).layout;
+    expect(loose.outside).toBe("writable");
+    expect(loose.network).toBe(true);
+  });
+
+  it("a dangling protected symlink is not mounted (there is nothing to mount), but a write through it is undone", async () => {
+    const f = createFixture();
+    rmSync(path.join(f.ws, ".env"));
+    symlinkSync("secrets/real.env", path.join(f.ws, ".env"));
+    const planned = await plan(f);
+    expect(planned.layout.readOnly).not.toContain(path.join(f.ws, ".env"));
+    f.file("secrets/real.env", "PWNED");
+    const violations = await planned.review?.();
+    expect(violations?.map((v) => v.rule)).toEqual(["default denyWrite .env"]);
+    expect(existsSync(path.join(f.ws, "secrets/real.env"))).toBe(false);
+  });
+});
+
+describe("the review after a run", () => {
+  it("takes out what the run created under a write rule, once per tree, and reports it", async () => {
+    const f = createFixture();
+    const planned = await plan(f);
+    f.file("sub/.env.local", "PWNED");
+    f.file("nested/.git/hooks/pre-commit", "PWNED");
+    f.file("playground/fine.txt", "ok");
+    const violations = (await planned.review?.()) ?? [];
+    expect(violations.map((v) => [path.relative(f.ws, v.path), v.rule])).toEqual([
+      ["nested/.git", "default denyWrite .git"],
+      ["sub/.env.local", "default denyWrite .env.*"],
+    ]);
+    expect(violations[1]?.reason).toMatch(
+      /^The command created ".*sub\/\.env\.local", which the path policy protects \(default denyWrite \.env\.\*\); it was moved out of the workspace to /,
+    );
+    expect(existsSync(path.join(f.ws, "sub/.env.local"))).toBe(false);
+    expect(existsSync(path.join(f.ws, "nested/.git"))).toBe(false);
+    expect(readFileSync(path.join(f.ws, "playground/fine.txt"), "utf8")).toBe("ok");
+    expect(readdirSync(planned.quarantine)).toHaveLength(2);
+  });
+
+  it("puts back a protected symlink the run replaced or removed", async () => {
+    const f = createFixture();
+    f.file("config/app.env", "A=1");
+    symlinkSync("config/app.env", path.join(f.ws, ".env.app"));
+    const planned = await plan(f);
+    rmSync(path.join(f.ws, ".env.app"));
+    writeFileSync(path.join(f.ws, ".env.app"), "PWNED");
+    const violations = (await planned.review?.()) ?? [];
+    expect(violations.map((v) => v.rule)).toEqual(["default denyWrite .env.*"]);
+    expect(readFileSync(path.join(f.ws, ".env.app"), "utf8")).toBe("A=1");
+  });
+
+  it("runs of one batch share the blame; a path a running sandbox mounts is taken out when it ends", async () => {
+    const f = createFixture();
+    const quarantine = f.dir(path.join(f.base, "quarantine"));
+    const policy = createPolicy({}, { cwd: f.ws, home: f.home });
+    const profile = policy.sandboxProfile({ quarantineDir: () => quarantine });
+    const first = await profile.prepare();
+    f.file(".env.new", "PWNED"); // created by the first run...
+    const second = await profile.prepare(); // ...while a second one starts and mounts it
+    expect(second.layout.masked).toContain(path.join(f.ws, ".env.new"));
+    const fromFirst = (await first.review?.()) ?? [];
+    expect(fromFirst[0]?.reason).toContain("as soon as the commands running next to this one end");
+    expect(existsSync(path.join(f.ws, ".env.new"))).toBe(true);
+    const fromSecond = (await second.review?.()) ?? [];
+    expect(fromSecond).toEqual([]);
+    expect(existsSync(path.join(f.ws, ".env.new"))).toBe(false);
+    // A third run overlapping a creation reports it too, though another run removed it.
+    const third = await profile.prepare();
+    const fourth = await profile.prepare();
+    f.file(".env.other", "PWNED");
+    expect(((await fourth.review?.()) ?? []).map((v) => path.basename(v.path))).toEqual([".env.other"]);
+    expect(((await third.review?.()) ?? []).map((v) => path.basename(v.path))).toEqual([".env.other"]);
+  });
+
+  it("an empty placeholder bubblewrap made where a planned mask vanished is removed; content never is", async () => {
+    const f = createFixture();
+    f.file(".env.a", "A=1");
+    f.file(".env.b", "B=1");
+    const planned = await plan(f);
+    // Another process took both away before the mount; bwrap created an empty file at one of them.
+    rmSync(path.join(f.ws, ".env.a"));
+    writeFileSync(path.join(f.ws, ".env.a"), "");
+    rmSync(path.join(f.ws, ".env.b"));
+    writeFileSync(path.join(f.ws, ".env.b"), "B=2");
+    await planned.review?.();
+    expect(existsSync(path.join(f.ws, ".env.a"))).toBe(false);
+    expect(readFileSync(path.join(f.ws, ".env.b"), "utf8")).toBe("B=2");
+  });
+
+  it("a run that only moved an ordinary directory leaves the workspace alone", async () => {
+    const f = createFixture();
+    const planned = await plan(f);
+    renameSync(path.join(f.ws, "docs"), path.join(f.ws, "documentation"));
+    expect(await planned.review?.()).toEqual([]);
+    expect(existsSync(path.join(f.ws, "documentation/env.md"))).toBe(true);
+  });
+});
+
+describe("the pre-check of sandbox mode", () => {
+  it("refuses what a deny rule provably matches, with the precise reason", () => {
+    const policy = createFixture().policy();
+    expect(ruleOf(policy.check(exec("echo x > .env")))).toBe("default denyWrite .env");
+    expect(ruleOf(policy.check(exec("cat .env.local")))).toBe("default denyRead .env.!(example|sample)");
+    expect(ruleOf(policy.check(exec("cp evil .git/hooks/")))).toBe("default denyWrite .git/hooks/**");
+    expect(reasonOf(policy.check(exec("tee .gatehouse/settings.json")))).toContain("(default denyWrite .gatehouse/**)");
+  });
+
+  it("lets through what it cannot resolve or what only the sandbox enforces: the sandbox is the guarantee", () => {
+    const f = createFixture();
+    f.file("apps/web/.env");
+    const policy = f.policy();
+    for (const command of [
+      "F=.env; cat $F",
+      "echo 'unclosed",
+      "$CMD x",
+      "echo x > /tmp/scratch.txt",
+      "echo x > ../outside/notes.txt",
+      "find . -name '*.o' -delete",
+      "rm -rf apps",
+      "cd $X && echo x > out.txt",
+      "echo x | xargs rm",
+      "cat /proc/cpuinfo /proc/self/status",
+    ]) {
+      expect(ruleOf(policy.check(exec(command))), command).toBe("allow");
+    }
+  });
+});
