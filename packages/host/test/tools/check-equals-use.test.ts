@@ -256,28 +256,16 @@ describe("check equals use: a folder swapped for a link while writes run", () =>
       const writes = Array.from({ length: 2000 }, (_, i) =>
         call(`w${i}`, "write", { path: `playground/f${i}`, content: `#!/bin/sh\necho owned ${i}\n` }),
       );
-      // The swapping starts once every write has been checked (in the last call's own check), so it
-      // races the writes themselves, between each check and its use.
-      const starter = defineExtension({
-        name: "start-swapping",
-        setup: (api) =>
-          api.on(
-            "tool_call",
-            async (event) => {
-              if (event.toolCallId === "go") await startSwapper(p.dir, p.hooks, holdMs);
-            },
-            { stage: "enforce" },
-          ),
-      });
-      const { ends } = await runCalls(p, [...writes, call("go", "write", { path: "started.txt", content: "" })], {
-        extensions: [starter],
-      });
+      // The swapping runs for the whole batch: it races the guards' checks and every check-to-use gap.
+      await startSwapper(p.dir, p.hooks, holdMs);
+      const { ends } = await runCalls(p, writes);
       await Promise.all(swappers.splice(0).map(stop));
       expect(readdirSync(p.hooks)).toEqual([]);
-      const byOutcome = (outcome: string) => ends.filter((e) => e.toolCallId !== "go" && e.outcome === outcome);
-      // Every write either failed, saying what changed, or landed in the real folder wherever the swapper left it.
-      expect(byOutcome("executed").length + byOutcome("failed").length).toBe(2000);
-      expect(byOutcome("failed").length).toBeGreaterThan(0);
+      const byOutcome = (outcome: string) => ends.filter((e) => e.outcome === outcome);
+      // Every write was refused by the guard (it saw the link), failed saying what changed, or landed
+      // in the real folder wherever the swapper left it.
+      expect(byOutcome("executed").length + byOutcome("failed").length + byOutcome("blocked").length).toBe(2000);
+      expect(byOutcome("failed").length + byOutcome("blocked").length).toBeGreaterThan(0);
       for (const e of byOutcome("failed")) expect(JSON.stringify(e.result)).not.toContain("Wrote");
       const realFolders = ["playground", "playground-real"]
         .map((name) => join(p.dir, name))
