@@ -2,13 +2,20 @@ import { linkSync, mkdirSync, renameSync, rmSync, symlinkSync, writeFileSync } f
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { matchView } from "../src/check/match-view.ts";
+import { nodePolicyFs } from "../src/paths/policy-fs.ts";
 import { compilePolicyRules } from "../src/rules/policy-rules.ts";
 import { DenyIndex } from "../src/scan/deny-index.ts";
 import { createFixture, type Fixture } from "./helpers/fixture.ts";
 
 function indexOf(f: Fixture): DenyIndex {
   const rules = compilePolicyRules({ denyWrite: [], denyRead: [], folding: false, home: f.home });
-  const ctx = { roots: [{ given: f.ws, absolute: f.ws, real: f.ws }], folding: false };
+  const ctx = {
+    roots: [{ given: f.ws, absolute: f.ws, real: f.ws }],
+    folding: false,
+    cwd: f.ws,
+    home: f.home,
+    fs: nodePolicyFs,
+  };
   return new DenyIndex({ roots: [f.ws], rules, view: (p) => matchView(ctx as never, p), folding: false });
 }
 

@@ -125,7 +125,7 @@ describe("managed settings are a floor: a lower level cannot loosen a managed gu
 
   it("a lower level may tighten: stricter modes, narrower roots, more denies; the strictest level wins", async () => {
     const { p, env } = floorProject(SILENT_PATHS, "project", {
-      bash: "analyze",
+      bash: "sandbox",
       workspace: ["./src"],
       allowOutsideWorkspace: { read: false },
       denyWrite: ["docs/**"],
@@ -142,7 +142,7 @@ describe("managed settings are a floor: a lower level cannot loosen a managed gu
     expect(bash?.from).toEqual([{ level: "user", file: join(p.home, "settings.json"), line: 4, column: 15 }]);
     expect(record?.config?.keys.find((k) => k.key === "undeclaredEffects")).toEqual({
       key: "undeclaredEffects",
-      value: "allow",
+      value: "deny",
       from: [],
     });
   });
