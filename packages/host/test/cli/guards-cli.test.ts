@@ -96,7 +96,7 @@ describe("gatehouse extensions and policy check --explain", () => {
     expect(list.stdout).toContain(
       `denyWrite = ["docs/**"]  ← project settings ${join(p.dir, ".gatehouse/settings.json")}:`,
     );
-    expect(list.stdout).toContain('undeclaredEffects = "allow"  ← default');
+    expect(list.stdout).toContain('undeclaredEffects = "deny"  ← default');
     const json = JSON.parse((await runCli(["extensions", "--json", "--cwd", p.dir], { env })).stdout);
     expect(json[0]).toMatchObject({
       name: "protected-paths",
