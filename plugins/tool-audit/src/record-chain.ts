@@ -1,8 +1,11 @@
 import { randomUUID } from "node:crypto";
-import { AUDIT_FORMAT_VERSION, GENESIS_HASH, hashLine, type RecordFields, type RecordKind } from "./record.ts";
+import { AUDIT_FORMAT_VERSION, GENESIS_HASH, macOf, type RecordFields, type RecordKind, withMac } from "./record.ts";
+import { scrubSecrets } from "./secret-scrub.ts";
 
 /** Options of a record chain. */
 export interface RecordChainOptions {
+  /** The key records are MAC-ed with (`AuditKey.records`). */
+  key: Buffer;
   /** The session id; default a random UUID. */
   session?: string;
   /** Default `process.pid`. */
@@ -12,22 +15,27 @@ export interface RecordChainOptions {
 }
 
 /**
- * The hash chain of one session: turns record bodies into serialized lines with `seq` and `prev`.
- * Contract: every line returned is one JSON object without a newline; line n+1 carries the sha256
- * of line n's exact UTF-8 bytes. The caller must write lines in the order they were produced.
+ * The keyed chain of one session: turns record bodies into serialized lines with `seq`, `prev`
+ * and `mac`.
+ * Contract: every line returned is one JSON object without a newline, scrubbed of well-known
+ * secret shapes (`scrubSecrets`), ending with `"mac"`: the HMAC-SHA256 of the rest of the line,
+ * which holds `prev`, the MAC of the session's previous line. The caller must write lines in the
+ * order they were produced.
  */
 export class RecordChain {
   /** The session id every line carries. */
   readonly session: string;
+  readonly #key: Buffer;
   readonly #pid: number;
   readonly #now: () => Date;
-  /** `{"v":1,"session":"…","seq":` — the same for every line of the session. */
+  /** `{"v":2,"session":"…","seq":` — the same for every line of the session. */
   readonly #prefix: string;
   #seq = 0;
   #prev = GENESIS_HASH;
 
-  constructor(options: RecordChainOptions = {}) {
+  constructor(options: RecordChainOptions) {
     this.session = options.session ?? randomUUID();
+    this.#key = options.key;
     this.#pid = options.pid ?? process.pid;
     this.#now = options.now ?? (() => new Date());
     this.#prefix = `{"v":${AUDIT_FORMAT_VERSION},"session":${JSON.stringify(this.session)},"seq":`;
@@ -38,6 +46,11 @@ export class RecordChain {
     return this.#seq;
   }
 
+  /** The MAC of the last line produced (`GENESIS_HASH` before the first): what a seal records as head. */
+  get head(): string {
+    return this.#prev;
+  }
+
   /**
    * Serializes the next record of the session and advances the chain. The header is written by
    * hand (it is the same shape on every line), which keeps the per-record cost low.
@@ -46,9 +59,10 @@ export class RecordChain {
     const ts = this.#now().toISOString();
     const head = `${this.#prefix}${this.#seq},"prev":"${this.#prev}","ts":"${ts}","kind":"${kind}","turn":${turn},"pid":${this.#pid}`;
     const rest = JSON.stringify(fields);
-    const line = rest === "{}" ? `${head}}` : `${head},${rest.slice(1)}`;
-    this.#prev = hashLine(line);
+    const body = scrubSecrets(rest === "{}" ? `${head}}` : `${head},${rest.slice(1)}`);
+    const mac = macOf(body, this.#key);
+    this.#prev = mac;
     this.#seq++;
-    return line;
+    return withMac(body, mac);
   }
 }
