@@ -96,6 +96,11 @@ export class AuditSession {
   async close(): Promise<boolean> {
     this.recorder.end();
     if (await this.sink.flush()) this.#seal(true);
+    try {
+      this.#seals?.close();
+    } catch (error) {
+      this.sink.fail("seal", error);
+    }
     return this.sink.close();
   }
 }

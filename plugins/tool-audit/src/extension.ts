@@ -25,20 +25,17 @@ export interface ToolAuditOptions {
   redactors?: Record<string, ArgsRedactor>;
 }
 
-/** Refuses a configuration that would put the log or the key where the agent can reach them. */
-function checkLocation(location: AuditLocation, config: ToolAuditConfig, cwd: string): void {
+/** Why the configured log or key may not be used (where the agent can reach them), if so. */
+function locationProblem(location: AuditLocation, config: ToolAuditConfig, cwd: string): string | undefined {
   if (config.file && !config.allowWorkspaceFile && insideWorkspace(location.file, cwd)) {
-    throw new Error(
-      `config.tool-audit.file ${location.file} is inside the workspace ${cwd}, where the agent's own commands (a git clean, an rm) can delete or rewrite it; remove "file" to use the per-user log, or set "allowWorkspaceFile": true to accept that`,
-    );
+    return `config.tool-audit.file ${location.file} is inside the workspace ${cwd}, where the agent's own commands (a git clean, an rm) can delete or rewrite it; remove "file" to use the per-user log, or set "allowWorkspaceFile": true to accept that`;
   }
   const unusable = unusableLocation(location.file);
-  if (unusable) throw new Error(`config.tool-audit.file ${location.file} ${unusable}`);
+  if (unusable) return `config.tool-audit.file ${location.file} ${unusable}`;
   if (config.key && insideWorkspace(location.keyFile, cwd)) {
-    throw new Error(
-      `config.tool-audit.key ${location.keyFile} is inside the workspace ${cwd}, where the agent can read or replace it; keep the audit key outside the workspace`,
-    );
+    return `config.tool-audit.key ${location.keyFile} is inside the workspace ${cwd}, where the agent can read or replace it; keep the audit key outside the workspace`;
   }
+  return undefined;
 }
 
 /** Creates what the log needs in the per-user directory and reads (or creates) the key. */
@@ -61,7 +58,10 @@ function prepare(api: ExtensionAPI, location: AuditLocation): { key: AuditKey; s
 function setupToolAudit(api: ExtensionAPI, options: ToolAuditOptions): void {
   const config: ToolAuditConfig = api.config(toolAuditConfigSchema, { merge: toolAuditMergeRules });
   const location = auditLocation({ home: api.gatehouseHome, cwd: api.cwd, file: config.file, key: config.key });
-  checkLocation(location, config, api.cwd);
+  // A log or key the agent could reach is refused at every run (not only at load, so that no host
+  // can run the tools unaudited because the extension failed to load).
+  const refused = locationProblem(location, config, api.cwd);
+  if (refused) api.logger.error({ file: location.file }, refused);
   const { file } = location;
   const redact = createRedactor({
     verbatim: mergeVerbatim(config.verbatim),
@@ -79,7 +79,9 @@ function setupToolAudit(api: ExtensionAPI, options: ToolAuditOptions): void {
       return;
     }
     api.abortRun(
-      f.op === "replaced" ? `audit stopped: ${f.message}` : `audit log ${file} cannot be written: ${f.message}`,
+      f.op === "replaced" || refused
+        ? `audit stopped: ${f.message}`
+        : `audit log ${file} cannot be written: ${f.message}`,
     );
   };
 
@@ -87,6 +89,7 @@ function setupToolAudit(api: ExtensionAPI, options: ToolAuditOptions): void {
     failure = undefined;
     let prepared: ReturnType<typeof prepare>;
     try {
+      if (refused) throw new Error(refused);
       prepared = prepare(api, location);
     } catch (error) {
       const err = error as NodeJS.ErrnoException;
@@ -143,6 +146,7 @@ function setupToolAudit(api: ExtensionAPI, options: ToolAuditOptions): void {
   api.on(
     "tool_call",
     (event) => {
+      if (refused) return { block: true, reason: `Blocked ${event.toolName}: ${refused}.` };
       if (config.onWriteError !== "stop" || !failure) return undefined;
       return {
         block: true,

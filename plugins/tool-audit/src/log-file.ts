@@ -95,8 +95,8 @@ export function fileChange(fd: number, file: string, identity: FileIdentity): st
   } catch {
     path = undefined;
   }
-  if (links === 0) return path ? "was deleted and another file was put in its place" : "was deleted";
-  if (!path) return "was renamed or moved away";
-  if (path.dev !== identity.dev || path.ino !== identity.ino) return "was replaced by another file";
-  return undefined;
+  if (path && (path.dev !== identity.dev || path.ino !== identity.ino)) return "was replaced by another file";
+  if (!path) return links === 0 ? "was deleted" : "was renamed or moved away";
+  // Same inode at the path but no links: it was deleted and the inode number reused at once.
+  return links === 0 ? "was deleted" : undefined;
 }

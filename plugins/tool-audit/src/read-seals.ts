@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { type ParsedSeal, parseSeal } from "./seal.ts";
+import { type ParsedSeal, parseSealFile } from "./seal.ts";
 import { sealFile, sealOrdinals } from "./seal-store.ts";
 
 /** One seal file as verify reads it. */
@@ -19,7 +19,7 @@ export function readSeals(dir: string, key: Buffer | undefined): SealEntry[] {
     const file = sealFile(dir, ordinal);
     let parsed: ParsedSeal;
     try {
-      parsed = parseSeal(readFileSync(file, "utf8"), key);
+      parsed = parseSealFile(readFileSync(file, "utf8"), key);
     } catch (error) {
       parsed = { ok: false, error: `cannot be read (${(error as Error).message})` };
     }

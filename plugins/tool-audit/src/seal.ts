@@ -27,6 +27,8 @@ export interface Seal {
   head: string;
   /** True once `session_end` was written. */
   closed: boolean;
+  /** How many times the seal was written before (the newer of a file's two slots wins). */
+  gen: number;
   ts: string;
 }
 
@@ -50,7 +52,7 @@ function shapeProblem(value: unknown): string | undefined {
   const s = value as Record<string, unknown>;
   if (s.v !== SEAL_FORMAT_VERSION || s.kind !== "seal") return "not a seal of a known version";
   if (typeof s.session !== "string" || s.session === "") return "no session id";
-  for (const field of ["ordinal", "count", "settled", "pid"] as const) {
+  for (const field of ["ordinal", "count", "settled", "pid", "gen"] as const) {
     const n = s[field];
     if (typeof n !== "number" || !Number.isSafeInteger(n) || n < 0) return `bad ${field}`;
   }
@@ -77,4 +79,24 @@ export function parseSeal(text: string, key: Buffer | undefined): ParsedSeal {
   if (!split) return { ok: false, error: 'no "mac" field at the end' };
   const authentic = key ? macOf(split.body, key) === split.mac : undefined;
   return { ok: true, seal: value as Seal, authentic };
+}
+
+/**
+ * Parses a seal file (two slots, one seal line each) and returns the seal that counts: the
+ * authentic (or, without a key, well-formed) one with the highest `gen`; if none is, the first
+ * slot's finding, so the problem can be named.
+ * Contract: never throws.
+ */
+export function parseSealFile(text: string, key: Buffer | undefined): ParsedSeal {
+  const slots = text
+    .split("\n")
+    .map((line) => line.trim())
+    .filter(Boolean)
+    .map((line) => parseSeal(line, key));
+  let best: Extract<ParsedSeal, { ok: true }> | undefined;
+  for (const parsed of slots) {
+    if (!parsed.ok || parsed.authentic === false) continue;
+    if (!best || parsed.seal.gen > best.seal.gen) best = parsed;
+  }
+  return best ?? slots[0] ?? { ok: false, error: "empty" };
 }

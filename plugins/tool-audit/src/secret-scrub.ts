@@ -11,7 +11,7 @@ interface SecretRule {
 const LEFT = String.raw`(?:(?<![A-Za-z0-9_])|(?<=\\[nrtbf]))`;
 const AWS_PREFIXES = "AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AIPA|ANPA|ANVA|AROA|APKA|ASCA";
 // Names that mark the value assigned to them as a secret (`DB_PASSWORD=…`, `api_key=…`, `ghToken=…`).
-const SECRET_NAME = String.raw`[A-Za-z0-9_.-]*?(?:secret|token|passw(?:or)?d|passphrase|api[_-]?key|access[_-]?key(?:[_-]?id)?|private[_-]?key|credentials?|session[_-]?id|auth)s?`;
+const SECRET_NAME = String.raw`[A-Za-z0-9_.-]*?(?:secrets?|token|passw(?:or)?d|passphrase|api[_-]?key|access[_-]?key(?:[_-]?id)?|private[_-]?key|credentials?|session[_-]?id|auth)`;
 // A value ends at white space, a quote that ends the JSON string, or shell punctuation.
 const VALUE = String.raw`(?:\\"(?:[^"\\]|\\[^"])*\\"|'[^'\s]*'|(?:[^\s"\\'&;|,)]|\\[^nrtbfu"])+)`;
 
@@ -41,7 +41,7 @@ const RULES: readonly SecretRule[] = [
   rule("github-token", `${LEFT}github_pat_[A-Za-z0-9_]{20,}`),
   rule("gitlab-token", `${LEFT}glpat-[A-Za-z0-9_-]{20,}`),
   rule("slack-token", `${LEFT}xox[abposre]-[A-Za-z0-9-]{10,}`),
-  rule("slack-webhook", String.raw`hooks\.slack\.com/services/[A-Za-z0-9/_-]{20,}`),
+  rule("slack-webhook", String.raw`(?:https?://)?hooks\.slack\.com/services/[A-Za-z0-9/_-]{20,}`),
   rule("google-api-key", `${LEFT}AIza[0-9A-Za-z_-]{35}`),
   rule("npm-token", `${LEFT}npm_[A-Za-z0-9]{36}`),
   rule("huggingface-token", `${LEFT}hf_[A-Za-z0-9]{30,}`),
