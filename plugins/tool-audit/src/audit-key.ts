@@ -1,4 +1,5 @@
 import { createHmac, randomBytes } from "node:crypto";
+import { type MacKey, macKey } from "./record.ts";
 import { closeSync, constants, fstatSync, fsyncSync, linkSync, openSync, readSync, rmSync, writeSync } from "node:fs";
 
 /** The audit key: the secret every record's and seal's MAC is computed with. */
@@ -8,9 +9,9 @@ export interface AuditKey {
   /** A short public id of the key (hex), written into each session's first record. */
   id: string;
   /** The key records are MAC-ed with (derived, so a record MAC can never pass for a seal MAC). */
-  records: Buffer;
+  records: MacKey;
   /** The key seals are MAC-ed with. */
-  seals: Buffer;
+  seals: MacKey;
 }
 
 /** Why the key could not be used. */
@@ -31,8 +32,8 @@ export function keyFromSecret(secret: Buffer, file: string): AuditKey {
   return {
     file,
     id: derive(secret, "gatehouse-audit/key-id").toString("hex").slice(0, 16),
-    records: derive(secret, "gatehouse-audit/records/v2"),
-    seals: derive(secret, "gatehouse-audit/seals/v1"),
+    records: macKey(derive(secret, "gatehouse-audit/records/v2")),
+    seals: macKey(derive(secret, "gatehouse-audit/seals/v1")),
   };
 }
 

@@ -1,3 +1,4 @@
+import type { MacKey } from "./record.ts";
 import { readFileSync } from "node:fs";
 import { type ParsedSeal, parseSealFile } from "./seal.ts";
 import { sealFile, sealOrdinals } from "./seal-store.ts";
@@ -14,7 +15,7 @@ export interface SealEntry {
  * Contract: a missing folder is no seals; a seal file that cannot be read is an entry with
  * `ok: false`; throws only when the folder exists but cannot be listed.
  */
-export function readSeals(dir: string, key: Buffer | undefined): SealEntry[] {
+export function readSeals(dir: string, key: MacKey | undefined): SealEntry[] {
   return sealOrdinals(dir).map((ordinal) => {
     const file = sealFile(dir, ordinal);
     let parsed: ParsedSeal;

@@ -1,11 +1,11 @@
 import { randomUUID } from "node:crypto";
-import { AUDIT_FORMAT_VERSION, GENESIS_HASH, macOf, type RecordFields, type RecordKind, withMac } from "./record.ts";
+import { AUDIT_FORMAT_VERSION, GENESIS_HASH, type MacKey, macOf, type RecordFields, type RecordKind } from "./record.ts";
 import { scrubSecrets } from "./secret-scrub.ts";
 
 /** Options of a record chain. */
 export interface RecordChainOptions {
   /** The key records are MAC-ed with (`AuditKey.records`). */
-  key: Buffer;
+  key: MacKey;
   /** The session id; default a random UUID. */
   session?: string;
   /** Default `process.pid`. */
@@ -25,7 +25,7 @@ export interface RecordChainOptions {
 export class RecordChain {
   /** The session id every line carries. */
   readonly session: string;
-  readonly #key: Buffer;
+  readonly #key: MacKey;
   readonly #pid: number;
   readonly #now: () => Date;
   /** `{"v":2,"session":"…","seq":` — the same for every line of the session. */
@@ -58,11 +58,13 @@ export class RecordChain {
   next<K extends RecordKind>(kind: K, fields: RecordFields<K>, turn: number): string {
     const ts = this.#now().toISOString();
     const head = `${this.#prefix}${this.#seq},"prev":"${this.#prev}","ts":"${ts}","kind":"${kind}","turn":${turn},"pid":${this.#pid}`;
-    const rest = JSON.stringify(fields);
-    const body = scrubSecrets(rest === "{}" ? `${head}}` : `${head},${rest.slice(1)}`);
-    const mac = macOf(body, this.#key);
+    // The header is ours (ids, numbers, hex, time); everything a model or tool can influence is in `rest`.
+    const rest = scrubSecrets(JSON.stringify(fields));
+    // `open` is the record without its closing brace: the MAC covers `open}`, the line is `open,"mac":…}`.
+    const open = rest === "{}" ? head : `${head},${rest.slice(1, -1)}`;
+    const mac = macOf(`${open}}`, this.#key);
     this.#prev = mac;
     this.#seq++;
-    return withMac(body, mac);
+    return `${open},"mac":"${mac}"}`;
   }
 }

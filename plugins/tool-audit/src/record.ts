@@ -1,4 +1,4 @@
-import { createHmac } from "node:crypto";
+import { hash } from "node:crypto";
 import type { ToolOutcome } from "@gatehouse/sdk";
 
 /** The version of the JSONL record format; bumped only for incompatible changes (2: keyed MACs). */
@@ -118,9 +118,34 @@ const HEX64 = /^[0-9a-f]{64}$/;
 const MAC_SUFFIX = /,"mac":"([0-9a-f]{64})"\}$/;
 const MAC_SUFFIX_LENGTH = ',"mac":""}'.length + 64;
 
-/** HMAC-SHA256 hex of a record's body (the line without its `mac` field) under the records key. */
-export function macOf(body: string, key: Buffer): string {
-  return createHmac("sha256", key).update(body).digest("hex");
+/** A key prepared for `macOf`: the HMAC pads of a 64-byte key, computed once. */
+export interface MacKey {
+  /** K xor ipad, as a string of code points below 0x80 (so its UTF-8 bytes are its bytes). */
+  inner: string;
+  /** K xor opad. */
+  outer: Buffer;
+}
+
+/**
+ * Prepares a 32-byte secret for `macOf`: the HMAC key is the secret's 64 hex characters (exactly
+ * one SHA-256 block, used as is), whose pads are ASCII, so the inner hash can take the record
+ * text directly.
+ */
+export function macKey(secret: Buffer): MacKey {
+  const key = Buffer.from(secret.toString("hex"), "latin1");
+  return {
+    inner: Buffer.from(key.map((b) => b ^ 0x36)).toString("latin1"),
+    outer: Buffer.from(key.map((b) => b ^ 0x5c)),
+  };
+}
+
+/**
+ * HMAC-SHA256 hex of a record's body (the line without its `mac` field). It equals
+ * `createHmac("sha256", secret.toString("hex")).update(body).digest("hex")`, computed with two
+ * one-shot hashes, which costs about half as much per record.
+ */
+export function macOf(body: string, key: MacKey): string {
+  return hash("sha256", Buffer.concat([key.outer, hash("sha256", key.inner + body, "buffer")]), "hex");
 }
 
 /** Appends the `mac` field to a serialized record body (a JSON object). */

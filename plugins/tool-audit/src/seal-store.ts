@@ -1,3 +1,4 @@
+import type { MacKey } from "./record.ts";
 import { randomBytes } from "node:crypto";
 import {
   closeSync,
@@ -99,7 +100,7 @@ export class SealWriter {
   readonly session: string;
   readonly ordinal: number;
   readonly settled: number;
-  readonly #key: Buffer;
+  readonly #key: MacKey;
   readonly #base: Omit<SealFields, "count" | "head" | "closed" | "gen">;
   readonly #slotSize: number;
   #fd: number | undefined;
@@ -107,7 +108,7 @@ export class SealWriter {
 
   private constructor(options: {
     dir: string;
-    key: Buffer;
+    key: MacKey;
     base: Omit<SealFields, "count" | "head" | "closed" | "gen">;
     slotSize: number;
   }) {
@@ -122,7 +123,7 @@ export class SealWriter {
   }
 
   /** Allocates the session's number and writes its first seal (no records yet, open). */
-  static open(options: { dir: string; key: Buffer; keyId: string; log: string; session: string }): SealWriter {
+  static open(options: { dir: string; key: MacKey; keyId: string; log: string; session: string }): SealWriter {
     const host = hostname();
     mkdirSync(options.dir, { recursive: true, mode: 0o700 });
     const existing = sealOrdinals(options.dir);

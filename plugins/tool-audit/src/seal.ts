@@ -1,4 +1,4 @@
-import { macOf, splitMac, withMac } from "./record.ts";
+import { type MacKey, macOf, splitMac, withMac } from "./record.ts";
 
 /** The version of the seal format. */
 export const SEAL_FORMAT_VERSION = 1;
@@ -36,7 +36,7 @@ export interface Seal {
 export type SealFields = Omit<Seal, "v" | "kind" | "ts">;
 
 /** Serializes a seal as one JSON line ending with its MAC (HMAC-SHA256 under the seals key). */
-export function serializeSeal(fields: SealFields, key: Buffer, now: Date = new Date()): string {
+export function serializeSeal(fields: SealFields, key: MacKey, now: Date = new Date()): string {
   const seal: Seal = { v: SEAL_FORMAT_VERSION, kind: "seal", ...fields, ts: now.toISOString() };
   const body = JSON.stringify(seal);
   return withMac(body, macOf(body, key));
@@ -65,7 +65,7 @@ function shapeProblem(value: unknown): string | undefined {
  * Parses a seal file's text and, with `key`, checks its MAC.
  * Contract: never throws; `authentic` is false when the MAC does not match the key.
  */
-export function parseSeal(text: string, key: Buffer | undefined): ParsedSeal {
+export function parseSeal(text: string, key: MacKey | undefined): ParsedSeal {
   const line = text.trimEnd();
   let value: unknown;
   try {
@@ -87,7 +87,7 @@ export function parseSeal(text: string, key: Buffer | undefined): ParsedSeal {
  * slot's finding, so the problem can be named.
  * Contract: never throws.
  */
-export function parseSealFile(text: string, key: Buffer | undefined): ParsedSeal {
+export function parseSealFile(text: string, key: MacKey | undefined): ParsedSeal {
   const slots = text
     .split("\n")
     .map((line) => line.trim())
