@@ -88,7 +88,8 @@ export function hostTrial(workload: PluginWorkload, fixture: PluginFixture, vari
     },
     async verify() {
       checkResults(result, workload, workload.tool === "read" ? fixture.content : "ok");
-      if (auditFile) await checkAuditFile({ file: auditFile, home: fixture.home, cwd: fixture.project }, totalCalls(workload));
+      if (auditFile)
+        await checkAuditFile({ file: auditFile, home: fixture.home, cwd: fixture.project }, totalCalls(workload));
     },
     async dispose() {
       await host?.close();

@@ -1,6 +1,6 @@
 import { createHmac, randomBytes } from "node:crypto";
-import { type MacKey, macKey } from "./record.ts";
 import { closeSync, constants, fstatSync, fsyncSync, linkSync, openSync, readSync, rmSync, writeSync } from "node:fs";
+import { type MacKey, macKey } from "./record.ts";
 
 /** The audit key: the secret every record's and seal's MAC is computed with. */
 export interface AuditKey {
@@ -49,7 +49,10 @@ function reason(error: unknown): string {
  * `private` is set, that only its owner (the current user) can read. Throws `AuditKeyError`
  * naming the file and the cause; `undefined` only when it does not exist and `missingOk` is set.
  */
-export function readAuditKey(file: string, options: { private?: boolean; missingOk?: boolean } = {}): AuditKey | undefined {
+export function readAuditKey(
+  file: string,
+  options: { private?: boolean; missingOk?: boolean } = {},
+): AuditKey | undefined {
   let fd: number;
   try {
     fd = openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
@@ -71,7 +74,8 @@ export function readAuditKey(file: string, options: { private?: boolean; missing
     if (stat.size > MAX_KEY_BYTES) throw new AuditKeyError(`audit key ${file} is larger than ${MAX_KEY_BYTES} bytes`);
     const buffer = Buffer.alloc(MAX_KEY_BYTES + 1);
     let size = 0;
-    for (let n = 1; n > 0 && size <= MAX_KEY_BYTES; size += n) n = readSync(fd, buffer, size, buffer.length - size, null);
+    for (let n = 1; n > 0 && size <= MAX_KEY_BYTES; size += n)
+      n = readSync(fd, buffer, size, buffer.length - size, null);
     return keyFromSecret(Buffer.from(buffer.subarray(0, size).toString("latin1").trim(), "latin1"), file);
   } catch (error) {
     if (error instanceof AuditKeyError) throw error;

@@ -71,7 +71,12 @@ export function insideWorkspace(path: string, cwd: string): boolean {
  * project) or the per-project default under `home`; a configured `key` or the per-user default.
  * Contract: pure apart from resolving symbolic links; creates nothing.
  */
-export function auditLocation(options: { home: string; cwd: string; file?: string | undefined; key?: string | undefined }): AuditLocation {
+export function auditLocation(options: {
+  home: string;
+  cwd: string;
+  file?: string | undefined;
+  key?: string | undefined;
+}): AuditLocation {
   const home = resolve(options.home);
   const file = options.file
     ? resolve(options.cwd, options.file)

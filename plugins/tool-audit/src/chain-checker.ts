@@ -186,7 +186,7 @@ export class ChainChecker {
     }
     if (gap.filled >= size) return;
     if (gap.from === 0 && track.lostBefore !== undefined && gap.to < track.lostBefore) {
-      const message = `the sink recorded at line ${track.gapLine} that ${track.gapCause}: ${what} were in the lost file`;
+      const message = `the sink recorded at line ${track.gapLine} that ${track.gapCause}: ${what} went to the lost file`;
       this.#report({ kind: "gap_recorded", line: track.gapLine ?? gap.line, session, seq: gap.from, message });
       return;
     }

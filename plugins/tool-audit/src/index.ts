@@ -27,7 +27,7 @@ export {
   redactValue,
   type VerbatimFields,
 } from "./redact.ts";
-export { type Seal, SEAL_FORMAT_VERSION } from "./seal.ts";
+export { SEAL_FORMAT_VERSION, type Seal } from "./seal.ts";
 export { scrubSecrets } from "./secret-scrub.ts";
 export {
   AuditSink,

@@ -60,7 +60,8 @@ function refuseNonFile(fd: number, file: string): FileIdentity {
 export function openAppendOnly(file: string): { fd: number; identity: FileIdentity } {
   const unusable = unusableLocation(file);
   if (unusable) throw new AuditFileError(`${file} ${unusable}`, "EINVAL");
-  const flags = constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW | constants.O_NONBLOCK;
+  const flags =
+    constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW | constants.O_NONBLOCK;
   const fd = openSync(file, flags, 0o600);
   return { fd, identity: refuseNonFile(fd, file) };
 }

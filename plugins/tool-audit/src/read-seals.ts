@@ -1,5 +1,5 @@
-import type { MacKey } from "./record.ts";
 import { readFileSync } from "node:fs";
+import type { MacKey } from "./record.ts";
 import { type ParsedSeal, parseSealFile } from "./seal.ts";
 import { sealFile, sealOrdinals } from "./seal-store.ts";
 

@@ -1,5 +1,12 @@
 import { randomUUID } from "node:crypto";
-import { AUDIT_FORMAT_VERSION, GENESIS_HASH, type MacKey, macOf, type RecordFields, type RecordKind } from "./record.ts";
+import {
+  AUDIT_FORMAT_VERSION,
+  GENESIS_HASH,
+  type MacKey,
+  macOf,
+  type RecordFields,
+  type RecordKind,
+} from "./record.ts";
 import { scrubSecrets } from "./secret-scrub.ts";
 
 /** Options of a record chain. */

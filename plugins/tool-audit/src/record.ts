@@ -187,7 +187,8 @@ export function parseRecord(text: string): ParsedRecord {
 function shapeProblem(value: unknown): string | undefined {
   if (value === null || typeof value !== "object" || Array.isArray(value)) return "not a JSON object";
   const r = value as Record<string, unknown>;
-  if (r.v === 1) return "format version 1 (an unkeyed log written by an earlier Gatehouse; this version cannot authenticate it)";
+  if (r.v === 1)
+    return "format version 1 (an unkeyed log written by an earlier Gatehouse; this version cannot authenticate it)";
   if (r.v !== AUDIT_FORMAT_VERSION) return `unsupported format version ${JSON.stringify(r.v)}`;
   if (typeof r.session !== "string" || r.session === "") return "no session id";
   if (typeof r.seq !== "number" || !Number.isSafeInteger(r.seq) || r.seq < 0) return "bad seq";

@@ -63,7 +63,12 @@ export function compareSeals({ seals, tracks, log, report }: SealComparison): vo
   let recordsSealed = 0;
   for (const entry of seals) {
     if (!entry.parsed.ok) {
-      report({ kind: "seal_invalid", line: 0, seal: entry.file, message: `seal ${entry.file} is not a seal: ${entry.parsed.error}` });
+      report({
+        kind: "seal_invalid",
+        line: 0,
+        seal: entry.file,
+        message: `seal ${entry.file} is not a seal: ${entry.parsed.error}`,
+      });
       continue;
     }
     const seal = sealed(entry);
@@ -91,7 +96,11 @@ export function compareSeals({ seals, tracks, log, report }: SealComparison): vo
     if (present.has(n)) continue;
     const track = byOrdinal.get(n);
     if (track) continue; // reported below as a session without a seal
-    deleted.push({ kind: "session_deleted", line: 0, message: `session #${n} is missing from both the seals and the log: deleted` });
+    deleted.push({
+      kind: "session_deleted",
+      line: 0,
+      message: `session #${n} is missing from both the seals and the log: deleted`,
+    });
   }
   const anySealedInLog = tracks.some((t) => sealedSessions.has(t.summary.session));
   if (recordsSealed > 0 && log !== "present") {
@@ -109,7 +118,8 @@ export function compareSeals({ seals, tracks, log, report }: SealComparison): vo
   }
   for (const problem of deleted) report(problem);
   if (seals.length === 0 && tracks.length > 0) {
-    const message = "no seals were found for this log: its completeness cannot be checked (deleted seals, or a copied log: pass --seals DIR)";
+    const message =
+      "no seals were found for this log: its completeness cannot be checked (deleted seals, or a copied log: pass --seals DIR)";
     report({ kind: "seal_missing", line: 0, message });
     return;
   }

@@ -1,4 +1,3 @@
-import type { MacKey } from "./record.ts";
 import { randomBytes } from "node:crypto";
 import {
   closeSync,
@@ -14,6 +13,7 @@ import {
 } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
+import type { MacKey } from "./record.ts";
 import { parseSealFile, type Seal, type SealFields, serializeSeal } from "./seal.ts";
 
 const NAME = /^(\d{8})\.seal$/;
@@ -130,7 +130,15 @@ export class SealWriter {
     let ordinal = (existing.at(-1) ?? 0) + 1;
     const settled = settledBelow(options.dir, ordinal, host);
     for (;;) {
-      const base = { log: options.log, ordinal, session: options.session, keyId: options.keyId, settled, pid: process.pid, host };
+      const base = {
+        log: options.log,
+        ordinal,
+        session: options.session,
+        keyId: options.keyId,
+        settled,
+        pid: process.pid,
+        host,
+      };
       const first = serializeSeal({ ...base, gen: 0, count: 0, head: "0".repeat(64), closed: false }, options.key);
       // Room for the counts to grow; the path and ids do not change.
       const slotSize = Buffer.byteLength(first, "utf8") + 256;

@@ -116,7 +116,10 @@ function summarize(report: Omit<VerifyReport, "summary">, state: LogState): stri
   const scope = `${plural(report.records, "record")} in ${plural(report.sessions.length, "session")}${report.sealDir === undefined ? ", seals not checked" : `, ${plural(report.seals, "seal")}`}`;
   const head = `${report.file}: ${LABEL[report.verdict]}`;
   const p = report.problem;
-  const more = report.problemCount > 1 ? [`${report.problemCount - 1} more finding(s) (${scope}); --json lists them.`] : [`(${scope})`];
+  const more =
+    report.problemCount > 1
+      ? [`${report.problemCount - 1} more finding(s) (${scope}); --json lists them.`]
+      : [`(${scope})`];
   switch (report.verdict) {
     case "intact":
       return `${head}: ${scope}; every MAC, chain and seal verified.`;

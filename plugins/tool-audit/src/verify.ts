@@ -43,7 +43,11 @@ export async function verifyAuditFile(file: string, options: VerifyOptions = {})
     try {
       seals = readSeals(options.sealDir, key?.seals);
     } catch (error) {
-      log.add({ kind: "unreadable", line: 0, message: `cannot read the seals in ${options.sealDir}: ${(error as Error).message}` });
+      log.add({
+        kind: "unreadable",
+        line: 0,
+        message: `cannot read the seals in ${options.sealDir}: ${(error as Error).message}`,
+      });
     }
   }
   const sealedCounts = new Map<string, number>();
@@ -83,7 +87,11 @@ export async function verifyAuditFile(file: string, options: VerifyOptions = {})
         log.add({ kind: "foreign_key", line: raw.line, session: record.session, message });
       }
       if (key && !foreign.has(record.session) && macOf(parsed.body, key.records) !== parsed.mac) {
-        checker.modified(record, raw.line, `seq ${record.seq} of session ${short(record.session)} does not match its MAC: modified or forged`);
+        checker.modified(
+          record,
+          raw.line,
+          `seq ${record.seq} of session ${short(record.session)} does not match its MAC: modified or forged`,
+        );
       }
       checker.check(record, raw.line, parsed.mac);
     }

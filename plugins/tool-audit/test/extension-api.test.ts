@@ -105,9 +105,7 @@ describe("sessions", () => {
     await createToolAudit().setup(fake.api);
     await fake.emit("tool_execution_start", { toolCallId: "A", toolName: "ls", args: { path: "." } });
     await fake.emit("agent_end", { messages: [] });
-    const lines = readFileSync(fake.log(), "utf8")
-      .trim()
-      .split("\n");
+    const lines = readFileSync(fake.log(), "utf8").trim().split("\n");
     expect(lines.map((l) => JSON.parse(l) as Record<string, unknown>)).toEqual([
       expect.objectContaining({ kind: "session_start", seq: 0, midRun: true }),
       expect.objectContaining({ kind: "call_start", seq: 1, toolCallId: "A" }),

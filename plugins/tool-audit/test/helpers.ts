@@ -78,7 +78,10 @@ export function recorderFor(sink: AuditSink, key: AuditKey = testKey(), session?
 }
 
 /** Opens a sealed session on a test log (what the extension does at agent_start). */
-export function openSession(log: Pick<TestLog, "file" | "sealDir" | "key">, fsync: "every" | "batch" = "batch"): AuditSession {
+export function openSession(
+  log: Pick<TestLog, "file" | "sealDir" | "key">,
+  fsync: "every" | "batch" = "batch",
+): AuditSession {
   return openAuditSession({
     file: log.file,
     sealDir: log.sealDir,

@@ -73,20 +73,26 @@ describe("several processes and crashes", () => {
       expect(report.sessions).toHaveLength(1);
       expect(report.sessions[0]?.lastSeq).toBeGreaterThanOrEqual(reported);
       expect(report.sessions[0]?.sealed).toBeGreaterThan(reported);
-      expect(report.summary).toMatch(/did not close \(killed or crashed, or still running\): its \d+ sealed record\(s\) verify/);
+      expect(report.summary).toMatch(
+        /did not close \(killed or crashed, or still running\): its \d+ sealed record\(s\) verify/,
+      );
     },
   );
 
-  it('SIGKILL with fsync "batch": an unsealed tail; at most the records after the last commit are lost', SLOW, async () => {
-    const { file, env, verify } = sharedLog();
-    const writer = startWriter([file, "batch", "0", "100"], env);
-    const flushed = seqOf(await writer.waitFor((l) => l.startsWith("seq ") && seqOf(l) >= 400));
-    writer.kill("SIGKILL");
-    await writer.exited;
+  it(
+    'SIGKILL with fsync "batch": an unsealed tail; at most the records after the last commit are lost',
+    SLOW,
+    async () => {
+      const { file, env, verify } = sharedLog();
+      const writer = startWriter([file, "batch", "0", "100"], env);
+      const flushed = seqOf(await writer.waitFor((l) => l.startsWith("seq ") && seqOf(l) >= 400));
+      writer.kill("SIGKILL");
+      await writer.exited;
 
-    const report = await verify();
-    expect(report.verdict).toBe("unsealed_tail");
-    expect(report.sessions[0]?.lastSeq).toBeGreaterThanOrEqual(flushed);
-    expect(report.sessions[0]?.sealed).toBeGreaterThan(flushed);
-  });
+      const report = await verify();
+      expect(report.verdict).toBe("unsealed_tail");
+      expect(report.sessions[0]?.lastSeq).toBeGreaterThanOrEqual(flushed);
+      expect(report.sessions[0]?.sealed).toBeGreaterThan(flushed);
+    },
+  );
 });

@@ -17,11 +17,23 @@ const SHAPES: [string, string, string][] = [
   ["github fine-grained token", j("github_pat_", "11ABCDEFG0", "_abcdefghijklmnopqrstuvwxyz012345"), "github-token"],
   ["gitlab token", j("glpat-", "x".repeat(20)), "gitlab-token"],
   ["slack bot token", j("xoxb-", "1234567890-", "0987654321-", "AbCdEfGhIjKl"), "slack-token"],
-  ["slack webhook", j("https://hooks.slack.com/services/", "T00000000/B00000000/", "XXXXXXXXXXXXXXXXXXXXXXXX"), "slack-webhook"],
+  [
+    "slack webhook",
+    j("https://hooks.slack.com/services/", "T00000000/B00000000/", "XXXXXXXXXXXXXXXXXXXXXXXX"),
+    "slack-webhook",
+  ],
   ["google api key", j("AIza", "SyA-1234567890abcdefghijklmnopqrstu"), "google-api-key"],
   ["npm token", j("npm_", "a".repeat(36)), "npm-token"],
-  ["jwt", j("eyJhbGciOiJIUzI1NiJ9", ".", "eyJzdWIiOiIxMjM0NTY3ODkwIn0", ".", "dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U"), "jwt"],
-  ["private key block", j("-----BEGIN RSA ", "PRIVATE KEY-----\nMIIEowIBAAKCAQEA\n-----END RSA ", "PRIVATE KEY-----"), "private-key"],
+  [
+    "jwt",
+    j("eyJhbGciOiJIUzI1NiJ9", ".", "eyJzdWIiOiIxMjM0NTY3ODkwIn0", ".", "dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U"),
+    "jwt",
+  ],
+  [
+    "private key block",
+    j("-----BEGIN RSA ", "PRIVATE KEY-----\nMIIEowIBAAKCAQEA\n-----END RSA ", "PRIVATE KEY-----"),
+    "private-key",
+  ],
   ["openssh private key", j("-----BEGIN OPENSSH ", "PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjE"), "private-key"],
 ];
 

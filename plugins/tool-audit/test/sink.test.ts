@@ -1,13 +1,5 @@
 import { execFileSync } from "node:child_process";
-import {
-  existsSync,
-  mkdirSync,
-  readFileSync,
-  renameSync,
-  symlinkSync,
-  unlinkSync,
-  writeFileSync,
-} from "node:fs";
+import { existsSync, mkdirSync, readFileSync, renameSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { type AuditWriteFailure, openAuditSink } from "../src/sink.ts";
@@ -68,7 +60,6 @@ describe("AuditSink", () => {
       expect(sink.dropped).toBe(1);
       expect(failures).toHaveLength(1);
     });
-
   }
 
   it("a FIFO, a directory, a symbolic link and a device are refused at once, never waited on", async () => {
@@ -116,7 +107,10 @@ describe("AuditSink", () => {
         sink.write(line(2));
         expect(sink.commit()).toBe(false);
         expect(failures).toEqual([
-          expect.objectContaining({ op: "replaced", message: `the audit file ${file} ${cause} while the run was writing to it` }),
+          expect.objectContaining({
+            op: "replaced",
+            message: `the audit file ${file} ${cause} while the run was writing to it`,
+          }),
         ]);
         // Nothing went into the void: the file that was lost holds only the first line.
         const lost = what === "renamed" ? `${file}.moved` : undefined;

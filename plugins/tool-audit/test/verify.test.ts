@@ -4,7 +4,16 @@ import { describe, expect, it } from "vitest";
 import { macOf, splitMac } from "../src/record.ts";
 import { sealFile } from "../src/seal-store.ts";
 import { VERDICT_EXIT_CODES } from "../src/verify-report.ts";
-import { endEvent, fileLines, openSession, type TestLog, testKey, testLog, writeLines, writeSession } from "./helpers.ts";
+import {
+  endEvent,
+  fileLines,
+  openSession,
+  type TestLog,
+  testKey,
+  testLog,
+  writeLines,
+  writeSession,
+} from "./helpers.ts";
 
 // writeSession with 3 calls: line 1 session_start (seq 0), lines 2–7 call_start/call_end (seq 1–6),
 // line 8 session_end (seq 7). Two sessions: lines 1–8 and 9–16.
@@ -198,7 +207,9 @@ describe("verify: tampering, each with its verdict and exit code", () => {
     writeLines(log.file, [...lines.slice(8), ...lines.slice(0, 8)]);
     const report = await log.verify();
     expect(report.verdict).toBe("reordered");
-    expect(report.problem?.message).toMatch(/\(#2\) started at line 1 after session #1 had finished, yet that session has records down to line 16: sessions were reordered/);
+    expect(report.problem?.message).toMatch(
+      /\(#2\) started at line 1 after session #1 had finished, yet that session has records down to line 16: sessions were reordered/,
+    );
     expect(await exitOf(log)).toBe(10);
   });
 
@@ -284,7 +295,9 @@ describe("verify: a run that did not close", () => {
     await session.sink.close();
     const report = await log.verify();
     expect(report.verdict).toBe("unsealed_tail");
-    expect(report.summary).toContain("its 2 sealed record(s) verify; 2 record(s) after the last seal (seq 2–3, up to line 4)");
+    expect(report.summary).toContain(
+      "its 2 sealed record(s) verify; 2 record(s) after the last seal (seq 2–3, up to line 4)",
+    );
   });
 
   it("an unsealed tail whose last line was torn by the crash is still an unsealed tail", async () => {

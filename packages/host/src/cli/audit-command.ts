@@ -80,7 +80,11 @@ async function stats(io: CliIo, log: AuditLog, json: boolean): Promise<number> {
   return 0;
 }
 
-async function tail(io: CliIo, log: AuditLog, options: { lines?: string; follow: boolean; json: boolean }): Promise<number> {
+async function tail(
+  io: CliIo,
+  log: AuditLog,
+  options: { lines?: string; follow: boolean; json: boolean },
+): Promise<number> {
   const lines = options.lines === undefined ? 10 : Number(options.lines);
   if (!Number.isInteger(lines) || lines < 0)
     throw new GatehouseError("GH_USAGE", `--lines must be a whole number.\nusage: ${USAGE}`);
