@@ -11,7 +11,8 @@ interface SecretRule {
 const LEFT = String.raw`(?:(?<![A-Za-z0-9_])|(?<=\\[nrtbf]))`;
 const AWS_PREFIXES = "AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AIPA|ANPA|ANVA|AROA|APKA|ASCA";
 // Names that mark the value assigned to them as a secret (`DB_PASSWORD=…`, `api_key=…`, `ghToken=…`).
-const SECRET_NAME = "[A-Za-z0-9_.-]*?(?:secrets?|token|passw(?:or)?d|passphrase|api[_-]?key|access[_-]?key(?:[_-]?id)?|private[_-]?key|credentials?|session[_-]?id|auth)";
+const SECRET_NAME =
+  "[A-Za-z0-9_.-]*?(?:secrets?|token|passw(?:or)?d|passphrase|api[_-]?key|access[_-]?key(?:[_-]?id)?|private[_-]?key|credentials?|session[_-]?id|auth)";
 // A value ends at white space, a quote that ends the JSON string, or shell punctuation.
 const VALUE = String.raw`(?:\\"(?:[^"\\]|\\[^"])*\\"|'[^'\s]*'|(?:[^\s"\\'&;|,)]|\\[^nrtbfu"])+)`;
 
