@@ -72,9 +72,11 @@ function setupToolAudit(api: ExtensionAPI, options: ToolAuditOptions): void {
   let run: AuditSession | undefined;
   let failure: AuditWriteFailure | undefined;
 
+  // A log taken away mid-run is tampering, not a disk error: it stops the run even with "warn".
+  const stops = (f: AuditWriteFailure) => config.onWriteError === "stop" || f.op === "replaced";
   const onFailure = (f: AuditWriteFailure) => {
     failure = f;
-    if (config.onWriteError === "warn") {
+    if (!stops(f)) {
       api.logger.warn({ file, op: f.op, err: f.message }, "audit log cannot be written; continuing unaudited");
       return;
     }
@@ -147,7 +149,7 @@ function setupToolAudit(api: ExtensionAPI, options: ToolAuditOptions): void {
     "tool_call",
     (event) => {
       if (refused) return { block: true, reason: `Blocked ${event.toolName}: ${refused}.` };
-      if (config.onWriteError !== "stop" || !failure) return undefined;
+      if (!failure || !stops(failure)) return undefined;
       return {
         block: true,
         reason: `Blocked ${event.toolName}: the audit log ${file} cannot be written (${failure.message}), and tool-audit does not let tools run unaudited.`,

@@ -6,9 +6,11 @@ interface SecretRule {
   keep?: { before?: number; after?: number };
 }
 
-// A secret starts where no word character precedes it. In serialized JSON a string may hold an
-// escape (`\n`, `\t`, …) right before the secret: its letter does not count as a word character.
-const LEFT = String.raw`(?:(?<![A-Za-z0-9_])|(?<=\\[nrtbf]))`;
+// Shapes with a distinctive prefix match anywhere (a model cannot hide one behind a letter);
+// generic ones (`sk-…`, assignments) start where no letter or digit precedes them (an underscore
+// separates, as in `tool_sk-…`). In serialized JSON a string may hold an escape (`\n`, `\t`, …)
+// right before the secret: its letter does not count.
+const LEFT = String.raw`(?:(?<![A-Za-z0-9])|(?<=\\[nrtbf]))`;
 const AWS_PREFIXES = "AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AIPA|ANPA|ANVA|AROA|APKA|ASCA";
 // Names that mark the value assigned to them as a secret (`DB_PASSWORD=…`, `api_key=…`, `ghToken=…`).
 const SECRET_NAME =
@@ -34,19 +36,19 @@ const RULES: readonly SecretRule[] = [
     "private-key",
     String.raw`-----BEGIN[A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----(?:[^"\\]|\\.)*?(?:-----END[A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----|(?=")|$)`,
   ),
-  rule("aws-access-key", `${LEFT}(?:${AWS_PREFIXES})[A-Z0-9]{16}(?![A-Za-z0-9])`),
-  rule("anthropic-key", `${LEFT}sk-ant-[A-Za-z0-9_-]{20,}`),
+  rule("aws-access-key", `(?:${AWS_PREFIXES})[A-Z0-9]{16}(?![A-Za-z0-9])`),
+  rule("anthropic-key", `sk-ant-[A-Za-z0-9_-]{20,}`),
   rule("api-key", `${LEFT}sk-[A-Za-z0-9_-]{20,}`),
   rule("api-key", `${LEFT}(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{10,}`),
-  rule("github-token", `${LEFT}gh[pousr]_[A-Za-z0-9]{30,}`),
-  rule("github-token", `${LEFT}github_pat_[A-Za-z0-9_]{20,}`),
-  rule("gitlab-token", `${LEFT}glpat-[A-Za-z0-9_-]{20,}`),
-  rule("slack-token", `${LEFT}xox[abposre]-[A-Za-z0-9-]{10,}`),
+  rule("github-token", `gh[pousr]_[A-Za-z0-9]{30,}`),
+  rule("github-token", `github_pat_[A-Za-z0-9_]{20,}`),
+  rule("gitlab-token", `glpat-[A-Za-z0-9_-]{20,}`),
+  rule("slack-token", `xox[abposre]-[A-Za-z0-9-]{10,}`),
   rule("slack-webhook", String.raw`(?:https?://)?hooks\.slack\.com/services/[A-Za-z0-9/_-]{20,}`),
-  rule("google-api-key", `${LEFT}AIza[0-9A-Za-z_-]{35}`),
-  rule("npm-token", `${LEFT}npm_[A-Za-z0-9]{36}`),
-  rule("huggingface-token", `${LEFT}hf_[A-Za-z0-9]{30,}`),
-  rule("jwt", String.raw`${LEFT}eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*`),
+  rule("google-api-key", `AIza[0-9A-Za-z_-]{35}`),
+  rule("npm-token", `npm_[A-Za-z0-9]{36}`),
+  rule("huggingface-token", `hf_[A-Za-z0-9]{30,}`),
+  rule("jwt", String.raw`eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*`),
   rule("url-credentials", String.raw`([a-z][a-z0-9+.-]{1,20}://)[^\s/"\\@:]+:[^\s/"\\@]+(@)`, "gi", {
     before: 1,
     after: 2,

@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { ExtensionAPI, GuardedToolCallEvent, HandlerContext, ToolCallEnforceResult } from "@gatehouse/sdk";
 import { describe, expect, it } from "vitest";
@@ -76,6 +76,22 @@ describe("fail closed", () => {
     expect(fake.aborts).toEqual([]);
     expect(fake.warnings).toEqual([expect.objectContaining({ file, op: "open" })]);
   });
+
+  for (const onWriteError of ["stop", "warn"] as const) {
+    it(`a log unlinked mid-run stops the run and blocks every call, even with onWriteError "${onWriteError}"`, async () => {
+      const fake = fakeApi(tempDir(), { onWriteError });
+      await createToolAudit().setup(fake.api);
+      await fake.emit("agent_start");
+      await fake.emit("turn_start");
+      await fake.emit("tool_execution_start", { toolCallId: "A", toolName: "ls", args: {} });
+      unlinkSync(fake.log());
+      await fake.emit("turn_end");
+      expect(fake.aborts).toEqual([
+        `audit stopped: the audit file ${fake.log()} was deleted while the run was writing to it`,
+      ]);
+      expect(fake.guard("write")?.reason).toContain("was deleted while the run was writing to it");
+    });
+  }
 
   it("a healthy audit never blocks, and the guard is registered in the enforce stage", async () => {
     const fake = fakeApi(tempDir(), {});

@@ -44,6 +44,8 @@ describe("scrubSecrets: each shape", () => {
       const path = scrubSecrets(`notes/${secret}.txt`);
       expect(path).not.toContain(secret);
       expect(path).toContain(`[REDACTED:${rule}]`);
+      // Glued to a word (tool_…, or a letter for the distinctive prefixes) it is still found.
+      expect(scrubSecrets(`tool_${secret}`)).toBe(`tool_[REDACTED:${rule}]`);
       const json = JSON.stringify({ path: `x\n${secret}`, key: secret });
       const scrubbed = scrubSecrets(json);
       expect(scrubbed).not.toContain(secret.slice(4, 20));
