@@ -50,7 +50,8 @@ function forgeWithoutKey(lines: string[], change: (record: Record<string, unknow
   });
 }
 
-describe("audit verify on a tampered log: verdict and exit code for each case", () => {
+// The cases only read the project and each works on its own copy of the home: they run concurrently.
+describe.concurrent("audit verify on a tampered log: verdict and exit code for each case", () => {
   let p: TestProject;
   let log: string;
   let original: string[];
