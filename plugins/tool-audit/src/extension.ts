@@ -27,13 +27,16 @@ export interface ToolAuditOptions {
 
 /** Why the configured log or key may not be used (where the agent can reach them), if so. */
 function locationProblem(location: AuditLocation, config: ToolAuditConfig, cwd: string): string | undefined {
-  if (config.file && !config.allowWorkspaceFile && insideWorkspace(location.file, cwd)) {
-    return `config.tool-audit.file ${location.file} is inside the workspace ${cwd}, where the agent's own commands (a git clean, an rm) can delete or rewrite it; remove "file" to use the per-user log, or set "allowWorkspaceFile": true to accept that`;
+  if (!config.allowWorkspaceFile && insideWorkspace(location.file, cwd)) {
+    return config.file
+      ? `config.tool-audit.file ${location.file} is inside the workspace ${cwd}, where the agent's own commands (a git clean, an rm) can delete or rewrite it; remove "file" to use the per-user log, or set "allowWorkspaceFile": true to accept that`
+      : `the Gatehouse directory (GATEHOUSE_HOME) holding the audit log ${location.file} is inside the workspace ${cwd}, where the agent's own commands can delete or rewrite it; move it out of the workspace`;
   }
   const unusable = unusableLocation(location.file);
   if (unusable) return `config.tool-audit.file ${location.file} ${unusable}`;
-  if (config.key && insideWorkspace(location.keyFile, cwd)) {
-    return `config.tool-audit.key ${location.keyFile} is inside the workspace ${cwd}, where the agent can read or replace it; keep the audit key outside the workspace`;
+  if (insideWorkspace(location.keyFile, cwd)) {
+    const what = config.key ? "config.tool-audit.key" : "the audit key (in GATEHOUSE_HOME)";
+    return `${what} ${location.keyFile} is inside the workspace ${cwd}, where the agent can read or replace it; keep the audit key outside the workspace`;
   }
   return undefined;
 }

@@ -79,16 +79,24 @@ export function openForReading(file: string): { fd: number; size: number } {
 
 /**
  * How the file behind `fd` has changed relative to `file`: "was deleted", "was renamed or moved
- * away", "was replaced by another file"; undefined when the path still names the same file.
- * Contract: compares the descriptor's link count and the path's device and inode (the path is
- * not followed, so a symbolic link put in its place counts as a replacement); never throws.
+ * away", "was replaced by another file", "was truncated" (smaller than `minSize`, the size last
+ * seen: an append-only log only grows); undefined when the path still names the same file.
+ * Contract: compares the descriptor's link count and size and the path's device and inode (the
+ * path is not followed, so a symbolic link put in its place counts as a replacement); never
+ * throws. `size` is the descriptor's size now, for the next call's `minSize`.
  */
-export function fileChange(fd: number, file: string, identity: FileIdentity): string | undefined {
+export function fileChange(
+  fd: number,
+  file: string,
+  identity: FileIdentity,
+  minSize = 0,
+): { change: string | undefined; size: number } {
   let links: number;
+  let size: number;
   try {
-    links = fstatSync(fd).nlink;
+    ({ nlink: links, size } = fstatSync(fd));
   } catch {
-    return "can no longer be checked (its descriptor is gone)";
+    return { change: "can no longer be checked (its descriptor is gone)", size: 0 };
   }
   let path: { dev: number; ino: number } | undefined;
   try {
@@ -96,8 +104,15 @@ export function fileChange(fd: number, file: string, identity: FileIdentity): st
   } catch {
     path = undefined;
   }
-  if (path && (path.dev !== identity.dev || path.ino !== identity.ino)) return "was replaced by another file";
-  if (!path) return links === 0 ? "was deleted" : "was renamed or moved away";
-  // Same inode at the path but no links: it was deleted and the inode number reused at once.
-  return links === 0 ? "was deleted" : undefined;
+  const change =
+    path && (path.dev !== identity.dev || path.ino !== identity.ino)
+      ? "was replaced by another file"
+      : !path || links === 0
+        ? links === 0
+          ? "was deleted"
+          : "was renamed or moved away"
+        : size < minSize
+          ? `was truncated (from ${minSize} to ${size} bytes)`
+          : undefined;
+  return { change, size };
 }

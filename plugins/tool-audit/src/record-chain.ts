@@ -21,6 +21,19 @@ export interface RecordChainOptions {
   now?: () => Date;
 }
 
+let cachedMs = Number.NaN;
+let cachedIso = "";
+
+/** The current time as ISO text, formatted once per millisecond (records come many per ms). */
+function isoNow(): string {
+  const ms = Date.now();
+  if (ms !== cachedMs) {
+    cachedMs = ms;
+    cachedIso = new Date(ms).toISOString();
+  }
+  return cachedIso;
+}
+
 /**
  * The keyed chain of one session: turns record bodies into serialized lines with `seq`, `prev`
  * and `mac`.
@@ -34,7 +47,7 @@ export class RecordChain {
   readonly session: string;
   readonly #key: MacKey;
   readonly #pid: number;
-  readonly #now: () => Date;
+  readonly #now: () => string;
   /** `{"v":2,"session":"…","seq":` — the same for every line of the session. */
   readonly #prefix: string;
   #seq = 0;
@@ -44,7 +57,8 @@ export class RecordChain {
     this.session = options.session ?? randomUUID();
     this.#key = options.key;
     this.#pid = options.pid ?? process.pid;
-    this.#now = options.now ?? (() => new Date());
+    const now = options.now;
+    this.#now = now ? () => now().toISOString() : isoNow;
     this.#prefix = `{"v":${AUDIT_FORMAT_VERSION},"session":${JSON.stringify(this.session)},"seq":`;
   }
 
@@ -63,7 +77,7 @@ export class RecordChain {
    * hand (it is the same shape on every line), which keeps the per-record cost low.
    */
   next<K extends RecordKind>(kind: K, fields: RecordFields<K>, turn: number): string {
-    const ts = this.#now().toISOString();
+    const ts = this.#now();
     const head = `${this.#prefix}${this.#seq},"prev":"${this.#prev}","ts":"${ts}","kind":"${kind}","turn":${turn},"pid":${this.#pid}`;
     // The header is ours (ids, numbers, hex, time); everything a model or tool can influence is in `rest`.
     const rest = scrubSecrets(JSON.stringify(fields));

@@ -65,7 +65,8 @@ const messageOf = (error: unknown) => (error instanceof Error ? error.message : 
  * every turn end, so a SIGKILL loses at most the current turn's records) or when `batchBytes`
  * is exceeded; they are fsynced at `flush`/`close` and at most `fsyncIntervalMs` after a commit.
  * Before and after each write the sink compares its descriptor with the path (device, inode, link
- * count): a file unlinked, renamed or replaced is a failure (or, with "reopen", opened anew) —
+ * count, size): a file unlinked, renamed, replaced or truncated is a failure (or, with "reopen",
+ * opened anew) —
  * the sink never keeps writing into a file nobody can read. Failures never throw: the first one
  * sets `healthy` to false, is reported to `onError` and in `failure`, and later records are
  * dropped. A file whose last line is torn (a crash mid-write) gets a newline first.
@@ -87,6 +88,8 @@ export class AuditSink {
   /** Lines this sink has written, over every file it has had open. */
   #written = 0;
   #reopened: { cause: string; lost: number } | undefined;
+  /** The file's size at the last check: an append-only log never gets smaller. */
+  #size = 0;
   #unsynced = false;
   #lastFsync = performance.now();
   #dropped = 0;
@@ -109,6 +112,7 @@ export class AuditSink {
       const opened = openAppendOnly(this.file);
       this.#fd = opened.fd;
       this.#identity = opened.identity;
+      this.#size = 0;
     } catch (error) {
       this.#fail("open", error);
       return false;
@@ -166,7 +170,8 @@ export class AuditSink {
   /** Whether the descriptor still is the file at the path; handles a change as configured. */
   #stillThere(): boolean {
     if (this.#fd === undefined || !this.#identity) return false;
-    const change = fileChange(this.#fd, this.file, this.#identity);
+    const { change, size } = fileChange(this.#fd, this.file, this.#identity, this.#size);
+    this.#size = size;
     if (!change) return true;
     if (this.#options.onFileReplaced !== "reopen") {
       this.#fail("replaced", new Error(`the audit file ${this.file} ${change} while the run was writing to it`));

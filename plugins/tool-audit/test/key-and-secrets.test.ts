@@ -119,6 +119,15 @@ describe("the audit key", () => {
     expect(result.stoppedBy?.reason).toMatch(/config\.tool-audit\.key .*team\.key is inside the workspace/);
   });
 
+  it("a Gatehouse directory inside the workspace is refused: the log and key would be within the agent's reach", async () => {
+    const cwd = tempDir();
+    const { result } = await run({ cwd, home: join(cwd, ".gh-home"), turns: [say("hi")] });
+    expect(result.stoppedBy?.reason).toMatch(
+      /the Gatehouse directory \(GATEHOUSE_HOME\) holding the audit log .* is inside the workspace/,
+    );
+    expect(() => statSync(join(cwd, ".gh-home", "keys"))).toThrow();
+  });
+
   it("the per-user key open to other users is refused, not used", async () => {
     const home = tempDir("gh-home-");
     await run({ home, turns: [say("one")] });

@@ -98,3 +98,11 @@ describe("scrubSecrets on this repository's own file paths", () => {
     expect(changed).toEqual([]);
   });
 });
+
+describe("scrubSecrets: the quick test never hides a shape", () => {
+  it("finds a bearer token in any case", () => {
+    expect(scrubSecrets("authorization: BeArEr abcdefghijklmnop1234")).toBe(
+      "authorization: BeArEr [REDACTED:bearer-token]",
+    );
+  });
+});

@@ -1,5 +1,14 @@
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, renameSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  renameSync,
+  symlinkSync,
+  truncateSync,
+  unlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { type AuditWriteFailure, openAuditSink } from "../src/sink.ts";
@@ -96,6 +105,7 @@ describe("AuditSink", () => {
         },
         "was replaced by another file",
       ],
+      ["truncated", (file: string) => truncateSync(file, 0), `was truncated (from ${line(1).length + 1} to 0 bytes)`],
     ] as const) {
       it(`${fsync}: a file ${what} under the sink fails closed at the next write, naming the cause`, async () => {
         const file = join(tempDir(), "audit.jsonl");
