@@ -90,6 +90,8 @@ export class AuditSink {
   #reopened: { cause: string; lost: number } | undefined;
   /** The file's size at the last check: an append-only log never gets smaller. */
   #size = 0;
+  /** How many times the file was opened (a reopened file may get the same descriptor number). */
+  #opens = 0;
   #unsynced = false;
   #lastFsync = performance.now();
   #dropped = 0;
@@ -113,6 +115,7 @@ export class AuditSink {
       this.#fd = opened.fd;
       this.#identity = opened.identity;
       this.#size = 0;
+      this.#opens++;
     } catch (error) {
       this.#fail("open", error);
       return false;
@@ -205,10 +208,10 @@ export class AuditSink {
 
   #writeLines(data: string, lines: number): void {
     if (lines === 0 || !this.#stillThere() || !this.#writeRaw(data)) return;
-    const fd = this.#fd;
+    const opens = this.#opens;
     if (!this.#stillThere()) return;
     // The file vanished between the check and the write: the lines went with it; write them again.
-    if (this.#fd !== fd && !this.#writeRaw(data)) return;
+    if (this.#opens !== opens && !this.#writeRaw(data)) return;
     this.#written += lines;
     this.#ship?.write(data);
     const reopened = this.#reopened;
