@@ -1,10 +1,12 @@
+import { execFile } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { join } from "node:path";
+import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import { keyFromSecret } from "../src/audit-key.ts";
 import { parseRecord } from "../src/record.ts";
 import { verifyAuditFile } from "../src/verify.ts";
-import { fileLines, startWriter, tempDir } from "./helpers.ts";
+import { fileLines, startWriter, tempDir, WRITER_SCRIPT } from "./helpers.ts";
 
 /** A log, its seal folder and a key the writer children share through their environment. */
 function sharedLog() {
@@ -93,6 +95,27 @@ describe("several processes and crashes", () => {
       expect(report.verdict).toBe("unsealed_tail");
       expect(report.sessions[0]?.lastSeq).toBeGreaterThanOrEqual(flushed);
       expect(report.sessions[0]?.sealed).toBeGreaterThan(flushed);
+    },
+  );
+
+  it(
+    "a write that fails after the open (EFBIG under a file size limit) is a write failure: nothing more is written or sealed",
+    SLOW,
+    async () => {
+      const { file, env, verify } = sharedLog();
+      // bash's `ulimit -f 16` caps files at 16 KB; node ignores SIGXFSZ, so the write fails with EFBIG.
+      const command = `ulimit -f 16; exec "${process.execPath}" "${WRITER_SCRIPT}" "${file}" batch 200 5`;
+      const outcome = await promisify(execFile)("bash", ["-c", command], { env: { ...process.env, ...env } }).then(
+        () => ({ code: 0, stdout: "" }),
+        (error: { code: number; stdout: string }) => error,
+      );
+      expect(outcome.code).toBe(1);
+      expect(outcome.stdout).toMatch(/^error EFBIG: file too large/m);
+      expect(outcome.stdout).not.toContain("done ");
+      const report = await verify();
+      // The last batch was cut at the limit; everything sealed before it verifies.
+      expect(report.verdict).toBe("unsealed_tail");
+      expect(report.sessions[0]?.sealed).toBeGreaterThan(0);
     },
   );
 });
