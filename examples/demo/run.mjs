@@ -49,5 +49,7 @@ if (!extra.includes("--json") && result.status === 0) {
   console.log(
     `  the text the model tried to write to .env is ${leaked ? "IN THE AUDIT (bug!)" : "not in the audit"}; .env ${existsSync(join(workspace, ".env")) ? "EXISTS (bug!)" : "was never created"}`,
   );
-  if (leaked || verify.status !== 0) process.exitCode = 1;
+  // 0: intact. 3 (an unsealed tail) can only come from an earlier run of this workspace that was
+  // killed: this run closed its session. Anything else is a broken audit.
+  if (leaked || (verify.status !== 0 && verify.status !== 3)) process.exitCode = 1;
 }
