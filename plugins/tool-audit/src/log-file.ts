@@ -42,19 +42,27 @@ export function unusableLocation(file: string): string | undefined {
   return root ? `is on the kernel file system ${root}, where an audit log cannot live` : undefined;
 }
 
-function refuseNonFile(fd: number, file: string): FileIdentity {
+function refuseNonFile(fd: number, file: string, options: { singleLink?: boolean } = {}): FileIdentity {
   const stat = fstatSync(fd);
   if (!stat.isFile()) {
     closeSync(fd);
     throw new AuditFileError(`${file} is not a regular file`, "ENOTFILE");
+  }
+  if (options.singleLink && stat.nlink > 1) {
+    closeSync(fd);
+    throw new AuditFileError(
+      `${file} has ${stat.nlink} hard links: another name (perhaps in a workspace) reaches the audit log`,
+      "EMLINK",
+    );
   }
   return { dev: stat.dev, ino: stat.ino };
 }
 
 /**
  * Opens (creating, mode 0600) a log for appending.
- * Contract: refuses a kernel file system (`unusableLocation`), a final symbolic link (`O_NOFOLLOW`)
- * and anything but a regular file; opens non-blocking, so a FIFO fails at once instead of waiting
+ * Contract: refuses a kernel file system (`unusableLocation`), a final symbolic link (`O_NOFOLLOW`),
+ * anything but a regular file, and a file with more than one hard link (another name could reach
+ * it); opens non-blocking, so a FIFO fails at once instead of waiting
  * for a reader. Throws with `code` set to the system error code when there is one.
  */
 export function openAppendOnly(file: string): { fd: number; identity: FileIdentity } {
@@ -63,7 +71,7 @@ export function openAppendOnly(file: string): { fd: number; identity: FileIdenti
   const flags =
     constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW | constants.O_NONBLOCK;
   const fd = openSync(file, flags, 0o600);
-  return { fd, identity: refuseNonFile(fd, file) };
+  return { fd, identity: refuseNonFile(fd, file, { singleLink: true }) };
 }
 
 /**
@@ -79,7 +87,7 @@ export function openForReading(file: string): { fd: number; size: number } {
 
 /**
  * How the file behind `fd` has changed relative to `file`: "was deleted", "was renamed or moved
- * away", "was replaced by another file", "was truncated" (smaller than `minSize`, the size last
+ * away", "was replaced by another file", "gained a hard link", "was truncated" (smaller than `minSize`, the size last
  * seen: an append-only log only grows); undefined when the path still names the same file.
  * Contract: compares the descriptor's link count and size and the path's device and inode (the
  * path is not followed, so a symbolic link put in its place counts as a replacement); never
@@ -111,8 +119,10 @@ export function fileChange(
         ? links === 0
           ? "was deleted"
           : "was renamed or moved away"
-        : size < minSize
-          ? `was truncated (from ${minSize} to ${size} bytes)`
-          : undefined;
+        : links > 1
+          ? "gained a hard link (another name now reaches it)"
+          : size < minSize
+            ? `was truncated (from ${minSize} to ${size} bytes)`
+            : undefined;
   return { change, size };
 }

@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import {
   closeSync,
   constants,
+  fstatSync,
   fsyncSync,
   linkSync,
   mkdirSync,
@@ -13,6 +14,7 @@ import {
 } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
+import { type FileIdentity, fileChange } from "./log-file.ts";
 import type { MacKey } from "./record.ts";
 import { parseSealFile, type Seal, type SealFields, serializeSeal } from "./seal.ts";
 
@@ -104,6 +106,7 @@ export class SealWriter {
   readonly #base: Omit<SealFields, "count" | "head" | "closed" | "gen">;
   readonly #slotSize: number;
   #fd: number | undefined;
+  readonly #identity: FileIdentity;
   #gen = 0;
 
   private constructor(options: {
@@ -120,6 +123,8 @@ export class SealWriter {
     this.ordinal = options.base.ordinal;
     this.settled = options.base.settled;
     this.#fd = openSync(sealFile(this.dir, this.ordinal), constants.O_WRONLY | constants.O_NOFOLLOW);
+    const stat = fstatSync(this.#fd);
+    this.#identity = { dev: stat.dev, ino: stat.ino };
   }
 
   /** Allocates the session's number and writes its first seal (no records yet, open). */
@@ -164,8 +169,12 @@ export class SealWriter {
     this.#gen++;
     const line = serializeSeal({ ...this.#base, ...state, gen: this.#gen }, this.#key);
     const position = (this.#gen % 2) * this.#slotSize;
+    const file = sealFile(this.dir, this.ordinal);
     const written = writeSync(this.#fd, slot(line, this.#slotSize), position, "utf8");
-    if (written !== this.#slotSize) throw new Error(`seal ${sealFile(this.dir, this.ordinal)}: short write`);
+    if (written !== this.#slotSize) throw new Error(`seal ${file}: short write`);
+    // A seal written to a file nobody can find vouches for nothing: stop instead.
+    const { change } = fileChange(this.#fd, file, this.#identity);
+    if (change) throw new Error(`the seal ${file} ${change} while the run was writing to it`);
     if (options.sync) fsyncSync(this.#fd);
     return line;
   }

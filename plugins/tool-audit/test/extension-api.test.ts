@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, unlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { ExtensionAPI, GuardedToolCallEvent, HandlerContext, ToolCallEnforceResult } from "@gatehouse/sdk";
 import { describe, expect, it } from "vitest";
@@ -92,6 +92,20 @@ describe("fail closed", () => {
       expect(fake.guard("write")?.reason).toContain("was deleted while the run was writing to it");
     });
   }
+
+  it("a seal deleted mid-run stops the run: a seal nobody can find vouches for nothing", async () => {
+    const fake = fakeApi(tempDir(), {});
+    await createToolAudit().setup(fake.api);
+    await fake.emit("agent_start");
+    const seals = auditLocation({ home: fake.api.gatehouseHome, cwd: fake.api.cwd }).sealDir;
+    for (const name of readdirSync(seals)) unlinkSync(join(seals, name));
+    await fake.emit("turn_start");
+    await fake.emit("turn_end");
+    expect(fake.aborts).toHaveLength(1);
+    expect(fake.aborts[0]).toMatch(
+      /cannot be written: the seal .*00000001\.seal was deleted while the run was writing to it/,
+    );
+  });
 
   it("a healthy audit never blocks, and the guard is registered in the enforce stage", async () => {
     const fake = fakeApi(tempDir(), {});

@@ -1,6 +1,7 @@
 import { execFileSync } from "node:child_process";
 import {
   existsSync,
+  linkSync,
   mkdirSync,
   readFileSync,
   renameSync,
@@ -71,6 +72,18 @@ describe("AuditSink", () => {
     });
   }
 
+  it("a log with a second hard link is refused at open: another name could reach it", async () => {
+    const file = join(tempDir(), "audit.jsonl");
+    writeFileSync(file, "");
+    linkSync(file, join(tempDir(), "elsewhere"));
+    const failures: AuditWriteFailure[] = [];
+    const sink = openAuditSink({ file, fsync: "batch", onError: (f) => failures.push(f) });
+    expect(await sink.ready()).toBe(false);
+    expect(failures[0]?.message).toBe(
+      `${file} has 2 hard links: another name (perhaps in a workspace) reaches the audit log`,
+    );
+  });
+
   it("a FIFO, a directory, a symbolic link and a device are refused at once, never waited on", async () => {
     const dir = tempDir();
     const fifo = join(dir, "fifo");
@@ -106,6 +119,11 @@ describe("AuditSink", () => {
         "was replaced by another file",
       ],
       ["truncated", (file: string) => truncateSync(file, 0), `was truncated (from ${line(1).length + 1} to 0 bytes)`],
+      [
+        "hard-linked",
+        (file: string) => linkSync(file, `${file}.link`),
+        "gained a hard link (another name now reaches it)",
+      ],
     ] as const) {
       it(`${fsync}: a file ${what} under the sink fails closed at the next write, naming the cause`, async () => {
         const file = join(tempDir(), "audit.jsonl");
