@@ -21,16 +21,23 @@ const args = [cli, "run", "--script", join(here, "script.json"), "--cwd", worksp
 const result = spawnSync(process.execPath, args, { stdio: "inherit" });
 process.exitCode = result.status ?? 1;
 
-// The second half of the classic experiment: what the audit recorded about the two writes.
+// The second half of the classic experiment: what the audit recorded about the two writes. The
+// audit lives in the per-user Gatehouse directory, one log per project; `audit verify --cwd` finds it.
 if (!extra.includes("--json") && result.status === 0) {
-  const auditFile = join(workspace, ".gatehouse", "audit", "audit.jsonl");
-  const verify = spawnSync(process.execPath, [cli, "audit", "verify", auditFile], { encoding: "utf8" });
-  console.log(`\naudit: ${relative(process.cwd(), auditFile)}\n${verify.stdout.trim()}`);
+  const verifyArgs = [cli, "audit", "verify", "--cwd", workspace];
+  const verify = spawnSync(process.execPath, verifyArgs, { encoding: "utf8" });
+  const report = JSON.parse(spawnSync(process.execPath, [...verifyArgs, "--json"], { encoding: "utf8" }).stdout);
+  const auditFile = report.file;
+  console.log(`\naudit: ${auditFile}\n${verify.stdout.trim()}`);
   const text = readFileSync(auditFile, "utf8");
-  for (const record of text
+  const records = text
     .split("\n")
     .filter(Boolean)
-    .map((l) => JSON.parse(l))) {
+    .map((l) => JSON.parse(l));
+  // The log keeps every run of this workspace: show this run's session (the last one started).
+  const session = records.findLast((r) => r.kind === "session_start")?.session;
+  for (const record of records) {
+    if (record.session !== session) continue;
     if (record.toolCallId !== "write-env" && record.toolCallId !== "write-allowed") continue;
     const outcome =
       record.kind === "call_end" ? ` → ${record.outcome}${record.blockedBy ? ` (by ${record.blockedBy})` : ""}` : "";
@@ -42,5 +49,7 @@ if (!extra.includes("--json") && result.status === 0) {
   console.log(
     `  the text the model tried to write to .env is ${leaked ? "IN THE AUDIT (bug!)" : "not in the audit"}; .env ${existsSync(join(workspace, ".env")) ? "EXISTS (bug!)" : "was never created"}`,
   );
-  if (leaked || verify.status !== 0) process.exitCode = 1;
+  // 0: intact. 3 (an unsealed tail) can only come from an earlier run of this workspace that was
+  // killed: this run closed its session. Anything else is a broken audit.
+  if (leaked || (verify.status !== 0 && verify.status !== 3)) process.exitCode = 1;
 }

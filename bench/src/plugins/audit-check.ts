@@ -1,13 +1,14 @@
-import { readRecords, verifyAuditFile } from "../../../plugins/tool-audit/src/readers.ts";
+import { auditLocation, readAuditKey, readRecords, verifyAuditFile } from "../../../plugins/tool-audit/src/readers.ts";
 
 /**
- * Checks the audit file of one run of `calls` calls: a verified chain (status ok), one session,
- * exactly `2 * calls + 2` records, and a `call_end` with outcome "executed" for every call.
- * Throws with what was wrong, so a broken audit never passes for a fast one.
+ * Checks the audit log of one run of `calls` calls: verified with the home's key and seals
+ * (verdict intact), one session, exactly `2 * calls + 2` records, and a `call_end` with outcome
+ * "executed" for every call. Throws with what was wrong, so a broken audit never passes for a fast one.
  */
-export async function checkAuditFile(file: string, calls: number): Promise<void> {
-  const report = await verifyAuditFile(file);
-  if (report.status !== "ok") throw new Error(`audit ${file}: ${report.status}: ${report.summary}`);
+export async function checkAuditFile(log: { file: string; home: string; cwd: string }, calls: number): Promise<void> {
+  const { file, keyFile, sealDir } = auditLocation(log);
+  const report = await verifyAuditFile(file, { key: readAuditKey(keyFile), sealDir });
+  if (report.verdict !== "intact") throw new Error(`audit ${file}: ${report.verdict}: ${report.summary}`);
   const expected = 2 * calls + 2;
   if (report.records !== expected || report.sessions.length !== 1) {
     throw new Error(

@@ -12,6 +12,8 @@ export interface PluginFixture {
   content: string;
   /** A fresh audit file path (not created); each trial writes its own. */
   nextAuditFile(): string;
+  /** The Gatehouse home of the trials (audit key and seals), never the user's own. */
+  home: string;
   /** Removes the project and every audit file. */
   remove(): void;
 }
@@ -20,6 +22,7 @@ export interface PluginFixture {
 export function createPluginFixture(): PluginFixture {
   const project = mkdtempSync(join(tmpdir(), "gh-bench-plugins-"));
   const auditDir = mkdtempSync(join(tmpdir(), "gh-bench-audit-"));
+  const home = mkdtempSync(join(tmpdir(), "gh-bench-home-"));
   mkdirSync(join(project, "src"));
   const content = Array.from({ length: 20 }, (_, i) => `line ${i + 1}: a short line of project notes`).join("\n");
   writeFileSync(join(project, READ_PATH), `${content}\n`);
@@ -28,9 +31,11 @@ export function createPluginFixture(): PluginFixture {
     project,
     content,
     nextAuditFile: () => join(auditDir, `audit-${n++}.jsonl`),
+    home,
     remove() {
       rmSync(project, { recursive: true, force: true });
       rmSync(auditDir, { recursive: true, force: true });
+      rmSync(home, { recursive: true, force: true });
     },
   };
 }

@@ -68,6 +68,7 @@ export function hostTrial(workload: PluginWorkload, fixture: PluginFixture, vari
     async setup() {
       host = await createHost({
         cwd: fixture.project,
+        env: { GATEHOUSE_HOME: fixture.home },
         model: replayModel(script(workload)),
         tools: [noopTool],
         extensions: auditFile ? [protectedPaths, toolAudit] : [],
@@ -87,7 +88,8 @@ export function hostTrial(workload: PluginWorkload, fixture: PluginFixture, vari
     },
     async verify() {
       checkResults(result, workload, workload.tool === "read" ? fixture.content : "ok");
-      if (auditFile) await checkAuditFile(auditFile, totalCalls(workload));
+      if (auditFile)
+        await checkAuditFile({ file: auditFile, home: fixture.home, cwd: fixture.project }, totalCalls(workload));
     },
     async dispose() {
       await host?.close();

@@ -1,5 +1,6 @@
 import { performance } from "node:perf_hooks";
 import type { ToolExecutionEndEvent, ToolOutcome } from "@gatehouse/sdk";
+import type { AuditKey } from "./audit-key.ts";
 import type { RecordFields, RecordKind, SessionStartRecord } from "./record.ts";
 import { RecordChain, type RecordChainOptions } from "./record-chain.ts";
 import { capReason, recordedEffects, resultSize } from "./summarize-call.ts";
@@ -17,7 +18,12 @@ export interface AuditRecorderOptions {
   /** Redacts one call's arguments (see `createRedactor`). */
   redact: (tool: string, args: unknown) => unknown;
   gatehouse?: string | undefined;
-  chain?: RecordChainOptions;
+  /** The key the session's records are MAC-ed with; its id goes into `session_start`. */
+  key: AuditKey;
+  /** The session's number among its log's sessions and the finished prefix (see `SessionStartRecord`). */
+  ordinal?: number;
+  settled?: number;
+  chain?: Omit<RecordChainOptions, "key">;
   /** A monotonic clock in ms for durations; default `performance.now`. */
   clock?: () => number;
 }
@@ -73,9 +79,14 @@ export class AuditRecorder {
 
   constructor(options: AuditRecorderOptions) {
     this.#options = options;
-    this.#chain = new RecordChain(options.chain);
+    this.#chain = new RecordChain({ ...options.chain, key: options.key.records });
     this.session = this.#chain.session;
     this.#clock = options.clock ?? (() => performance.now());
+  }
+
+  /** How many records the session has produced, and the MAC of the last one: what a seal holds. */
+  get chainState(): { count: number; head: string } {
+    return { count: this.#chain.length, head: this.#chain.head };
   }
 
   /** Whether `end()` was called. */
@@ -91,6 +102,9 @@ export class AuditRecorder {
   start(options: { midRun?: boolean } = {}): boolean {
     const fields: RecordFields<"session_start"> = { cwd: this.#options.cwd, config: this.#options.config };
     if (this.#options.gatehouse !== undefined) fields.gatehouse = this.#options.gatehouse;
+    fields.keyId = this.#options.key.id;
+    if (this.#options.ordinal !== undefined) fields.ordinal = this.#options.ordinal;
+    if (this.#options.settled !== undefined) fields.settled = this.#options.settled;
     if (options.midRun) fields.midRun = true;
     return this.#write("session_start", fields);
   }
@@ -130,6 +144,11 @@ export class AuditRecorder {
       ...(Array.isArray(event.effects) ? { paths: recordedEffects(event.effects) } : {}),
       ...(changed ? { args: this.#options.redact(event.toolName, event.args) } : {}),
     });
+  }
+
+  /** Writes a `gap` record: the session's first `lost` records went to a file that was lost. */
+  gap(cause: string, lost: number): boolean {
+    return this.#write("gap", { cause, lost });
   }
 
   /** Writes `session_end` with the session's counts; later calls write nothing. */

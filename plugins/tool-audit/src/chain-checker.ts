@@ -1,5 +1,5 @@
 import { type AuditRecord, GENESIS_HASH } from "./record.ts";
-import type { IncompleteSession, SessionSummary, VerifyProblem } from "./verify-report.ts";
+import type { SessionSummary, VerifyProblem } from "./verify-report.ts";
 
 /** A run of seq numbers that was skipped; it may turn up later (reordered) or never (missing). */
 interface Gap {
@@ -12,35 +12,61 @@ interface Gap {
   fillLine: number | undefined;
 }
 
-interface Track {
+/** One session as the checker follows it. */
+export interface SessionTrack {
   summary: SessionSummary;
-  lastHash: string;
+  lastMac: string;
   endLine: number | undefined;
   gaps: Gap[];
   /** A failed link whose blame depends on the next record of the session. */
   pendingBreak: VerifyProblem | undefined;
+  /** `settled` of its session_start: sessions numbered up to it had finished before it began. */
+  settled: number | undefined;
+  /** The MAC of the record at seq `sealedCount - 1`, captured for the seal comparison. */
+  sealedHead: string | undefined;
+  /** From a `gap` record: the session's records before this seq were in a file that was lost. */
+  lostBefore: number | undefined;
+  gapLine: number | undefined;
+  gapCause: string | undefined;
 }
 
 const range = (from: number, to: number) => (from === to ? `seq ${from}` : `seq ${from}–${to}`);
-const short = (session: string) => session.slice(0, 8);
+/** A session id as messages show it. */
+export const short = (session: string) => session.slice(0, 8);
 
 /**
- * Checks the hash chain of every session in file order, one record at a time.
- * Contract: feed records in line order with the sha256 of their exact bytes, then call `finish`.
- * A broken link is blamed on the record whose bytes changed: the previous record, or this one when
- * the next link breaks too. A seq skip is "reordered" if the skipped records turn up later, else
- * "missing records". Problems go to `report` in detection order.
+ * Checks the chain of every session in file order, one record at a time: each record's MAC (when
+ * a key is given), each `prev` against the MAC of the session's previous record, seq order.
+ * Contract: feed records in line order, then call `finish`. A record whose MAC fails is
+ * `modified` at its own line; a broken link is blamed on the record whose bytes changed (the
+ * previous record, or this one when the next link breaks too). A seq skip is "reordered" if the
+ * skipped records turn up later, else "missing_records" (or a recorded gap). Problems go to
+ * `report` in detection order.
  */
 export class ChainChecker {
-  readonly #tracks = new Map<string, Track>();
+  readonly #tracks = new Map<string, SessionTrack>();
   readonly #report: (problem: VerifyProblem) => void;
+  readonly #sealedCounts: ReadonlyMap<string, number>;
+  /** Lines already reported as modified, so a broken link is not blamed on them twice. */
+  readonly #modified = new Set<number>();
 
-  constructor(report: (problem: VerifyProblem) => void) {
+  constructor(report: (problem: VerifyProblem) => void, sealedCounts: ReadonlyMap<string, number> = new Map()) {
     this.#report = report;
+    this.#sealedCounts = sealedCounts;
   }
 
-  /** Checks one record against its session's chain. */
-  check(record: AuditRecord, line: number, hash: string): void {
+  /** Reports a record whose MAC does not verify. */
+  modified(record: AuditRecord, line: number, message: string): void {
+    this.#modified.add(line);
+    this.#report({ kind: "modified", line, session: record.session, seq: record.seq, message });
+  }
+
+  #blame(problem: VerifyProblem): void {
+    if (!this.#modified.has(problem.line)) this.#report(problem);
+  }
+
+  /** Checks one record (whose own MAC is `mac`) against its session's chain. */
+  check(record: AuditRecord, line: number, mac: string): void {
     const { session, seq } = record;
     const track = this.#tracks.get(session);
     if (!track) {
@@ -48,32 +74,32 @@ export class ChainChecker {
       if (seq !== 0)
         created.gaps.push({ from: 0, to: seq - 1, line, prevLine: undefined, filled: 0, fillLine: undefined });
       else if (record.prev !== GENESIS_HASH) {
-        const message = `session ${short(session)} starts at line ${line} but its prev is not the genesis hash`;
-        this.#report({ kind: "broken_chain", line, session, seq, message });
+        const message = `session ${short(session)} starts at line ${line} but its prev is not the genesis value`;
+        this.#blame({ kind: "modified", line, session, seq, message });
       }
-      this.#accept(created, record, line, hash);
+      this.#accept(created, record, line, mac);
       return;
     }
     const s = track.summary;
     if (track.endLine !== undefined) {
       const message = `seq ${seq} of session ${short(session)} comes after the session ended at line ${track.endLine}: inserted`;
-      this.#report({ kind: "reordered", line, session, seq, message });
+      this.#report({ kind: "inserted", line, session, seq, message });
       return;
     }
     if (seq === s.lastSeq + 1) {
-      const linked = record.prev === track.lastHash;
+      const linked = record.prev === track.lastMac;
       const pending = track.pendingBreak;
       track.pendingBreak = undefined;
       if (pending && !linked) {
         // Both links around the previous record broke: that record's own bytes changed.
         const message = `seq ${s.lastSeq} of session ${short(session)} was modified: it links neither to the record before it nor to line ${line} after it`;
-        this.#report({ ...pending, line: s.lastLine, seq: s.lastSeq, detectedAt: line, message });
+        this.#blame({ ...pending, line: s.lastLine, seq: s.lastSeq, detectedAt: line, message });
       } else {
-        if (pending) this.#report(pending);
+        if (pending) this.#blame(pending);
         if (!linked) {
-          const message = `seq ${s.lastSeq} of session ${short(session)} does not match the hash line ${line} holds for it: modified or replaced`;
+          const message = `seq ${s.lastSeq} of session ${short(session)} does not match the MAC line ${line} holds for it: modified or replaced`;
           track.pendingBreak = {
-            kind: "broken_chain",
+            kind: "modified",
             line: s.lastLine,
             session,
             seq: s.lastSeq,
@@ -82,11 +108,11 @@ export class ChainChecker {
           };
         }
       }
-      this.#accept(track, record, line, hash);
+      this.#accept(track, record, line, mac);
     } else if (seq > s.lastSeq + 1) {
       this.#settle(track);
       track.gaps.push({ from: s.lastSeq + 1, to: seq - 1, line, prevLine: s.lastLine, filled: 0, fillLine: undefined });
-      this.#accept(track, record, line, hash);
+      this.#accept(track, record, line, mac);
     } else {
       const gap = track.gaps.find((g) => seq >= g.from && seq <= g.to);
       if (gap) {
@@ -94,12 +120,12 @@ export class ChainChecker {
         gap.fillLine ??= line;
       } else {
         const message = `seq ${seq} of session ${short(session)} appears again after seq ${s.lastSeq} (line ${s.lastLine}): duplicated or inserted`;
-        this.#report({ kind: "reordered", line, session, seq, message });
+        this.#report({ kind: "inserted", line, session, seq, message });
       }
     }
   }
 
-  #open(record: AuditRecord, line: number): Track {
+  #open(record: AuditRecord, line: number): SessionTrack {
     const summary: SessionSummary = {
       session: record.session,
       records: 0,
@@ -109,59 +135,73 @@ export class ChainChecker {
       ended: false,
     };
     if (typeof record.pid === "number") summary.pid = record.pid;
-    const track: Track = { summary, lastHash: "", endLine: undefined, gaps: [], pendingBreak: undefined };
+    const track: SessionTrack = {
+      summary,
+      lastMac: "",
+      endLine: undefined,
+      gaps: [],
+      pendingBreak: undefined,
+      settled: undefined,
+      sealedHead: undefined,
+      lostBefore: undefined,
+      gapLine: undefined,
+      gapCause: undefined,
+    };
     this.#tracks.set(record.session, track);
     return track;
   }
 
-  #accept(track: Track, record: AuditRecord, line: number, hash: string): void {
+  #accept(track: SessionTrack, record: AuditRecord, line: number, mac: string): void {
     const s = track.summary;
     s.records++;
     s.lastSeq = record.seq;
     s.lastLine = line;
-    track.lastHash = hash;
-    if (record.kind === "session_end") {
+    track.lastMac = mac;
+    if (record.seq === (this.#sealedCounts.get(record.session) ?? 0) - 1) track.sealedHead = mac;
+    if (record.kind === "session_start") {
+      if (typeof record.ordinal === "number") s.ordinal = record.ordinal;
+      if (typeof record.keyId === "string") s.keyId = record.keyId;
+      if (typeof record.settled === "number") track.settled = record.settled;
+    } else if (record.kind === "gap" && typeof record.lost === "number") {
+      track.lostBefore = Math.max(track.lostBefore ?? 0, record.lost);
+      track.gapLine = line;
+      track.gapCause = String(record.cause);
+    } else if (record.kind === "session_end") {
       s.ended = true;
       track.endLine = line;
     }
   }
 
-  #settle(track: Track): void {
-    if (track.pendingBreak) this.#report(track.pendingBreak);
+  #settle(track: SessionTrack): void {
+    if (track.pendingBreak) this.#blame(track.pendingBreak);
     track.pendingBreak = undefined;
   }
 
-  #reportGap(session: string, gap: Gap): void {
+  #reportGap(session: string, gap: Gap, track: SessionTrack): void {
     const size = gap.to - gap.from + 1;
     const what = `${range(gap.from, gap.to)} of session ${short(session)}`;
     if (gap.filled > 0) {
       const message = `${what} should come before line ${gap.line} but turned up at line ${gap.fillLine}: reordered`;
       this.#report({ kind: "reordered", line: gap.line, session, seq: gap.from, message });
     }
-    if (gap.filled < size) {
-      const where =
-        gap.prevLine === undefined ? `before line ${gap.line}` : `between line ${gap.prevLine} and line ${gap.line}`;
-      const message = `${what} missing ${where}: records were deleted or lost`;
-      this.#report({ kind: "missing_records", line: gap.line, session, seq: gap.from, message });
+    if (gap.filled >= size) return;
+    if (gap.from === 0 && track.lostBefore !== undefined && gap.to < track.lostBefore) {
+      const message = `the sink recorded at line ${track.gapLine} that ${track.gapCause}: ${what} went to the lost file`;
+      this.#report({ kind: "gap_recorded", line: track.gapLine ?? gap.line, session, seq: gap.from, message });
+      return;
     }
+    const where =
+      gap.prevLine === undefined ? `before line ${gap.line}` : `between line ${gap.prevLine} and line ${gap.line}`;
+    const message = `${what} missing ${where}: records were deleted or lost`;
+    this.#report({ kind: "missing_records", line: gap.line, session, seq: gap.from, message });
   }
 
-  /** Settles open questions and returns every session, and those that never ended. */
-  finish(): { sessions: SessionSummary[]; incomplete: IncompleteSession[] } {
-    const sessions: SessionSummary[] = [];
-    const incomplete: IncompleteSession[] = [];
+  /** Settles open questions and returns every session in the order it first appeared. */
+  finish(): SessionTrack[] {
     for (const [session, track] of this.#tracks) {
       this.#settle(track);
-      for (const gap of track.gaps) this.#reportGap(session, gap);
-      const s = track.summary;
-      sessions.push(s);
-      if (s.ended) continue;
-      const who = `session ${session}${s.pid !== undefined ? ` (pid ${s.pid})` : ""}`;
-      const message = `${who} has no session_end: the run ended without closing (killed or crashed) after seq ${s.lastSeq} at line ${s.lastLine}; at most its unflushed batch was lost.`;
-      const entry: IncompleteSession = { session, lastSeq: s.lastSeq, lastLine: s.lastLine, message };
-      if (s.pid !== undefined) entry.pid = s.pid;
-      incomplete.push(entry);
+      for (const gap of track.gaps) this.#reportGap(session, gap, track);
     }
-    return { sessions, incomplete };
+    return [...this.#tracks.values()];
   }
 }

@@ -1,10 +1,6 @@
-import path from "node:path";
 import type { ConfigMergeRule } from "@gatehouse/sdk";
 import { z } from "zod";
 import { NEVER_VERBATIM } from "./redact.ts";
-
-/** The audit file used when `file` is not configured, relative to the project directory. */
-export const DEFAULT_AUDIT_FILE = path.join(".gatehouse", "audit", "audit.jsonl");
 
 const verbatimSchema = z.record(z.string(), z.array(z.string())).superRefine((lists, ctx) => {
   for (const [tool, fields] of Object.entries(lists)) {
@@ -23,8 +19,20 @@ const verbatimSchema = z.record(z.string(), z.array(z.string())).superRefine((li
 
 /** The `config.tool-audit` section of the settings. */
 export const toolAuditConfigSchema = z.strictObject({
-  /** The audit file; relative paths resolve against the project directory. */
+  /**
+   * The audit log; relative paths resolve against the project directory. Default: one log per
+   * project in the per-user Gatehouse directory (`audit/projects/<id>/audit.jsonl`), out of the
+   * workspace. A file inside the workspace is refused unless `allowWorkspaceFile` is true.
+   */
   file: z.string().min(1).optional(),
+  /** Lets `file` lie inside the workspace, where the agent's own commands could delete or rewrite it. */
+  allowWorkspaceFile: z.boolean().default(false),
+  /**
+   * The key file records and seals are MAC-ed with (e.g. a team key that managed settings name);
+   * it must exist and lie outside the workspace. Default: `keys/audit.key` in the per-user
+   * Gatehouse directory, created on first use (mode 0600).
+   */
+  key: z.string().min(1).optional(),
   /**
    * "batch" (default): each turn's records reach the kernel at its end, fsync at run end and at
    * most once a second; "every": write and fsync each record.
@@ -32,12 +40,17 @@ export const toolAuditConfigSchema = z.strictObject({
   fsync: z.enum(["every", "batch"]).default("batch"),
   /** "stop" (default): a write failure stops the run and blocks every call; "warn": log and go on. */
   onWriteError: z.enum(["stop", "warn"]).default("stop"),
+  /**
+   * "stop" (default): a log unlinked, renamed or replaced while a run writes to it stops the run;
+   * "reopen": the sink opens the path anew and records the gap there.
+   */
+  onFileReplaced: z.enum(["stop", "reopen"]).default("stop"),
   /** Per tool, the argument fields recorded verbatim; a listed tool's list replaces its default. */
   verbatim: verbatimSchema.default({}),
   /**
-   * A pino transport that also receives every record (e.g. to ship them to a central store):
-   * `{ "target": "pino-socket", "options": { … } }`. The file stays the record of truth; a transport
-   * failure is logged, never fatal.
+   * A pino transport that also receives every record and seal (e.g. to ship them to a central
+   * store): `{ "target": "pino-socket", "options": { … } }`. The file stays the record of truth; a
+   * transport failure is logged, never fatal.
    */
   ship: z
     .strictObject({ target: z.string().min(1), options: z.record(z.string(), z.unknown()).default({}) })
@@ -45,26 +58,21 @@ export const toolAuditConfigSchema = z.strictObject({
 });
 
 /**
- * How each key merges across settings levels (see `ConfigMergeRule`): under managed settings, where
- * records go (`file`, `ship`, the MAC `key`) and what is kept verbatim stay as managed (or the
- * default) decides; a lower level may only make writing stricter (`fsync: "every"`, stop on a
- * write error).
+ * How each key merges across settings levels (SPEC §5: managed settings are a floor). Where the
+ * log goes, which key signs it, whether it may live in the workspace, what is kept verbatim and
+ * where it is shipped stay as managed settings (or the default) say; the failure modes and the
+ * durability only move towards the strict end.
  */
 export const toolAuditMergeRules = {
   file: "pinned",
+  allowWorkspaceFile: "pinned",
   key: "pinned",
-  fsync: { stricter: ["batch", "every"] },
-  onWriteError: { stricter: ["warn", "stop"] },
   verbatim: "pinned",
   ship: "pinned",
-} as const satisfies { readonly [Key in keyof z.input<typeof toolAuditConfigSchema>]-?: ConfigMergeRule } & {
-  readonly key: ConfigMergeRule;
-};
+  fsync: { stricter: ["batch", "every"] },
+  onWriteError: { stricter: ["warn", "stop"] },
+  onFileReplaced: { stricter: ["reopen", "stop"] },
+} as const satisfies { readonly [Key in keyof z.input<typeof toolAuditConfigSchema>]-?: ConfigMergeRule };
 
 /** The parsed configuration of the audit. */
 export type ToolAuditConfig = z.output<typeof toolAuditConfigSchema>;
-
-/** The absolute audit file for a configured (or default) path. */
-export function resolveAuditFile(file: string | undefined, cwd: string): string {
-  return path.resolve(cwd, file ?? DEFAULT_AUDIT_FILE);
-}

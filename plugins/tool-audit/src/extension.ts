@@ -1,9 +1,23 @@
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { defineExtension, type ExtensionAPI, type ExtensionDefinition } from "@gatehouse/sdk";
-import { AuditRecorder } from "./audit-recorder.ts";
-import { resolveAuditFile, type ToolAuditConfig, toolAuditConfigSchema, toolAuditMergeRules } from "./config.ts";
+import { type AuditKey, loadOrCreateAuditKey, readAuditKey } from "./audit-key.ts";
+import {
+  type AuditLocation,
+  auditLocation,
+  insideWorkspace,
+  KEY_SEGMENTS,
+  PROJECT_NAME,
+  projectLogSegments,
+  realish,
+  sealSegments,
+} from "./audit-location.ts";
+import { type AuditSession, openAuditSession } from "./audit-session.ts";
+import { type ToolAuditConfig, toolAuditConfigSchema, toolAuditMergeRules } from "./config.ts";
 import { gatehouseVersion } from "./gatehouse-version.ts";
+import { unusableLocation } from "./log-file.ts";
 import { type ArgsRedactor, createRedactor, mergeVerbatim } from "./redact.ts";
-import { type AuditSink, type AuditWriteFailure, openAuditSink } from "./sink.ts";
+import type { AuditWriteFailure } from "./sink.ts";
 
 /** Options of `createToolAudit` for library use (what settings JSON cannot hold). */
 export interface ToolAuditOptions {
@@ -11,83 +25,134 @@ export interface ToolAuditOptions {
   redactors?: Record<string, ArgsRedactor>;
 }
 
-/** One audited run: its file handle and its session. */
-interface AuditedRun {
-  sink: AuditSink;
-  recorder: AuditRecorder;
+/** Why the configured log or key may not be used (where the agent can reach them), if so. */
+function locationProblem(location: AuditLocation, config: ToolAuditConfig, cwd: string): string | undefined {
+  if (!config.allowWorkspaceFile && insideWorkspace(location.file, cwd)) {
+    return config.file
+      ? `config.tool-audit.file ${location.file} is inside the workspace ${cwd}, where the agent's own commands (a git clean, an rm) can delete or rewrite it; remove "file" to use the per-user log, or set "allowWorkspaceFile": true to accept that`
+      : `the Gatehouse directory (GATEHOUSE_HOME) holding the audit log ${location.file} is inside the workspace ${cwd}, where the agent's own commands can delete or rewrite it; move it out of the workspace`;
+  }
+  const unusable = unusableLocation(location.file);
+  if (unusable) return `config.tool-audit.file ${location.file} ${unusable}`;
+  if (insideWorkspace(location.keyFile, cwd)) {
+    const what = config.key ? "config.tool-audit.key" : "the audit key (in GATEHOUSE_HOME)";
+    return `${what} ${location.keyFile} is inside the workspace ${cwd}, where the agent can read or replace it; keep the audit key outside the workspace`;
+  }
+  return undefined;
+}
+
+/** Creates what the log needs in the per-user directory and reads (or creates) the key. */
+function prepare(api: ExtensionAPI, location: AuditLocation): { key: AuditKey; sealDir: string } {
+  if (location.defaultFile) {
+    const dir = api.privateDir(...projectLogSegments(api.cwd));
+    const about = { project: realish(api.cwd), log: location.file, created: new Date().toISOString() };
+    try {
+      writeFileSync(join(dir, PROJECT_NAME), `${JSON.stringify(about, null, 2)}\n`, { flag: "wx", mode: 0o600 });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+    }
+  }
+  const sealDir = api.privateDir(...sealSegments(location.file));
+  if (!location.defaultKey) return { key: readAuditKey(location.keyFile) as AuditKey, sealDir };
+  api.privateDir(...KEY_SEGMENTS.slice(0, -1));
+  return { key: loadOrCreateAuditKey(location.keyFile), sealDir };
 }
 
 function setupToolAudit(api: ExtensionAPI, options: ToolAuditOptions): void {
   const config: ToolAuditConfig = api.config(toolAuditConfigSchema, { merge: toolAuditMergeRules });
-  const file = resolveAuditFile(config.file, api.cwd);
+  const location = auditLocation({ home: api.gatehouseHome, cwd: api.cwd, file: config.file, key: config.key });
+  // A log or key the agent could reach is refused at every run (not only at load, so that no host
+  // can run the tools unaudited because the extension failed to load).
+  const refused = locationProblem(location, config, api.cwd);
+  if (refused) api.logger.error({ file: location.file }, refused);
+  const { file } = location;
   const redact = createRedactor({
     verbatim: mergeVerbatim(config.verbatim),
     redactors: options.redactors,
     onRedactorError: (tool, error) =>
       api.logger.warn({ tool, err: error instanceof Error ? error.message : String(error) }, "audit redactor failed"),
   });
-  let run: AuditedRun | undefined;
+  let run: AuditSession | undefined;
   let failure: AuditWriteFailure | undefined;
 
+  // A log taken away mid-run is tampering, not a disk error: it stops the run even with "warn".
+  const stops = (f: AuditWriteFailure) => config.onWriteError === "stop" || f.op === "replaced";
   const onFailure = (f: AuditWriteFailure) => {
     failure = f;
-    if (config.onWriteError === "warn") {
+    if (!stops(f)) {
       api.logger.warn({ file, op: f.op, err: f.message }, "audit log cannot be written; continuing unaudited");
       return;
     }
-    api.abortRun(`audit log ${file} cannot be written: ${f.message}`);
+    api.abortRun(
+      f.op === "replaced" || refused
+        ? `audit stopped: ${f.message}`
+        : `audit log ${file} cannot be written: ${f.message}`,
+    );
   };
 
-  const begin = (midRun: boolean): AuditedRun => {
+  const begin = (midRun: boolean): AuditSession | undefined => {
     failure = undefined;
-    const sink = openAuditSink({
+    let prepared: ReturnType<typeof prepare>;
+    try {
+      if (refused) throw new Error(refused);
+      prepared = prepare(api, location);
+    } catch (error) {
+      const err = error as NodeJS.ErrnoException;
+      onFailure({
+        code: "GH_AUDIT_WRITE",
+        file,
+        op: "open",
+        message: err instanceof Error ? err.message : String(error),
+        ...(typeof err?.code === "string" ? { errno: err.code } : {}),
+      });
+      return undefined;
+    }
+    return openAuditSession({
       file,
+      sealDir: prepared.sealDir,
+      key: prepared.key,
       fsync: config.fsync,
+      onFileReplaced: config.onFileReplaced,
       onError: onFailure,
       ...(config.ship
         ? { ship: config.ship, onShipError: (message: string) => api.logger.warn({ file }, message) }
         : {}),
-    });
-    const recorder = new AuditRecorder({
-      sink,
       cwd: api.cwd,
       config: { fsync: config.fsync, onWriteError: config.onWriteError },
       redact,
       gatehouse: gatehouseVersion(),
+      midRun,
     });
-    recorder.start({ midRun });
-    return { sink, recorder };
   };
   // A reload mid-run sees tool events without agent_start: open a session then.
-  const current = (): AuditedRun => {
-    run ??= begin(true);
+  const current = (): AuditSession | undefined => {
+    run ??= failure ? undefined : begin(true);
     return run;
   };
   const finish = async () => {
     const ending = run;
     run = undefined;
-    if (!ending) return;
-    ending.recorder.end();
-    await ending.sink.close();
+    if (ending) await ending.close();
   };
 
   api.on("agent_start", async () => {
     await finish();
+    // Opening writes and commits session_start: an unwritable log, seal or key is found before
+    // any tool can run. The fsync waits for the end of the run (or the sink's interval).
     run = begin(false);
-    // Prove the file is writable before any tool can run: the write fails if it is not. The fsync
-    // waits for the end of the run (or the sink's interval), not for every run's first record.
-    run.sink.commit();
   });
-  api.on("turn_start", () => current().recorder.turnStart());
-  api.on("tool_execution_start", (event) => void current().recorder.callStart(event));
-  api.on("tool_execution_end", (event) => void current().recorder.callEnd(event));
-  // Each turn's records reach the kernel at its end, so a killed process loses at most one turn.
-  api.on("turn_end", () => void run?.sink.commit());
+  api.on("turn_start", () => current()?.recorder.turnStart());
+  api.on("tool_execution_start", (event) => void current()?.recorder.callStart(event));
+  api.on("tool_execution_end", (event) => void current()?.recorder.callEnd(event));
+  // Each turn's records reach the kernel at its end, and the seal follows: a killed process
+  // loses at most one turn, and verify knows how many records each session had.
+  api.on("turn_end", () => void run?.commit());
   api.on("agent_end", finish);
   api.on(
     "tool_call",
     (event) => {
-      if (config.onWriteError !== "stop" || !failure) return undefined;
+      if (refused) return { block: true, reason: `Blocked ${event.toolName}: ${refused}.` };
+      if (!failure || !stops(failure)) return undefined;
       return {
         block: true,
         reason: `Blocked ${event.toolName}: the audit log ${file} cannot be written (${failure.message}), and tool-audit does not let tools run unaudited.`,
@@ -98,10 +163,13 @@ function setupToolAudit(api: ExtensionAPI, options: ToolAuditOptions): void {
 }
 
 /**
- * The audit extension (SPEC §7): one redacted, hash-chained JSONL record per call start and end.
- * Contract: fails closed by default: when the file cannot be written the run is stopped with
- * `api.abortRun` and every further call is blocked; with `onWriteError: "warn"` it logs and goes on.
- * Never records the raw text of write contents, edit texts, bash commands or results.
+ * The audit extension (SPEC §7): one redacted JSONL record per call start and end, in a keyed
+ * chain, sealed after every committed turn, in the per-user Gatehouse directory by default.
+ * Contract: fails closed by default: when the log, its seal or its key cannot be written or read,
+ * or the log is unlinked or replaced mid-run, the run is stopped with `api.abortRun` and every
+ * further call is blocked; with `onWriteError: "warn"` it logs and goes on. Never records the raw
+ * text of write contents, edit texts, bash commands or results, and scrubs well-known secret
+ * shapes from everything it does record.
  */
 export function createToolAudit(options: ToolAuditOptions = {}): ExtensionDefinition {
   return defineExtension({ name: "tool-audit", setup: (api) => setupToolAudit(api, options) });

@@ -1,4 +1,5 @@
 import { createReadStream } from "node:fs";
+import { openForReading } from "./log-file.ts";
 
 /** One line of a file, as bytes. */
 export interface RawLine {
@@ -25,12 +26,15 @@ export interface ReadLinesOptions {
 /**
  * Streams a file line by line as exact bytes, in constant memory per line (large files are fine).
  * Contract: splits on `\n` only; a final line without a newline is yielded with
- * `terminated: false`; an empty file yields nothing. Rejects if the file cannot be read.
+ * `terminated: false`; an empty file yields nothing. Rejects if the file cannot be read or is not
+ * a regular file (a FIFO or device is refused at once, never waited on).
  */
 export async function* readLines(file: string, options: ReadLinesOptions = {}): AsyncGenerator<RawLine> {
   const start = options.start ?? 0;
   if (options.end !== undefined && options.end <= start) return;
-  const stream = createReadStream(file, {
+  const { fd } = openForReading(file);
+  const stream = createReadStream("", {
+    fd,
     start,
     ...(options.end !== undefined ? { end: options.end - 1 } : {}),
     highWaterMark: 1 << 16,

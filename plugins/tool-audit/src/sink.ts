@@ -1,18 +1,27 @@
-import { fsyncSync } from "node:fs";
+import { closeSync, fsyncSync, mkdirSync } from "node:fs";
+import { dirname } from "node:path";
 import { pino } from "pino";
+import { type FileIdentity, fileChange, openAppendOnly } from "./log-file.ts";
 import type { FsyncMode } from "./record.ts";
 import { endsTorn } from "./torn-tail.ts";
+import { writeFully } from "./write-fully.ts";
 
 /** Why the audit file could not be written. */
 export interface AuditWriteFailure {
   code: "GH_AUDIT_WRITE";
   file: string;
-  /** What was being done: opening (including creating its folder), writing, flushing or closing. */
-  op: "open" | "write" | "flush" | "close";
+  /**
+   * What was being done: opening (including creating its folder), writing, flushing, closing,
+   * sealing; `replaced`: the file was unlinked, renamed or replaced under the sink.
+   */
+  op: "open" | "write" | "flush" | "close" | "seal" | "replaced";
   /** The system error code when there is one (EACCES, ENOSPC, ENOTDIR, …). */
   errno?: string;
   message: string;
 }
+
+/** What the sink does when its file is unlinked, renamed or replaced while it is open. */
+export type OnFileReplaced = "stop" | "reopen";
 
 /** Options of `openAuditSink`. */
 export interface AuditSinkOptions {
@@ -21,6 +30,16 @@ export interface AuditSinkOptions {
   fsync: FsyncMode;
   /** Called once, on the first failure; the sink drops every record after it. */
   onError?: (failure: AuditWriteFailure) => void;
+  /**
+   * "stop" (default): a file unlinked, renamed or replaced under the sink is a failure (`op:
+   * "replaced"`). "reopen": the sink opens the path anew, writes there, and calls `onReopened`.
+   */
+  onFileReplaced?: OnFileReplaced;
+  /**
+   * Told, after a reopen, why and how many lines this sink had written before (they are in the
+   * lost file); the caller records the gap. Lines it writes from here on go to the new file.
+   */
+  onReopened?: (cause: string, lost: number) => void;
   /** In batch mode, how many buffered bytes trigger a write before the next commit. */
   batchBytes?: number;
   /** In batch mode, the longest time between fsyncs while commits keep coming, in ms. */
@@ -31,34 +50,48 @@ export interface AuditSinkOptions {
   onShipError?: (message: string) => void;
 }
 
-type Destination = ReturnType<typeof pino.destination>;
-
 const DEFAULT_BATCH_BYTES = 64 * 1024;
 const DEFAULT_FSYNC_INTERVAL_MS = 1000;
 
+const errnoOf = (error: unknown) => (error as NodeJS.ErrnoException)?.code;
+const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
 /**
- * The append-only audit file, written through pino's destination (sonic-boom, synchronous, O_APPEND).
+ * The append-only audit file, written with one `write(2)` per batch on a descriptor opened
+ * `O_APPEND | O_NOFOLLOW | O_NONBLOCK` (a FIFO, device or symbolic link is refused, never waited on).
  * Contract: every write hands whole lines to the kernel in one system call, so lines of processes
  * sharing the file never interleave. "every": each record is written and fsynced at once.
  * "batch": records collect in memory and reach the kernel at `commit` (the extension commits at
  * every turn end, so a SIGKILL loses at most the current turn's records) or when `batchBytes`
- * is exceeded; they are fsynced at `flush`/`close` and at most `fsyncIntervalMs` after a commit
- * (bounding what a power loss can take). Failures never throw: the first one sets `healthy` to
- * false, is reported to `onError` and in `failure`, and later records are dropped. A file whose
- * last line is torn (a crash mid-write) gets a newline first, so the new session's lines stay whole.
+ * is exceeded; they are fsynced at `flush`/`close` and at most `fsyncIntervalMs` after a commit.
+ * Before and after each write the sink compares its descriptor with the path (device, inode, link
+ * count, size): a file unlinked, renamed, replaced or truncated is a failure (or, with "reopen",
+ * opened anew) —
+ * the sink never keeps writing into a file nobody can read. Failures never throw: the first one
+ * sets `healthy` to false, is reported to `onError` and in `failure`, and later records are
+ * dropped. A file whose last line is torn (a crash mid-write) gets a newline first.
  */
 export class AuditSink {
   /** The file written to. */
   readonly file: string;
   /** The durability mode. */
   readonly fsync: FsyncMode;
-  readonly #onError: ((failure: AuditWriteFailure) => void) | undefined;
+  readonly #options: AuditSinkOptions;
   readonly #batchBytes: number;
   readonly #fsyncIntervalMs: number;
-  #dest: Destination | undefined;
+  #fd: number | undefined;
+  #identity: FileIdentity | undefined;
   #ship: ReturnType<typeof pino.transport> | undefined;
   #failure: AuditWriteFailure | undefined;
   #pending = "";
+  #pendingLines = 0;
+  /** Lines this sink has written, over every file it has had open. */
+  #written = 0;
+  #reopened: { cause: string; lost: number } | undefined;
+  /** The file's size at the last check: an append-only log never gets smaller. */
+  #size = 0;
+  /** How many times the file was opened (a reopened file may get the same descriptor number). */
+  #opens = 0;
   #unsynced = false;
   #lastFsync = performance.now();
   #dropped = 0;
@@ -67,24 +100,32 @@ export class AuditSink {
   constructor(options: AuditSinkOptions) {
     this.file = options.file;
     this.fsync = options.fsync;
-    this.#onError = options.onError;
+    this.#options = options;
     this.#batchBytes = options.batchBytes ?? DEFAULT_BATCH_BYTES;
     this.#fsyncIntervalMs = options.fsyncIntervalMs ?? DEFAULT_FSYNC_INTERVAL_MS;
-    const torn = endsTorn(options.file);
-    try {
-      this.#dest = pino.destination({ dest: options.file, append: true, mkdir: true, sync: true });
-    } catch (error) {
-      this.#fail("open", error);
-      return;
-    }
-    this.#dest.on("error", (error: unknown) => this.#fail("write", error));
-    if (torn) this.#writeNow("\n");
+    if (!this.#open()) return;
     if (options.ship) this.#openShip(options.ship, options.onShipError);
   }
 
+  #open(): boolean {
+    const torn = endsTorn(this.file);
+    try {
+      mkdirSync(dirname(this.file), { recursive: true });
+      const opened = openAppendOnly(this.file);
+      this.#fd = opened.fd;
+      this.#identity = opened.identity;
+      this.#size = 0;
+      this.#opens++;
+    } catch (error) {
+      this.#fail("open", error);
+      return false;
+    }
+    if (torn) this.#writeRaw("\n");
+    return this.healthy;
+  }
+
   #openShip(ship: NonNullable<AuditSinkOptions["ship"]>, onError: AuditSinkOptions["onShipError"]): void {
-    const report = (error: unknown) =>
-      onError?.(`audit transport ${ship.target}: ${error instanceof Error ? error.message : String(error)}`);
+    const report = (error: unknown) => onError?.(`audit transport ${ship.target}: ${messageOf(error)}`);
     try {
       this.#ship = pino.transport({ target: ship.target, options: ship.options ?? {} });
       this.#ship.on("error", report);
@@ -110,41 +151,78 @@ export class AuditSink {
 
   /** Resolves when the file is open: true, or false if opening failed (it opens synchronously). */
   ready(): Promise<boolean> {
-    return Promise.resolve(this.#dest !== undefined && this.healthy);
+    return Promise.resolve(this.#fd !== undefined && this.healthy);
+  }
+
+  /** Reports a failure that happened outside the sink but stops it too (e.g. a seal that cannot be written). */
+  fail(op: AuditWriteFailure["op"], error: unknown): void {
+    this.#fail(op, error);
   }
 
   #fail(op: AuditWriteFailure["op"], error: unknown): void {
     if (this.#failure) return;
-    const err = error as NodeJS.ErrnoException;
-    const failure: AuditWriteFailure = {
-      code: "GH_AUDIT_WRITE",
-      file: this.file,
-      op,
-      message: err instanceof Error ? err.message : String(error),
-    };
-    if (typeof err?.code === "string") failure.errno = err.code;
+    const failure: AuditWriteFailure = { code: "GH_AUDIT_WRITE", file: this.file, op, message: messageOf(error) };
+    const errno = errnoOf(error);
+    if (typeof errno === "string") failure.errno = errno;
     this.#failure = failure;
     this.#pending = "";
-    this.#onError?.(failure);
+    this.#pendingLines = 0;
+    this.#options.onError?.(failure);
   }
 
-  /** One system call of whole lines; sonic-boom in sync mode throws on failure. */
-  #writeNow(data: string): void {
-    if (!this.#dest || data.length === 0) return;
+  /** Whether the descriptor still is the file at the path; handles a change as configured. */
+  #stillThere(): boolean {
+    if (this.#fd === undefined || !this.#identity) return false;
+    const { change, size } = fileChange(this.#fd, this.file, this.#identity, this.#size);
+    this.#size = size;
+    if (!change) return true;
+    if (this.#options.onFileReplaced !== "reopen") {
+      this.#fail("replaced", new Error(`the audit file ${this.file} ${change} while the run was writing to it`));
+      return false;
+    }
+    const lost = this.#written;
     try {
-      this.#dest.write(data);
+      closeSync(this.#fd);
+    } catch {
+      // The old descriptor is gone either way.
+    }
+    this.#fd = undefined;
+    if (!this.#open()) return false;
+    // Told after the lines being written are out, so the gap record follows them in the file.
+    this.#reopened = { cause: `the audit file ${change}; reopened`, lost };
+    return true;
+  }
+
+  /** One system call of whole lines (retried only for a partial write). */
+  #writeRaw(data: string): boolean {
+    if (this.#fd === undefined || data.length === 0) return this.healthy;
+    try {
+      writeFully(this.#fd, data);
       this.#unsynced = true;
+      return true;
     } catch (error) {
       this.#fail("write", error);
-      return;
+      return false;
     }
+  }
+
+  #writeLines(data: string, lines: number): void {
+    if (lines === 0 || !this.#stillThere() || !this.#writeRaw(data)) return;
+    const opens = this.#opens;
+    if (!this.#stillThere()) return;
+    // The file vanished between the check and the write: the lines went with it; write them again.
+    if (this.#opens !== opens && !this.#writeRaw(data)) return;
+    this.#written += lines;
     this.#ship?.write(data);
+    const reopened = this.#reopened;
+    this.#reopened = undefined;
+    if (reopened) this.#options.onReopened?.(reopened.cause, reopened.lost);
   }
 
   #fsyncNow(op: AuditWriteFailure["op"]): void {
-    if (!this.#dest || !this.#unsynced || !this.healthy) return;
+    if (this.#fd === undefined || !this.#unsynced || !this.healthy) return;
     try {
-      fsyncSync((this.#dest as unknown as { fd: number }).fd);
+      fsyncSync(this.#fd);
       this.#unsynced = false;
       this.#lastFsync = performance.now();
     } catch (error) {
@@ -154,18 +232,24 @@ export class AuditSink {
 
   /** Appends one line (a newline is added). Returns false when the record was not accepted. */
   write(line: string): boolean {
-    if (!this.healthy || this.#closed || !this.#dest) {
+    if (!this.healthy || this.#closed || this.#fd === undefined) {
       this.#dropped++;
       return false;
     }
     if (this.fsync === "every") {
-      this.#writeNow(`${line}\n`);
+      this.#writeLines(`${line}\n`, 1);
       this.#fsyncNow("write");
       return this.healthy;
     }
     this.#pending += `${line}\n`;
+    this.#pendingLines++;
     if (this.#pending.length >= this.#batchBytes) this.commit();
     return this.healthy;
+  }
+
+  /** Lines handed to the kernel so far (over every file this sink has had open). */
+  get written(): number {
+    return this.#written;
   }
 
   /**
@@ -173,10 +257,15 @@ export class AuditSink {
    * the last fsync is older than `fsyncIntervalMs`. Returns `healthy`.
    */
   commit(): boolean {
-    if (!this.healthy || !this.#dest) return this.healthy;
-    const data = this.#pending;
-    this.#pending = "";
-    this.#writeNow(data);
+    if (!this.healthy || this.#fd === undefined) return this.healthy;
+    // A reopen's gap record joins the batch while it is written: loop until nothing is pending.
+    while (this.#pendingLines > 0 && this.healthy) {
+      const data = this.#pending;
+      const lines = this.#pendingLines;
+      this.#pending = "";
+      this.#pendingLines = 0;
+      this.#writeLines(data, lines);
+    }
     if (performance.now() - this.#lastFsync >= this.#fsyncIntervalMs) this.#fsyncNow("flush");
     return this.healthy;
   }
@@ -191,8 +280,7 @@ export class AuditSink {
   /** Flushes, fsyncs and closes the file. Resolves with `healthy`; later writes are dropped. */
   async close(): Promise<boolean> {
     if (this.#closed) return this.healthy;
-    const dest = this.#dest;
-    if (!dest) {
+    if (this.#fd === undefined) {
       this.#closed = true;
       return false;
     }
@@ -205,19 +293,18 @@ export class AuditSink {
         ship.end();
       });
     }
-    if (!this.healthy) {
-      dest.destroy();
-      return false;
+    try {
+      closeSync(this.#fd);
+    } catch (error) {
+      this.#fail("close", error);
     }
-    await new Promise<void>((resolve) => {
-      dest.once("close", () => resolve());
-      dest.once("error", (error: unknown) => {
-        this.#fail("close", error);
-        resolve();
-      });
-      dest.end();
-    });
+    this.#fd = undefined;
     return this.healthy;
+  }
+
+  /** Sends a line to the transport only (seals), when shipping is configured. */
+  shipOnly(line: string): void {
+    this.#ship?.write(`${line}\n`);
   }
 }
 

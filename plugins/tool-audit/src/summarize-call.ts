@@ -1,5 +1,6 @@
 import type { ToolEffect, ToolResult } from "@gatehouse/sdk";
 import { MAX_REASON_CHARS, type RecordedEffect, type ResultSize } from "./record.ts";
+import { scrubSecrets } from "./secret-scrub.ts";
 
 function base64Bytes(data: string): number {
   const padding = data.endsWith("==") ? 2 : data.endsWith("=") ? 1 : 0;
@@ -47,7 +48,11 @@ export function recordedEffects(effects: readonly ToolEffect[]): RecordedEffect[
   return out;
 }
 
-/** A block reason capped at `MAX_REASON_CHARS` characters. */
+/**
+ * A block reason scrubbed of secrets, then capped at `MAX_REASON_CHARS` characters.
+ * Contract: scrubbing comes first, so the cap can never cut a secret into a piece no rule knows.
+ */
 export function capReason(reason: string): string {
-  return reason.length <= MAX_REASON_CHARS ? reason : `${reason.slice(0, MAX_REASON_CHARS - 1)}…`;
+  const scrubbed = scrubSecrets(reason);
+  return scrubbed.length <= MAX_REASON_CHARS ? scrubbed : `${scrubbed.slice(0, MAX_REASON_CHARS - 1)}…`;
 }

@@ -1,38 +1,62 @@
-import { ChainChecker } from "./chain-checker.ts";
+import type { AuditKey } from "./audit-key.ts";
+import { ChainChecker, short } from "./chain-checker.ts";
 import { readLines } from "./read-lines.ts";
-import { hashLine, parseRecord } from "./record.ts";
-import { summarizeReport, type VerifyProblem, type VerifyReport, type VerifyStatus } from "./verify-report.ts";
+import { readSeals, type SealEntry } from "./read-seals.ts";
+import { macOf, parseRecord } from "./record.ts";
+import { checkSessionOrder, compareSeals, type LogState } from "./seal-check.ts";
+import { decideVerdict } from "./verdict.ts";
+import type { VerifyProblem, VerifyReport } from "./verify-report.ts";
 
 const MAX_LISTED = 1000;
 
-/** Collects problems: every one is counted, the first by line is always kept, the list is capped. */
+/** Options of `verifyAuditFile`. */
+export interface VerifyOptions {
+  /** The key to authenticate records and seals with; without it only the structure is checked. */
+  key?: AuditKey | undefined;
+  /** The log's seal folder; without it the seals are not compared (the report says so). */
+  sealDir?: string | undefined;
+}
+
+/** Collects problems: every one is counted, the list is capped. */
 class ProblemLog {
   readonly list: VerifyProblem[] = [];
-  first: VerifyProblem | undefined;
   count = 0;
 
   add = (problem: VerifyProblem): void => {
     this.count++;
-    if (!this.first || problem.line < this.first.line) this.first = problem;
     if (this.list.length < MAX_LISTED) this.list.push(problem);
   };
 }
 
 /**
- * Verifies an audit file: every line a record, every session's hash chain intact and contiguous.
- * Streams the file line by line, so large files are fine.
- * Contract: never throws; `failed` (with the first problem by line) for corruption or tampering,
- * `incomplete` when every chain is intact but a session has no `session_end` (a killed run),
- * else `ok`. A final line without a newline, or that is not JSON, is a torn last line: never ok.
- * Known limit: records after the last one of a session carry no hash of it, so removing whole
- * sessions' tails shows up only as `incomplete`, and a writer that recomputes every later hash
- * can rewrite history undetected (the chain has no secret).
+ * Verifies an audit log against its key and seals: every line a record, every record's MAC,
+ * every session's chain intact and contiguous, every sealed session present with at least its
+ * sealed records, sessions in the order they were written. Streams the log, so large logs are fine.
+ * Contract: never throws. The verdict names what was found (see `Verdict`); without a key only
+ * the structure is checked and the verdict says `unauthenticated` unless something is wrong.
  */
-export async function verifyAuditFile(file: string): Promise<VerifyReport> {
+export async function verifyAuditFile(file: string, options: VerifyOptions = {}): Promise<VerifyReport> {
   const log = new ProblemLog();
-  const checker = new ChainChecker(log.add);
+  const { key } = options;
+  let seals: SealEntry[] = [];
+  if (options.sealDir !== undefined) {
+    try {
+      seals = readSeals(options.sealDir, key?.seals);
+    } catch (error) {
+      log.add({
+        kind: "unreadable",
+        line: 0,
+        message: `cannot read the seals in ${options.sealDir}: ${(error as Error).message}`,
+      });
+    }
+  }
+  const sealedCounts = new Map<string, number>();
+  for (const s of seals) if (s.parsed.ok) sealedCounts.set(s.parsed.seal.session, s.parsed.seal.count);
+  const checker = new ChainChecker(log.add, sealedCounts);
+  const foreign = new Set<string>();
   let lines = 0;
   let records = 0;
+  let state: LogState = "present";
   // A line that is not JSON is torn if it turns out to be the last one, corrupt otherwise.
   let unparsed: { line: number; error: string } | undefined;
   try {
@@ -50,32 +74,51 @@ export async function verifyAuditFile(file: string): Promise<VerifyReport> {
         continue;
       }
       const parsed = parseRecord(raw.bytes.toString("utf8"));
-      if (parsed.ok) {
-        records++;
-        checker.check(parsed.record, raw.line, hashLine(raw.bytes));
-      } else if (parsed.syntax) unparsed = { line: raw.line, error: parsed.error };
-      else log.add({ kind: "corrupt_line", line: raw.line, message: `not an audit record: ${parsed.error}` });
+      if (!parsed.ok) {
+        if (parsed.syntax) unparsed = { line: raw.line, error: parsed.error };
+        else log.add({ kind: "corrupt_line", line: raw.line, message: `not an audit record: ${parsed.error}` });
+        continue;
+      }
+      records++;
+      const { record } = parsed;
+      if (key && record.kind === "session_start" && typeof record.keyId === "string" && record.keyId !== key.id) {
+        foreign.add(record.session);
+        const message = `session ${short(record.session)} was MAC-ed with key ${record.keyId}, not with ${key.id} (${key.file}): it cannot be authenticated with this key`;
+        log.add({ kind: "foreign_key", line: raw.line, session: record.session, message });
+      }
+      if (key && !foreign.has(record.session) && macOf(parsed.body, key.records) !== parsed.mac) {
+        checker.modified(
+          record,
+          raw.line,
+          `seq ${record.seq} of session ${short(record.session)} does not match its MAC: modified or forged`,
+        );
+      }
+      checker.check(record, raw.line, parsed.mac);
     }
     if (unparsed) {
       const message = `the last line is not valid JSON: a write was cut short (${unparsed.error})`;
       log.add({ kind: "torn_last_line", line: unparsed.line, message });
     }
+    if (lines === 0) state = "empty";
   } catch (error) {
-    log.add({ kind: "unreadable", line: 0, message: `cannot read the file: ${(error as Error).message}` });
+    const err = error as NodeJS.ErrnoException;
+    if (err.code === "ENOENT") state = "missing";
+    else log.add({ kind: "unreadable", line: 0, message: `cannot read the log: ${err.message}` });
   }
-  const { sessions, incomplete } = checker.finish();
-  const status: VerifyStatus = log.first ? "failed" : incomplete.length > 0 ? "incomplete" : "ok";
+  const tracks = checker.finish();
+  if (options.sealDir !== undefined) compareSeals({ seals, tracks, log: state, report: log.add });
+  checkSessionOrder(tracks, log.add);
   const problems = [...log.list].sort((a, b) => a.line - b.line);
-  const report: Omit<VerifyReport, "summary"> = {
+  return decideVerdict({
     file,
-    status,
+    authenticated: key !== undefined,
+    ...(options.sealDir !== undefined ? { sealDir: options.sealDir } : {}),
+    seals: seals.length,
     lines,
     records,
-    sessions,
+    state,
+    sessions: tracks.map((t) => t.summary),
     problems,
     problemCount: log.count,
-    incomplete,
-  };
-  if (log.first) report.problem = log.first;
-  return { ...report, summary: summarizeReport(report) };
+  });
 }

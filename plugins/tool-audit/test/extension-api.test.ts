@@ -1,8 +1,9 @@
-import { readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { ExtensionAPI, GuardedToolCallEvent, HandlerContext, ToolCallEnforceResult } from "@gatehouse/sdk";
 import { describe, expect, it } from "vitest";
 import type { z } from "zod";
+import { auditLocation } from "../src/audit-location.ts";
 import { createToolAudit } from "../src/extension.ts";
 import { tempDir } from "./helpers.ts";
 
@@ -10,11 +11,18 @@ type Handler = (event: unknown, ctx: HandlerContext) => unknown;
 
 /** The extension API as the host gives it, reduced to what the audit uses, with handlers kept for the test to call. */
 function fakeApi(cwd: string, section: unknown) {
+  const home = tempDir("gh-home-");
   const handlers = new Map<string, Handler>();
   const aborts: string[] = [];
   const warnings: unknown[] = [];
   const api = {
     cwd,
+    gatehouseHome: home,
+    privateDir: (...segments: string[]) => {
+      const dir = join(home, ...segments);
+      mkdirSync(dir, { recursive: true, mode: 0o700 });
+      return dir;
+    },
     registerTool() {},
     on(event: string, handler: Handler, opts?: { stage?: string }) {
       handlers.set(event === "tool_call" ? `tool_call:${opts?.stage ?? "transform"}` : event, handler);
@@ -23,6 +31,7 @@ function fakeApi(cwd: string, section: unknown) {
     abortRun: (reason: string) => void aborts.push(reason),
     logger: { debug() {}, info() {}, error() {}, warn: (obj: unknown) => void warnings.push(obj) },
   };
+  const log = () => auditLocation({ home, cwd }).file;
   const ctx: HandlerContext = { signal: new AbortController().signal };
   const emit = async (event: string, payload: object = {}) => handlers.get(event)?.({ type: event, ...payload }, ctx);
   const guard = (toolName: string) => {
@@ -37,19 +46,20 @@ function fakeApi(cwd: string, section: unknown) {
     };
     return handlers.get("tool_call:enforce")?.(event, ctx) as ToolCallEnforceResult;
   };
-  return { api: api as unknown as ExtensionAPI, handlers, aborts, warnings, emit, guard };
+  return { api: api as unknown as ExtensionAPI, handlers, aborts, warnings, emit, guard, log };
 }
 
+/** A project, and an audit file outside it that cannot be created (a regular file is in the way). */
 function blockedFile(): { cwd: string; file: string } {
-  const cwd = tempDir();
-  writeFileSync(join(cwd, "blocker"), "file");
-  return { cwd, file: join(cwd, "blocker", "audit.jsonl") };
+  const elsewhere = tempDir();
+  writeFileSync(join(elsewhere, "blocker"), "file");
+  return { cwd: tempDir(), file: join(elsewhere, "blocker", "audit.jsonl") };
 }
 
 describe("fail closed", () => {
   it('with "stop", an unwritable audit aborts the run once and the enforce guard blocks every call', async () => {
     const { cwd, file } = blockedFile();
-    const fake = fakeApi(cwd, { file: "blocker/audit.jsonl" });
+    const fake = fakeApi(cwd, { file });
     await createToolAudit().setup(fake.api);
     expect(fake.guard("write")).toBeUndefined();
     await fake.emit("agent_start");
@@ -66,13 +76,43 @@ describe("fail closed", () => {
 
   it('with "warn", the guard never blocks and the failure is logged once', async () => {
     const { cwd, file } = blockedFile();
-    const fake = fakeApi(cwd, { file: "blocker/audit.jsonl", onWriteError: "warn", fsync: "every" });
+    const fake = fakeApi(cwd, { file, onWriteError: "warn", fsync: "every" });
     await createToolAudit().setup(fake.api);
     await fake.emit("agent_start");
     await fake.emit("tool_execution_start", { toolCallId: "A", toolName: "ls", args: {} });
     expect(fake.guard("write")).toBeUndefined();
     expect(fake.aborts).toEqual([]);
     expect(fake.warnings).toEqual([expect.objectContaining({ file, op: "open" })]);
+  });
+
+  for (const onWriteError of ["stop", "warn"] as const) {
+    it(`a log unlinked mid-run stops the run and blocks every call, even with onWriteError "${onWriteError}"`, async () => {
+      const fake = fakeApi(tempDir(), { onWriteError });
+      await createToolAudit().setup(fake.api);
+      await fake.emit("agent_start");
+      await fake.emit("turn_start");
+      await fake.emit("tool_execution_start", { toolCallId: "A", toolName: "ls", args: {} });
+      unlinkSync(fake.log());
+      await fake.emit("turn_end");
+      expect(fake.aborts).toEqual([
+        `audit stopped: the audit file ${fake.log()} was deleted while the run was writing to it`,
+      ]);
+      expect(fake.guard("write")?.reason).toContain("was deleted while the run was writing to it");
+    });
+  }
+
+  it("a seal deleted mid-run stops the run: a seal nobody can find vouches for nothing", async () => {
+    const fake = fakeApi(tempDir(), {});
+    await createToolAudit().setup(fake.api);
+    await fake.emit("agent_start");
+    const seals = auditLocation({ home: fake.api.gatehouseHome, cwd: fake.api.cwd }).sealDir;
+    for (const name of readdirSync(seals)) unlinkSync(join(seals, name));
+    await fake.emit("turn_start");
+    await fake.emit("turn_end");
+    expect(fake.aborts).toHaveLength(1);
+    expect(fake.aborts[0]).toMatch(
+      /cannot be written: the seal .*00000001\.seal was deleted while the run was writing to it/,
+    );
   });
 
   it("a healthy audit never blocks, and the guard is registered in the enforce stage", async () => {
@@ -103,9 +143,7 @@ describe("sessions", () => {
     await createToolAudit().setup(fake.api);
     await fake.emit("tool_execution_start", { toolCallId: "A", toolName: "ls", args: { path: "." } });
     await fake.emit("agent_end", { messages: [] });
-    const lines = readFileSync(join(cwd, ".gatehouse", "audit", "audit.jsonl"), "utf8")
-      .trim()
-      .split("\n");
+    const lines = readFileSync(fake.log(), "utf8").trim().split("\n");
     expect(lines.map((l) => JSON.parse(l) as Record<string, unknown>)).toEqual([
       expect.objectContaining({ kind: "session_start", seq: 0, midRun: true }),
       expect.objectContaining({ kind: "call_start", seq: 1, toolCallId: "A" }),

@@ -6,6 +6,8 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { createHost } from "../../../packages/host/src/index.ts";
 import { createScriptedModel } from "../../../packages/host/src/model/index.ts";
+import { readAuditKey } from "../src/audit-key.ts";
+import { auditLocation } from "../src/audit-location.ts";
 import { createToolAudit, type ToolAuditOptions } from "../src/extension.ts";
 import type { AuditRecord, CallEndRecord, CallStartRecord } from "../src/record.ts";
 import { verifyAuditFile } from "../src/verify.ts";
@@ -31,6 +33,7 @@ const explode = defineTool({
 
 interface RunOptions {
   cwd?: string;
+  home?: string;
   turns: unknown[];
   config?: Record<string, unknown>;
   extensions?: ExtensionDefinition[];
@@ -38,11 +41,21 @@ interface RunOptions {
   logger?: pino.Logger;
 }
 
+/** Verifies a project's log the way `gatehouse audit verify` does: with the home's key and seals. */
+function verifyIn(home: string, cwd: string, file?: string) {
+  const location = auditLocation({ home, cwd, file });
+  const key = readAuditKey(location.keyFile, { private: true });
+  return verifyAuditFile(location.file, { key, sealDir: location.sealDir });
+}
+
 async function run(options: RunOptions) {
   const cwd = options.cwd ?? tempDir();
+  const home = options.home ?? tempDir("gh-home-");
   const events: GatehouseEvent[] = [];
+  const configured = options.config?.file;
   const host = await createHost({
     cwd,
+    env: { GATEHOUSE_HOME: home },
     model: createScriptedModel({ turns: options.turns } as never),
     logger: options.logger ?? quiet,
     tools: [explode],
@@ -51,7 +64,8 @@ async function run(options: RunOptions) {
     onEvent: (e) => events.push(e),
   });
   const result = await host.run("go");
-  return { cwd, host, events, result, file: join(cwd, ".gatehouse", "audit", "audit.jsonl") };
+  const file = auditLocation({ home, cwd, file: typeof configured === "string" ? configured : undefined }).file;
+  return { cwd, home, host, events, result, file, verify: () => verifyIn(home, cwd) };
 }
 
 const records = (file: string) => fileLines(file).map((l) => JSON.parse(l) as AuditRecord);
@@ -82,7 +96,7 @@ const guard = defineExtension({
 describe("tool-audit in a real host", () => {
   for (const fsync of ["batch", "every"] as const) {
     it(`${fsync}: every call has a start and an end with its id, outcomes are right, and no secret is written`, async () => {
-      const { file, result, events } = await run({
+      const { file, result, events, cwd, verify } = await run({
         config: { fsync },
         extensions: [guard],
         turns: [
@@ -159,10 +173,13 @@ describe("tool-audit in a real host", () => {
       expect(blocked).toMatchObject({ outcome: "blocked", blockedBy: "guard", isError: true });
       expect(blocked.reason?.startsWith("blocked.txt is read-only by team policy.")).toBe(true);
       expect(blocked.reason).toHaveLength(500);
-      expect(existsSync(join(file, "..", "..", "..", "blocked.txt"))).toBe(false);
+      expect(existsSync(join(cwd, "blocked.txt"))).toBe(false);
+      // The log is not in the workspace.
+      expect(file.startsWith(cwd)).toBe(false);
+      expect(existsSync(join(cwd, ".gatehouse"))).toBe(false);
 
-      const report = await verifyAuditFile(file);
-      expect(report.status).toBe("ok");
+      const report = await verify();
+      expect(report.verdict).toBe("intact");
       expect(report.sessions).toHaveLength(1);
     });
   }
@@ -220,20 +237,21 @@ describe("tool-audit in a real host", () => {
 
   it("two runs on one host are two sessions, each closed, both chains intact", async () => {
     const cwd = tempDir();
+    const home = tempDir("gh-home-");
     const host = await createHost({
       cwd,
+      env: { GATEHOUSE_HOME: home },
       model: createScriptedModel({
         turns: [{ content: [call("A", "ls")] }, say("one"), { content: [call("B", "ls")] }, say("two")],
       } as never),
       logger: quiet,
       extensions: [createToolAudit()],
-      config: { "tool-audit": { file: "logs/audit.jsonl" } },
     });
     await host.run("first");
     await host.run("second");
-    const file = join(cwd, "logs", "audit.jsonl");
-    const report = await verifyAuditFile(file);
-    expect(report.status).toBe("ok");
+    const { file } = auditLocation({ home, cwd });
+    const report = await verifyIn(home, cwd);
+    expect(report.verdict).toBe("intact");
     expect(report.sessions.map((s) => [s.records, s.ended])).toEqual([
       [4, true],
       [4, true],
@@ -250,6 +268,7 @@ describe("tool-audit in a real host", () => {
     ] as const) {
       const creating = createHost({
         cwd: tempDir(),
+        env: { GATEHOUSE_HOME: tempDir("gh-home-") },
         model: createScriptedModel({ turns: [] } as never),
         logger: quiet,
         extensions: [createToolAudit()],
@@ -264,33 +283,61 @@ describe("tool-audit in a real host", () => {
 });
 
 describe("tool-audit when the audit cannot be written", () => {
-  const unwritable = (dir: string) => {
+  /** A regular file where the audit folder should be, outside the workspace. */
+  const unwritable = () => {
+    const dir = tempDir("gh-elsewhere-");
     writeFileSync(join(dir, "blocker"), "a regular file where the audit folder should be");
-    return "blocker/audit.jsonl";
+    return join(dir, "blocker", "audit.jsonl");
   };
-  const targets: [string, (dir: string) => string][] = [["a path under a regular file", unwritable]];
-  if (existsSync("/dev/full")) targets.push(["a device that is full (ENOSPC on write)", () => "/dev/full"]);
 
-  for (const [what, target] of targets) {
-    for (const fsync of ["every", "batch"] as const) {
-      it(`${fsync}, ${what}: the run stops, named by tool-audit, and no tool runs`, async () => {
-        const cwd = tempDir();
-        const file = target(cwd);
-        const { result, events } = await run({
-          cwd,
-          config: { file, fsync },
-          turns: [{ content: [call("A", "write", { path: "marker.txt", content: "m" })] }, say("done")],
-        });
-        expect(result.stoppedBy?.extension).toBe("tool-audit");
-        expect(result.stoppedBy?.reason).toMatch(
-          new RegExp(`^audit log ${file.startsWith("/") ? file : join(cwd, file)} cannot be written: E[A-Z]+`),
-        );
-        expect(existsSync(join(cwd, "marker.txt"))).toBe(false);
-        const executed = events.filter((e) => e.type === "tool_execution_end" && e.outcome === "executed");
-        expect(executed).toEqual([]);
+  for (const fsync of ["every", "batch"] as const) {
+    it(`${fsync}, a path under a regular file: the run stops, named by tool-audit, and no tool runs`, async () => {
+      const cwd = tempDir();
+      const file = unwritable();
+      const { result, events } = await run({
+        cwd,
+        config: { file, fsync },
+        turns: [{ content: [call("A", "write", { path: "marker.txt", content: "m" })] }, say("done")],
       });
-    }
+      expect(result.stoppedBy?.extension).toBe("tool-audit");
+      expect(result.stoppedBy?.reason).toMatch(new RegExp(`^audit log ${file} cannot be written: E[A-Z]+`));
+      expect(existsSync(join(cwd, "marker.txt"))).toBe(false);
+      const executed = events.filter((e) => e.type === "tool_execution_end" && e.outcome === "executed");
+      expect(executed).toEqual([]);
+    });
   }
+
+  for (const [what, file, expected] of [
+    ["a file inside the workspace", "logs/audit.jsonl", /is inside the workspace .*where the agent's own commands/],
+    ["a file on /proc", "/proc/self/audit.jsonl", /is on the kernel file system \/proc/],
+    ["a device", "/dev/full", /is on the kernel file system \/dev/],
+  ] as const) {
+    it(`${what} is refused: the run stops before any tool runs, and every call is blocked`, async () => {
+      const cwd = tempDir();
+      const { result, events } = await run({
+        cwd,
+        config: { file },
+        turns: [{ content: [call("A", "write", { path: "marker.txt", content: "m" })] }, say("done")],
+      });
+      expect(result.stoppedBy?.extension).toBe("tool-audit");
+      expect(result.stoppedBy?.reason).toMatch(expected);
+      expect(existsSync(join(cwd, "marker.txt"))).toBe(false);
+      expect(existsSync(join(cwd, "logs"))).toBe(false);
+      expect(events.filter((e) => e.type === "tool_execution_end" && e.outcome === "executed")).toEqual([]);
+    });
+  }
+
+  it("a file inside the workspace is accepted when the settings say so explicitly", async () => {
+    const cwd = tempDir();
+    const { result, file, home } = await run({
+      cwd,
+      config: { file: "logs/audit.jsonl", allowWorkspaceFile: true },
+      turns: [{ content: [call("A", "ls", { path: "." })] }, say("done")],
+    });
+    expect(result.stoppedBy).toBeUndefined();
+    expect(file).toBe(join(cwd, "logs", "audit.jsonl"));
+    expect((await verifyIn(home, cwd, "logs/audit.jsonl")).verdict).toBe("intact");
+  });
 
   it('with onWriteError "warn" it logs the failure and the run goes on', async () => {
     const cwd = tempDir();
@@ -299,7 +346,7 @@ describe("tool-audit when the audit cannot be written", () => {
     const { result } = await run({
       cwd,
       logger,
-      config: { file: unwritable(cwd), onWriteError: "warn" },
+      config: { file: unwritable(), onWriteError: "warn" },
       turns: [{ content: [call("A", "write", { path: "marker.txt", content: "m" })] }, say("done")],
     });
     expect(result.stoppedBy).toBeUndefined();

@@ -1,13 +1,17 @@
 import { spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import type { ToolExecutionEndEvent } from "@gatehouse/sdk";
+import { type AuditKey, keyFromSecret } from "../src/audit-key.ts";
 import { AuditRecorder } from "../src/audit-recorder.ts";
+import { type AuditSession, openAuditSession } from "../src/audit-session.ts";
 import { createRedactor, mergeVerbatim } from "../src/redact.ts";
-import { type AuditSink, openAuditSink } from "../src/sink.ts";
+import type { AuditSink } from "../src/sink.ts";
+import { type VerifyOptions, verifyAuditFile } from "../src/verify.ts";
 
 /** A fresh temp directory. */
 export function tempDir(prefix = "gh-audit-"): string {
@@ -40,10 +44,32 @@ export function endEvent(toolCallId: string, toolName: string, args: Record<stri
   };
 }
 
-/** A recorder over a real sink, with the default redaction. */
-export function recorderFor(sink: AuditSink, session?: string): AuditRecorder {
+/** A fresh random audit key (what `keys/audit.key` would hold). */
+export function testKey(): AuditKey {
+  return keyFromSecret(randomBytes(32), "test.key");
+}
+
+/** One test's log: a file, its seal folder and its key, in a fresh temp directory. */
+export interface TestLog {
+  file: string;
+  sealDir: string;
+  key: AuditKey;
+  /** Verifies the log with its key and seals (options override). */
+  verify(options?: VerifyOptions): ReturnType<typeof verifyAuditFile>;
+}
+
+/** A fresh log in a temp directory, with its own key and seal folder. */
+export function testLog(key: AuditKey = testKey()): TestLog {
+  const dir = tempDir();
+  const log = { file: join(dir, "audit.jsonl"), sealDir: join(dir, "seals"), key };
+  return { ...log, verify: (options = {}) => verifyAuditFile(log.file, { key, sealDir: log.sealDir, ...options }) };
+}
+
+/** A recorder over a sink without seals, with the default redaction (for sink-level tests). */
+export function recorderFor(sink: AuditSink, key: AuditKey = testKey(), session?: string): AuditRecorder {
   return new AuditRecorder({
     sink,
+    key,
     cwd: "/project",
     config: { fsync: sink.fsync, onWriteError: "stop" },
     redact: createRedactor({ verbatim: mergeVerbatim() }),
@@ -51,22 +77,41 @@ export function recorderFor(sink: AuditSink, session?: string): AuditRecorder {
   });
 }
 
-/** Writes one complete session of `calls` read calls to `file`; returns its session id. */
+/** Opens a sealed session on a test log (what the extension does at agent_start). */
+export function openSession(
+  log: Pick<TestLog, "file" | "sealDir" | "key">,
+  fsync: "every" | "batch" = "batch",
+): AuditSession {
+  return openAuditSession({
+    file: log.file,
+    sealDir: log.sealDir,
+    key: log.key,
+    fsync,
+    cwd: "/project",
+    config: { fsync, onWriteError: "stop" },
+    redact: createRedactor({ verbatim: mergeVerbatim() }),
+  });
+}
+
+/**
+ * Writes one sealed session of `calls` read calls (one turn each) to the log; returns its id.
+ * With `end: false` the session is left open after its last committed turn (a killed run).
+ */
 export async function writeSession(
-  file: string,
+  log: Pick<TestLog, "file" | "sealDir" | "key">,
   options: { calls?: number; fsync?: "every" | "batch"; end?: boolean } = {},
 ): Promise<string> {
-  const sink = openAuditSink({ file, fsync: options.fsync ?? "batch" });
-  const recorder = recorderFor(sink);
-  recorder.start();
+  const session = openSession(log, options.fsync ?? "batch");
+  const { recorder } = session;
   for (let i = 0; i < (options.calls ?? 3); i++) {
     recorder.turnStart();
     const args = { path: `file-${i}.txt` };
     recorder.callStart({ toolCallId: `call-${i}`, toolName: "read", args });
     recorder.callEnd(endEvent(`call-${i}`, "read", args));
+    session.commit();
   }
-  if (options.end !== false) recorder.end();
-  await sink.close();
+  if (options.end !== false) await session.close();
+  else await session.sink.close();
   return recorder.session;
 }
 

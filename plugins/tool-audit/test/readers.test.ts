@@ -3,10 +3,9 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { AuditEntry } from "../src/read-records.ts";
 import { readRecords } from "../src/read-records.ts";
-import { openAuditSink } from "../src/sink.ts";
 import { auditStats } from "../src/stats.ts";
 import { tailAudit } from "../src/tail.ts";
-import { endEvent, recorderFor, tempDir, writeSession } from "./helpers.ts";
+import { endEvent, openSession, tempDir, testLog, writeSession } from "./helpers.ts";
 
 async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
   const out: T[] = [];
@@ -36,8 +35,9 @@ function entrySink() {
 
 describe("readRecords", () => {
   it("yields every line in order with its number; lines that are not records come back as errors", async () => {
-    const file = join(tempDir(), "audit.jsonl");
-    await writeSession(file, { calls: 1 });
+    const log = testLog();
+    const { file } = log;
+    await writeSession(log, { calls: 1 });
     appendFileSync(file, "garbage\n{}\n");
     const entries = await collect(readRecords(file));
     expect(entries.map((e) => [e.line, e.ok])).toEqual([
@@ -55,10 +55,10 @@ describe("readRecords", () => {
 
 describe("auditStats", () => {
   it("counts call ends by tool and outcome, and starts without an end", async () => {
-    const file = join(tempDir(), "audit.jsonl");
-    const sink = openAuditSink({ file, fsync: "batch" });
-    const r = recorderFor(sink);
-    r.start();
+    const log = testLog();
+    const { file } = log;
+    const session = openSession(log);
+    const r = session.recorder;
     const end = (id: string, tool: string, outcome: "executed" | "blocked" | "unknown") => {
       r.callStart({ toolCallId: id, toolName: tool, args: {} });
       r.callEnd({ ...endEvent(id, tool, {}), outcome, isError: outcome !== "executed" });
@@ -68,8 +68,8 @@ describe("auditStats", () => {
     end("3", "write", "blocked");
     end("4", "teleport", "unknown");
     r.callStart({ toolCallId: "5", toolName: "bash", args: {} });
-    await sink.close();
-    await writeSession(file, { calls: 2 });
+    await session.sink.close();
+    await writeSession(log, { calls: 2 });
     appendFileSync(file, "not json\n");
 
     const stats = await auditStats(file);
@@ -93,8 +93,9 @@ describe("auditStats", () => {
 
 describe("tailAudit", () => {
   it("emits the last N lines with their line numbers", async () => {
-    const file = join(tempDir(), "audit.jsonl");
-    await writeSession(file, { calls: 3 });
+    const log = testLog();
+    const { file } = log;
+    await writeSession(log, { calls: 3 });
     const sink = entrySink();
     const result = await tailAudit(file, { lines: 2, onRecord: sink.onRecord });
     expect(result).toEqual({ file, emitted: 2, missing: false });
@@ -105,8 +106,9 @@ describe("tailAudit", () => {
   });
 
   it("without follow, a torn last line is emitted as an error; a missing file emits nothing", async () => {
-    const file = join(tempDir(), "audit.jsonl");
-    await writeSession(file, { calls: 1 });
+    const log = testLog();
+    const { file } = log;
+    await writeSession(log, { calls: 1 });
     appendFileSync(file, '{"v":1');
     const sink = entrySink();
     await tailAudit(file, { lines: 1, onRecord: sink.onRecord });
@@ -118,8 +120,9 @@ describe("tailAudit", () => {
   });
 
   it("with follow, emits records as they are appended until the signal aborts", async () => {
-    const file = join(tempDir(), "audit.jsonl");
-    await writeSession(file, { calls: 1 });
+    const log = testLog();
+    const { file } = log;
+    await writeSession(log, { calls: 1 });
     const sink = entrySink();
     const controller = new AbortController();
     const tail = tailAudit(file, {
@@ -132,12 +135,9 @@ describe("tailAudit", () => {
     await sink.until(1);
     expect(sink.entries[0]).toMatchObject({ line: 4, record: { kind: "session_end" } });
 
-    const appender = openAuditSink({ file, fsync: "every" });
-    const r = recorderFor(appender);
-    r.start();
+    const appender = openSession(log, "every");
     await sink.until(2);
-    r.callStart({ toolCallId: "x", toolName: "ls", args: { path: "." } });
-    r.end();
+    appender.recorder.callStart({ toolCallId: "x", toolName: "ls", args: { path: "." } });
     await appender.close();
     await sink.until(4);
     controller.abort();
@@ -167,8 +167,11 @@ describe("tailAudit", () => {
       onFollow: following,
     });
     await watching;
-    writeFileSync(file, '{"v":1,"session":"s","seq":0,');
-    appendFileSync(file, `"prev":"${"0".repeat(64)}","ts":"t","kind":"session_start","turn":0,"pid":1}\n`);
+    writeFileSync(file, '{"v":2,"session":"s","seq":0,');
+    appendFileSync(
+      file,
+      `"prev":"${"0".repeat(64)}","ts":"t","kind":"session_start","turn":0,"pid":1,"mac":"${"a".repeat(64)}"}\n`,
+    );
     await sink.until(1);
     controller.abort();
     const result = await tail;

@@ -5,14 +5,19 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { createHost } from "../../../packages/host/src/index.ts";
 import { createScriptedModel } from "../../../packages/host/src/model/index.ts";
+import { readAuditKey } from "../src/audit-key.ts";
+import { auditLocation } from "../src/audit-location.ts";
 import toolAudit from "../src/index.ts";
+import { parseSeal } from "../src/seal.ts";
 
-describe("shipping records through a pino transport", () => {
-  it("every record written to the audit file also reaches the configured transport", async () => {
+describe("shipping records and seals through a pino transport", () => {
+  it("every record written to the audit log, and every seal, also reach the configured transport", async () => {
     const cwd = await mkdtemp(join(tmpdir(), "audit-ship-"));
+    const home = await mkdtemp(join(tmpdir(), "audit-home-"));
     const shipped = join(cwd, "shipped.jsonl");
     const host = await createHost({
       cwd,
+      env: { GATEHOUSE_HOME: home },
       model: createScriptedModel({
         turns: [
           { content: [{ type: "toolCall", id: "A", name: "write", arguments: { path: "a.txt", content: "secret" } }] },
@@ -25,16 +30,29 @@ describe("shipping records through a pino transport", () => {
     });
     await host.run("go");
     await host.close();
-    const audit = readFileSync(join(cwd, ".gatehouse", "audit", "audit.jsonl"), "utf8");
-    expect(audit.split("\n").filter(Boolean).length).toBeGreaterThanOrEqual(4);
-    expect(readFileSync(shipped, "utf8")).toBe(audit);
+    const location = auditLocation({ home, cwd });
+    const audit = readFileSync(location.file, "utf8");
+    const records = audit.split("\n").filter(Boolean);
+    expect(records.length).toBeGreaterThanOrEqual(4);
+    const lines = readFileSync(shipped, "utf8").split("\n").filter(Boolean);
+    const isSeal = (line: string) => line.includes('"kind":"seal"');
+    expect(lines.filter((l) => !isSeal(l))).toEqual(records);
+    const key = readAuditKey(location.keyFile)?.seals;
+    const seals = lines.filter(isSeal).map((l) => parseSeal(l, key));
+    expect(seals.length).toBeGreaterThanOrEqual(2);
+    expect(seals.every((s) => s.ok && s.authentic)).toBe(true);
+    // The last seal shipped vouches for the whole session, closed, and comes after its last record.
+    expect(seals.at(-1)).toMatchObject({ seal: { count: records.length, closed: true } });
+    expect(isSeal(lines.at(-1) ?? "")).toBe(true);
     expect(audit).not.toContain("secret");
   });
 
-  it("a transport that cannot start is reported and the audit file is still written", async () => {
+  it("a transport that cannot start is reported and the audit log is still written", async () => {
     const cwd = await mkdtemp(join(tmpdir(), "audit-ship-"));
+    const home = await mkdtemp(join(tmpdir(), "audit-home-"));
     const host = await createHost({
       cwd,
+      env: { GATEHOUSE_HOME: home },
       model: createScriptedModel({ turns: [{ content: [{ type: "text", text: "hi" }] }] }),
       extensions: [toolAudit],
       config: { "tool-audit": { ship: { target: "no-such-transport-package" } } },
@@ -42,6 +60,6 @@ describe("shipping records through a pino transport", () => {
     const result = await host.run("go");
     await host.close();
     expect(result.stoppedBy).toBeUndefined();
-    expect(readFileSync(join(cwd, ".gatehouse", "audit", "audit.jsonl"), "utf8")).toContain('"kind":"session_end"');
+    expect(readFileSync(auditLocation({ home, cwd }).file, "utf8")).toContain('"kind":"session_end"');
   });
 });

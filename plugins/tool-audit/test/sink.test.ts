@@ -1,9 +1,19 @@
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import {
+  existsSync,
+  linkSync,
+  mkdirSync,
+  readFileSync,
+  renameSync,
+  symlinkSync,
+  truncateSync,
+  unlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { type AuditWriteFailure, openAuditSink } from "../src/sink.ts";
-import { verifyAuditFile } from "../src/verify.ts";
-import { fileLines, recorderFor, tempDir, writeSession } from "./helpers.ts";
+import { fileLines, tempDir, testLog, writeSession } from "./helpers.ts";
 
 const line = (i: number, size = 40) => JSON.stringify({ i, pad: "x".repeat(size) });
 
@@ -60,31 +70,111 @@ describe("AuditSink", () => {
       expect(sink.dropped).toBe(1);
       expect(failures).toHaveLength(1);
     });
+  }
 
-    it.skipIf(!existsSync("/dev/full"))(`${fsync}: a write that fails after the open (ENOSPC) surfaces`, async () => {
+  it("a log with a second hard link is refused at open: another name could reach it", async () => {
+    const file = join(tempDir(), "audit.jsonl");
+    writeFileSync(file, "");
+    linkSync(file, join(tempDir(), "elsewhere"));
+    const failures: AuditWriteFailure[] = [];
+    const sink = openAuditSink({ file, fsync: "batch", onError: (f) => failures.push(f) });
+    expect(await sink.ready()).toBe(false);
+    expect(failures[0]?.message).toBe(
+      `${file} has 2 hard links: another name (perhaps in a workspace) reaches the audit log`,
+    );
+  });
+
+  it("a FIFO, a directory, a symbolic link and a device are refused at once, never waited on", async () => {
+    const dir = tempDir();
+    const fifo = join(dir, "fifo");
+    execFileSync("mkfifo", [fifo]);
+    symlinkSync(join(dir, "elsewhere.jsonl"), join(dir, "link.jsonl"));
+    mkdirSync(join(dir, "folder"));
+    for (const [file, error] of [
+      [fifo, /is not a regular file|ENXIO/],
+      [join(dir, "folder"), /EISDIR|is not a regular file/],
+      [join(dir, "link.jsonl"), /ELOOP/],
+      ["/dev/full", /kernel file system \/dev/],
+      ["/proc/self/attr/audit.jsonl", /kernel file system \/proc/],
+    ] as const) {
       const failures: AuditWriteFailure[] = [];
-      const sink = openAuditSink({ file: "/dev/full", fsync, onError: (f) => failures.push(f) });
-      expect(await sink.ready()).toBe(true);
-      const accepted = sink.write(line(1));
-      const flushed = await sink.flush();
-      expect(fsync === "every" ? accepted : flushed).toBe(false);
-      expect(sink.healthy).toBe(false);
-      expect(failures).toEqual([expect.objectContaining({ errno: "ENOSPC", file: "/dev/full" })]);
-      expect(failures[0]?.op).toBe("write");
+      const sink = openAuditSink({ file, fsync: "batch", onError: (f) => failures.push(f) });
+      expect([file, await sink.ready()]).toEqual([file, false]);
+      expect(failures[0]?.op).toBe("open");
+      expect(failures[0]?.message).toMatch(error);
+    }
+    expect(existsSync(join(dir, "elsewhere.jsonl"))).toBe(false);
+  });
+
+  for (const fsync of ["every", "batch"] as const) {
+    for (const [what, change, cause] of [
+      ["unlinked", (file: string) => unlinkSync(file), "was deleted"],
+      ["renamed", (file: string) => renameSync(file, `${file}.moved`), "was renamed or moved away"],
+      [
+        "replaced",
+        (file: string) => {
+          writeFileSync(`${file}.new`, "");
+          renameSync(`${file}.new`, file);
+        },
+        "was replaced by another file",
+      ],
+      ["truncated", (file: string) => truncateSync(file, 0), `was truncated (from ${line(1).length + 1} to 0 bytes)`],
+      [
+        "hard-linked",
+        (file: string) => linkSync(file, `${file}.link`),
+        "gained a hard link (another name now reaches it)",
+      ],
+    ] as const) {
+      it(`${fsync}: a file ${what} under the sink fails closed at the next write, naming the cause`, async () => {
+        const file = join(tempDir(), "audit.jsonl");
+        const failures: AuditWriteFailure[] = [];
+        const sink = openAuditSink({ file, fsync, onError: (f) => failures.push(f) });
+        sink.write(line(1));
+        expect(sink.commit()).toBe(true);
+        change(file);
+        sink.write(line(2));
+        expect(sink.commit()).toBe(false);
+        expect(failures).toEqual([
+          expect.objectContaining({
+            op: "replaced",
+            message: `the audit file ${file} ${cause} while the run was writing to it`,
+          }),
+        ]);
+        // Nothing went into the void: the file that was lost holds only the first line.
+        const lost = what === "renamed" ? `${file}.moved` : undefined;
+        if (lost) expect(fileLines(lost)).toEqual([line(1)]);
+        expect(sink.write(line(3))).toBe(false);
+        await sink.close();
+      });
+    }
+
+    it(`${fsync}: with onFileReplaced "reopen" the sink opens the path anew and says how many lines were lost`, async () => {
+      const file = join(tempDir(), "audit.jsonl");
+      const reopened: [string, number][] = [];
+      const sink = openAuditSink({
+        file,
+        fsync,
+        onFileReplaced: "reopen",
+        onReopened: (cause, lost) => reopened.push([cause, lost]),
+      });
+      sink.write(line(1));
+      sink.write(line(2));
+      sink.commit();
+      unlinkSync(file);
+      sink.write(line(3));
+      expect(sink.commit()).toBe(true);
+      expect(reopened).toEqual([["the audit file was deleted; reopened", 2]]);
+      expect(fileLines(file)).toEqual([line(3)]);
       await sink.close();
     });
   }
 
   it("a torn last line left by a crash is sealed, so the next session's lines stay whole", async () => {
-    const file = join(tempDir(), "audit.jsonl");
-    await writeSession(file, { calls: 1 });
-    writeFileSync(file, `${readFileSync(file, "utf8")}{"v":1,"session":"torn`);
-    const sink = openAuditSink({ file, fsync: "batch" });
-    const recorder = recorderFor(sink);
-    recorder.start();
-    recorder.end();
-    await sink.close();
-    const report = await verifyAuditFile(file);
+    const log = testLog();
+    await writeSession(log, { calls: 1 });
+    writeFileSync(log.file, `${readFileSync(log.file, "utf8")}{"v":2,"session":"torn`);
+    await writeSession(log, { calls: 0 });
+    const report = await log.verify();
     expect(report.problems.map((p) => [p.kind, p.line])).toEqual([["corrupt_line", 5]]);
     expect(report.sessions.map((s) => [s.records, s.ended])).toEqual([
       [4, true],

@@ -1,32 +1,33 @@
 import {
   type AuditEntry,
   auditStats,
-  resolveAuditFile,
   tailAudit,
+  VERDICT_EXIT_CODES,
   verifyAuditFile,
 } from "@gatehouse/tool-audit/readers";
 import { GatehouseError } from "../common/errors.ts";
-import { openProject } from "../host/project-extensions.ts";
+import {
+  type AuditLog,
+  AuditLogError,
+  absentLogMessage,
+  auditKeyFor,
+  findAuditLog,
+  type LogPresence,
+  logPresence,
+} from "./audit-log.ts";
 import type { CliIo } from "./io.ts";
 import { parseFlags } from "./parse-flags.ts";
-import { projectDir, silentLogger } from "./run-command-support.ts";
 
-const USAGE = `gatehouse audit verify [FILE] [--cwd DIR] [--json]
+const USAGE = `gatehouse audit verify [FILE] [--cwd DIR] [--key FILE] [--seals DIR] [--json]
        gatehouse audit tail [FILE] [--lines N] [--follow] [--json] [--cwd DIR]
        gatehouse audit stats [FILE] [--cwd DIR] [--json]`;
 
-/** Exit code of `audit verify` for a chain that is intact but ends early (a killed run). */
-const INCOMPLETE = 3;
-
-/** The audit file: the argument, else `config["tool-audit"].file` from the settings, else the default. */
-function auditFile(io: CliIo, cwdFlag: string | undefined, positional: string | undefined): string {
-  if (positional) return resolveAuditFile(positional, io.cwd);
-  const cwd = projectDir(io, cwdFlag);
-  const section = openProject({ cwd, env: io.env }, silentLogger(io)).settings.config["tool-audit"] as
-    | { file?: unknown }
-    | undefined;
-  return resolveAuditFile(typeof section?.file === "string" ? section.file : undefined, cwd);
-}
+/** Exit code of every audit command for a log that is missing or empty with nothing sealed. */
+const NO_LOG = VERDICT_EXIT_CODES.no_log;
+/** Exit code of every audit command for a log that is missing or empty although seals vouch for records. */
+const LOG_GONE = VERDICT_EXIT_CODES.replaced;
+/** Exit code for a log or key that cannot be used as it is. */
+const UNUSABLE = 1;
 
 function line(entry: AuditEntry): string {
   if (!entry.ok) return `line ${entry.line}: not a record (${entry.error})`;
@@ -40,11 +41,82 @@ function line(entry: AuditEntry): string {
   return parts.join("  ");
 }
 
+/** Missing or empty: the same message and exit code for verify, tail and stats. */
+function absent(io: CliIo, log: AuditLog, presence: Exclude<LogPresence, { state: "present" }>): number {
+  io.stderr.write(`gatehouse: ${absentLogMessage(log, presence)}\n`);
+  return presence.sealedRecords > 0 ? LOG_GONE : NO_LOG;
+}
+
+async function verify(io: CliIo, log: AuditLog, json: boolean): Promise<number> {
+  const presence = logPresence(log);
+  const key = auditKeyFor(log);
+  if (presence.state !== "present" && !json) {
+    const code = absent(io, log, presence);
+    if (code === NO_LOG) return code;
+  }
+  const report = await verifyAuditFile(log.file, { key, sealDir: log.sealDir });
+  const exitCode = VERDICT_EXIT_CODES[report.verdict];
+  io.stdout.write(json ? `${JSON.stringify({ ...report, exitCode }, null, 2)}\n` : `${report.summary}\n`);
+  return exitCode;
+}
+
+async function stats(io: CliIo, log: AuditLog, json: boolean): Promise<number> {
+  const presence = logPresence(log);
+  if (presence.state !== "present") return absent(io, log, presence);
+  const result = await auditStats(log.file);
+  if (json) {
+    io.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+    return 0;
+  }
+  io.stdout.write(
+    `${log.file}: ${result.records} records, ${result.sessions} sessions, ${result.ended} calls ended, ${result.unfinished} unfinished\n`,
+  );
+  for (const [tool, s] of Object.entries(result.tools)) {
+    const outcomes = Object.entries(s.outcomes)
+      .map(([outcome, n]) => `${outcome} ${n}`)
+      .join(", ");
+    io.stdout.write(`  ${tool.padEnd(16)} ${outcomes}${s.unfinished ? `, unfinished ${s.unfinished}` : ""}\n`);
+  }
+  return 0;
+}
+
+async function tail(
+  io: CliIo,
+  log: AuditLog,
+  options: { lines?: string; follow: boolean; json: boolean },
+): Promise<number> {
+  const lines = options.lines === undefined ? 10 : Number(options.lines);
+  if (!Number.isInteger(lines) || lines < 0)
+    throw new GatehouseError("GH_USAGE", `--lines must be a whole number.\nusage: ${USAGE}`);
+  const presence = logPresence(log);
+  if (presence.state !== "present") {
+    if (!options.follow) return absent(io, log, presence);
+    io.stderr.write(`gatehouse: ${absentLogMessage(log, presence)}; waiting for records\n`);
+  }
+  const controller = new AbortController();
+  const stop = () => controller.abort();
+  process.once("SIGINT", stop);
+  try {
+    await tailAudit(log.file, {
+      lines,
+      follow: options.follow,
+      signal: controller.signal,
+      onRecord: (entry) => io.stdout.write(`${options.json ? entry.text : line(entry)}\n`),
+    });
+    return 0;
+  } finally {
+    process.off("SIGINT", stop);
+  }
+}
+
 /**
- * `gatehouse audit`: verify the hash chain, tail the records, or count calls per tool and outcome.
- * Contract: `verify` exits 0 when intact, 1 when a record is broken, reordered, inserted or
- * missing (or a line is torn or corrupt), 3 when the chain is intact but a run ended without
- * closing its session (killed): what the unflushed batch held is lost and the report says where.
+ * `gatehouse audit`: verify the log against its key and seals, tail the records, or count calls
+ * per tool and outcome. Without FILE the log is the project's (found from --cwd).
+ * Contract: `verify` exits with the code of its verdict (`VERDICT_EXIT_CODES`: 0 intact, 3 unsealed
+ * tail, 4 not authenticated, 5 no log, 6 tampered, 7 truncated, 8 session deleted, 9 emptied or
+ * replaced, 10 reordered, 1 unreadable). A missing or empty log gets the same message and exit
+ * code from verify, tail and stats (5, or 9 when seals vouch for records); a log or key that
+ * cannot be used exits 1 naming it — never a stack trace, never a hang.
  */
 export async function auditCommand(args: string[], io: CliIo): Promise<number> {
   const [sub, ...rest] = args;
@@ -52,54 +124,25 @@ export async function auditCommand(args: string[], io: CliIo): Promise<number> {
     rest,
     {
       cwd: { type: "string" },
+      key: { type: "string" },
+      seals: { type: "string" },
       json: { type: "boolean", default: false },
       lines: { type: "string" },
       follow: { type: "boolean", default: false },
     },
     USAGE,
   );
-  const file = auditFile(io, values.cwd, positionals[0]);
-  if (sub === "verify") {
-    const report = await verifyAuditFile(file);
-    io.stdout.write(values.json ? `${JSON.stringify(report, null, 2)}\n` : `${report.summary}\n`);
-    return report.status === "ok" ? 0 : report.status === "incomplete" ? INCOMPLETE : 1;
+  if (sub !== "verify" && sub !== "stats" && sub !== "tail") {
+    throw new GatehouseError("GH_USAGE", `unknown audit command "${sub ?? ""}".\nusage: ${USAGE}`);
   }
-  if (sub === "stats") {
-    const stats = await auditStats(file);
-    if (values.json) {
-      io.stdout.write(`${JSON.stringify(stats, null, 2)}\n`);
-      return 0;
-    }
-    io.stdout.write(
-      `${file}: ${stats.records} records, ${stats.sessions} sessions, ${stats.ended} calls ended, ${stats.unfinished} unfinished\n`,
-    );
-    for (const [tool, s] of Object.entries(stats.tools)) {
-      const outcomes = Object.entries(s.outcomes)
-        .map(([outcome, n]) => `${outcome} ${n}`)
-        .join(", ");
-      io.stdout.write(`  ${tool.padEnd(16)} ${outcomes}${s.unfinished ? `, unfinished ${s.unfinished}` : ""}\n`);
-    }
-    return 0;
+  try {
+    const log = findAuditLog(io, values, positionals[0]);
+    if (sub === "verify") return await verify(io, log, values.json);
+    if (sub === "stats") return await stats(io, log, values.json);
+    return await tail(io, log, values);
+  } catch (error) {
+    if (!(error instanceof AuditLogError)) throw error;
+    io.stderr.write(`gatehouse: ${error.message}\n`);
+    return UNUSABLE;
   }
-  if (sub === "tail") {
-    const lines = values.lines === undefined ? 10 : Number(values.lines);
-    if (!Number.isInteger(lines) || lines < 0)
-      throw new GatehouseError("GH_USAGE", `--lines must be a whole number.\nusage: ${USAGE}`);
-    const controller = new AbortController();
-    const stop = () => controller.abort();
-    process.once("SIGINT", stop);
-    try {
-      const result = await tailAudit(file, {
-        lines,
-        follow: values.follow,
-        signal: controller.signal,
-        onRecord: (entry) => io.stdout.write(`${values.json ? entry.text : line(entry)}\n`),
-      });
-      if (result.missing && !values.follow) io.stderr.write(`gatehouse: no audit file at ${file} yet\n`);
-      return 0;
-    } finally {
-      process.off("SIGINT", stop);
-    }
-  }
-  throw new GatehouseError("GH_USAGE", `unknown audit command "${sub ?? ""}".\nusage: ${USAGE}`);
 }

@@ -18,13 +18,14 @@ usage:
   gatehouse extensions [--cwd DIR] [--json] [--trust]
   gatehouse trust [--cwd DIR] [--revoke]
   gatehouse policy check --tool NAME --args JSON [--cwd DIR] [--json] [--explain]
-  gatehouse audit verify|tail|stats [FILE] [--cwd DIR] [--json]   (tail: --lines N --follow)
+  gatehouse audit verify|tail|stats [FILE] [--cwd DIR] [--json]   (verify: --key FILE --seals DIR; tail: --lines N --follow)
   gatehouse session show FILE | gatehouse session check FILE [--json]
   gatehouse models [--cwd DIR] [--json]
 
-exit codes: 0 finished · 1 model error, host failure, a refused policy check or a broken audit
-            2 bad usage or input, a required guard that cannot run · 3 audit intact but a run ended unclosed
-            130 interrupted
+exit codes: 0 finished · 1 model error, host failure or a refused policy check
+            2 bad usage or input, a required guard that cannot run · 130 interrupted
+            audit verify: 3 unsealed tail · 4 no key · 5 no log · 6 tampered · 7 truncated
+                          8 session deleted · 9 log emptied or replaced · 10 reordered
 `;
 
 const COMMANDS: Record<string, (args: string[], io: CliIo) => Promise<number>> = {

@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, readdirSync, realpathSync, symlinkSync } from "n
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { makeProject, type TestProject } from "../extensions/project.ts";
+import { auditPath } from "./audit-lines.ts";
 import { type CliRun, runCli } from "./cli-helpers.ts";
 
 // `gatehouse policy check`: the decision for one hypothetical call, through the real CLI.
@@ -125,5 +126,6 @@ describe("gatehouse policy check", () => {
     expect(readdirSync(join(p.dir, "playground"))).toEqual([]);
     expect(readdirSync(join(p.dir, ".git"))).toEqual(["HEAD"]);
     expect(existsSync(join(p.dir, ".gatehouse/audit"))).toBe(false);
+    expect(existsSync(auditPath(p))).toBe(false);
   });
 });

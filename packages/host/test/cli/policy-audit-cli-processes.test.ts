@@ -1,8 +1,8 @@
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it, onTestFinished } from "vitest";
 import { makeProject } from "../extensions/project.ts";
-import { auditPath, callRecords, expectIntactChains, readAuditLines } from "./audit-lines.ts";
+import { auditPath, callRecords, expectIntactChains, readAuditLines, recordsKey } from "./audit-lines.ts";
 import { events, runCli, startCli, writeScript } from "./cli-helpers.ts";
 
 // The audit under real process conditions: two runs sharing one file, a run killed mid-call, and
@@ -58,8 +58,8 @@ describe("audit under real processes", () => {
       [0, ""],
     ]);
 
-    const { lines } = readAuditLines(auditPath(p.dir));
-    const sessions = expectIntactChains(lines);
+    const { lines } = readAuditLines(auditPath(p));
+    const sessions = expectIntactChains(lines, recordsKey(p.home));
     expect(sessions.size).toBe(2);
     const sessionOf = (me: string) => callRecords(lines, `${me}-1-meet`).starts[0]?.record.session ?? "";
     expect(new Set([sessionOf("P"), sessionOf("Q")]).size).toBe(2);
@@ -80,16 +80,15 @@ describe("audit under real processes", () => {
     expect(switches).toBeGreaterThanOrEqual(4);
 
     const verify = await runCli(["audit", "verify", "--cwd", p.dir], { env: p.env });
-    expect(verify.stdout).toContain(`OK: ${lines.length} records in 2 sessions`);
+    expect(verify.stdout).toContain(`INTACT: ${lines.length} records in 2 sessions, 2 seals`);
     expect(verify.code).toBe(0);
   });
 
-  it.each([
-    ["every", 5],
-    ["batch", 4],
-  ] as const)(
-    'SIGKILL while a call runs (fsync "%s"): verify exits 3 naming the unclosed session and its last seq; what was reported is there',
-    async (fsync, lastDurable) => {
+  it.each(["every", "batch"] as const)(
+    'SIGKILL while a call runs (fsync "%s"): verify exits 3 (unsealed tail) naming the unclosed session; the sealed part verifies',
+    async (fsync) => {
+      // Turn 1 (session_start, A's and B's starts and ends: seq 0–4) was written and sealed at its turn_end.
+      const sealedCount = 5;
       const p = makeProject({ ".gatehouse/settings.json": settings({ fsync }), "notes.md": "n\n" });
       const script = writeScript(p.dir, [
         {
@@ -128,24 +127,24 @@ describe("audit under real processes", () => {
         runCli(["audit", "verify", "--cwd", p.dir], { env: p.env }),
         runCli(["audit", "stats", "--cwd", p.dir, "--json"], { env: p.env }),
       ]);
+      expect(verify.stdout).toContain("UNSEALED TAIL: every sealed record verifies, but a run did not close");
+      expect(verify.stdout).toContain(`(pid ${run.child.pid}) did not close (killed or crashed, or still running)`);
       expect(verify.code).toBe(3);
-      expect(verify.stdout).toContain("INCOMPLETE");
-      expect(verify.stdout).toContain(`(pid ${run.child.pid}) has no session_end: the run ended without closing`);
-      const last = Number(/after seq (\d+) at line/.exec(verify.stdout)?.[1]);
-      // "every": each record is on disk before its handler returns, C's start included; "batch":
-      // turn 1 was flushed at its turn_end, C's start may still have been in the buffer.
-      if (fsync === "every") expect(last).toBe(lastDurable);
-      else expect([lastDurable, lastDurable + 1]).toContain(last);
-
-      const { lines } = readAuditLines(auditPath(p.dir));
-      expectIntactChains(lines, { open: true });
-      expect(lines).toHaveLength(last + 1);
+      const { lines } = readAuditLines(auditPath(p));
+      expectIntactChains(lines, recordsKey(p.home), { open: true });
+      expect(verify.stdout).toContain(`its ${sealedCount} sealed record(s) verify`);
+      // "every": each record is on disk before its handler returns, C's start included: it is the
+      // unsealed tail. "batch": C's start was still in the buffer when the process was killed.
+      const unsealed = fsync === "every" ? 1 : 0;
+      expect(lines).toHaveLength(sealedCount + unsealed);
+      if (unsealed) expect(verify.stdout).toContain(`1 record(s) after the last seal (seq 5–5, up to line 6)`);
+      else expect(verify.stdout).toContain("nothing follows its last seal");
       for (const id of ["A", "B"]) expect(callRecords(lines, id).ends).toHaveLength(1);
       expect(callRecords(lines, "C").ends).toHaveLength(0);
-      expect(callRecords(lines, "C").starts).toHaveLength(fsync === "every" ? 1 : last - lastDurable);
+      expect(callRecords(lines, "C").starts).toHaveLength(unsealed);
       expect(JSON.parse(stats.stdout)).toMatchObject({
         ended: 2,
-        unfinished: fsync === "every" ? 1 : last - lastDurable,
+        unfinished: unsealed,
         tools: { write: { outcomes: { executed: 1 } }, read: { outcomes: { executed: 1 } } },
       });
       expect(readFileSync(join(p.dir, "playground/a.txt"), "utf8")).toBe("a");
@@ -154,18 +153,21 @@ describe("audit under real processes", () => {
   );
 
   it("an audit that cannot be written stops the run (exit 1) before any tool runs, naming the file", async () => {
-    // A regular file where the audit folder should be: the audit file cannot be created.
-    const p = makeProject({ ".gatehouse/settings.json": settings(), ".gatehouse/audit": "not a folder\n" });
+    // A regular file where the project's audit folder should be: the audit log cannot be created.
+    const p = makeProject({ ".gatehouse/settings.json": settings() });
+    const folder = join(auditPath(p), "..");
+    mkdirSync(join(folder, ".."), { recursive: true, mode: 0o700 });
+    writeFileSync(folder, "not a folder\n");
     const script = writeScript(p.dir, [
       { content: [toolCall("W", "write", { path: "playground/w.txt", content: "w" })] },
       { content: [{ type: "text", text: "done" }] },
     ]);
     const run = await runCli(["run", "--cwd", p.dir, "--script", script, "--json"], { env: p.env });
     expect(run.code).toBe(1);
-    expect(run.stderr).toContain(`gatehouse: Stopped by extension "tool-audit": audit log ${auditPath(p.dir)}`);
+    expect(run.stderr).toContain(`gatehouse: Stopped by extension "tool-audit": audit log ${auditPath(p)}`);
     expect(run.stderr).toContain("cannot be written");
     expect(existsSync(join(p.dir, "playground/w.txt"))).toBe(false);
     expect(events(run.stdout).filter((e) => e.type === "tool_execution_start")).toEqual([]);
-    expect(readFileSync(join(p.dir, ".gatehouse/audit"), "utf8")).toBe("not a folder\n");
+    expect(readFileSync(folder, "utf8")).toBe("not a folder\n");
   });
 });

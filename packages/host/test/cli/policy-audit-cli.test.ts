@@ -1,9 +1,17 @@
-import { appendFileSync, cpSync, existsSync, readFileSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import { makeProject, type TestProject } from "../extensions/project.ts";
 import { tempDir } from "../helpers/scenario.ts";
-import { type AuditLine, auditPath, callRecords, expectIntactChains, readAuditLines } from "./audit-lines.ts";
+import {
+  type AuditLine,
+  auditPath,
+  callRecords,
+  expectIntactChains,
+  readAuditLines,
+  recordsKey,
+  sealDirOf,
+} from "./audit-lines.ts";
 import { CLI, type CliRun, events, runCli, startCli, writeScript } from "./cli-helpers.ts";
 
 // The demo scenario (`pnpm demo`) through the real CLI, then the audit commands on its audit file.
@@ -50,7 +58,7 @@ describe("the demo scenario through the CLI", () => {
     p = makeProject();
     cpSync(join(DEMO, "project"), p.dir, { recursive: true });
     run = await runCli(["run", "--script", SCRIPT, "--cwd", p.dir, "--json"], { env: p.env });
-    ({ text, lines } = readAuditLines(auditPath(p.dir)));
+    ({ text, lines } = readAuditLines(auditPath(p)));
   }, 30_000);
 
   it("refuses .env, writes the allowed file, and finishes with exit 0", () => {
@@ -66,7 +74,7 @@ describe("the demo scenario through the CLI", () => {
 
   it("the audit holds one start and one end per call, with the right outcome, in one intact chain", () => {
     expect(calls.length).toBeGreaterThanOrEqual(10);
-    const sessions = expectIntactChains(lines);
+    const sessions = expectIntactChains(lines, recordsKey(p.home));
     expect(sessions.size).toBe(1);
     expect(lines.at(-1)?.record.counts).toMatchObject({ calls: calls.length, ended: calls.length, unfinished: 0 });
 
@@ -109,12 +117,21 @@ describe("the demo scenario through the CLI", () => {
     expect(text).not.toContain("sk-demo");
   });
 
-  it("audit verify says OK (exit 0) and audit stats counts calls per tool and outcome", async () => {
+  it("the audit lives in the per-user directory, not in the workspace", () => {
+    expect(existsSync(join(p.dir, ".gatehouse", "audit"))).toBe(false);
+    expect(auditPath(p).startsWith(p.home)).toBe(true);
+    const about = JSON.parse(readFileSync(join(auditPath(p), "..", "project.json"), "utf8"));
+    expect(about.project).toBe(realpathSync(p.dir));
+  });
+
+  it("audit verify says INTACT (exit 0) and audit stats counts calls per tool and outcome", async () => {
     const [verify, stats] = await Promise.all([
       runCli(["audit", "verify", "--cwd", p.dir], { env: p.env }),
       runCli(["audit", "stats", "--cwd", p.dir, "--json"], { env: p.env }),
     ]);
-    expect(verify.stdout).toContain(`OK: ${lines.length} records in 1 session, every chain intact and closed`);
+    expect(verify.stdout).toBe(
+      `${auditPath(p)}: INTACT: ${lines.length} records in 1 session, 1 seal; every MAC, chain and seal verified.\n`,
+    );
     expect(verify.code).toBe(0);
 
     const expected: Record<string, { ended: number; outcomes: Record<string, number>; unfinished: number }> = {};
@@ -136,7 +153,7 @@ describe("the demo scenario through the CLI", () => {
     });
   });
 
-  it("audit verify exits 1 and names the line for a modified record, a deleted line and a torn line", async () => {
+  it("audit verify FILE with --seals names the line of a modified record (6) and of a deleted one (6)", async () => {
     const dir = tempDir("gh-tamper-");
     const target = callRecords(lines, "write-env").ends[0] as AuditLine;
     const modified = target.text.replace('"outcome":"blocked"', '"outcome":"executed"');
@@ -147,18 +164,18 @@ describe("the demo scenario through the CLI", () => {
       deleted: lines.filter((l) => l !== deleted).map((l) => l.text),
     };
     for (const [name, body] of Object.entries(files)) writeFileSync(join(dir, name), `${body.join("\n")}\n`);
-    writeFileSync(join(dir, "torn"), text);
-    appendFileSync(join(dir, "torn"), lines[1]?.text.slice(0, 60) ?? "");
-
-    const verify = (name: string) => runCli(["audit", "verify", join(dir, name)], { env: p.env });
-    const [mod, del, torn] = await Promise.all([verify("modified"), verify("deleted"), verify("torn")]);
-    expect([mod.code, del.code, torn.code]).toEqual([1, 1, 1]);
-    expect(mod.stdout).toContain(`FAILED at line ${target.line}: broken chain`);
-    expect(mod.stdout).toContain(`seq ${target.record.seq} of session`);
+    const seals = sealDirOf(p.home, auditPath(p));
+    const verify = (name: string) =>
+      runCli(["audit", "verify", join(dir, name), "--seals", seals, "--key", join(p.home, "keys", "audit.key")], {
+        env: p.env,
+      });
+    const [mod, del] = await Promise.all([verify("modified"), verify("deleted")]);
+    expect([mod.code, del.code, mod.stderr, del.stderr]).toEqual([6, 6, "", ""]);
+    expect(mod.stdout).toContain(`TAMPERED at line ${target.line}: seq ${target.record.seq} of session`);
+    expect(mod.stdout).toContain("does not match its MAC: modified or forged");
     // The record after the deleted one now sits on the deleted one's line.
-    expect(del.stdout).toContain(`FAILED at line ${deleted.line}: missing records`);
-    expect(del.stdout).toContain(`seq ${deleted.record.seq} of session`);
-    expect(torn.stdout).toContain(`FAILED at line ${lines.length + 1}: torn last line`);
+    expect(del.stdout).toContain(`TAMPERED at line ${deleted.line}: seq ${deleted.record.seq} of session`);
+    expect(del.stdout).toContain("missing between line");
   });
 
   it("audit tail --lines 3 prints the last three records readably, and raw with --json", async () => {
@@ -182,15 +199,12 @@ describe("the demo scenario through the CLI", () => {
   });
 
   it("audit tail --follow prints the records a new run appends, and exits 0 on SIGINT", async () => {
-    // A copy of the finished demo: its audit file exists, so the tail's first line (the old
-    // session_end) proves the tail has read to the end and is following before the run starts.
+    // A fresh copy of the demo project: its log does not exist yet, so the tail waits for it and
+    // then prints every record from the first (--lines covers them all, whenever the tail starts).
     const q = makeProject();
-    cpSync(p.dir, q.dir, { recursive: true });
-    const before = readAuditLines(auditPath(q.dir)).lines.length;
-    const tail = startCli(["audit", "tail", "--follow", "--lines", "1", "--json", "--cwd", q.dir], { env: q.env });
+    cpSync(join(DEMO, "project"), q.dir, { recursive: true });
+    const tail = startCli(["audit", "tail", "--follow", "--lines", "1000", "--json", "--cwd", q.dir], { env: q.env });
     onTestFinished(() => void tail.child.kill("SIGKILL"));
-    await tail.waitFor((out) => out.includes("\n"));
-    expect(JSON.parse(tail.stdout()).kind).toBe("session_end");
 
     const more = writeScript(tempDir(), [
       {
@@ -203,7 +217,7 @@ describe("the demo scenario through the CLI", () => {
     ]);
     const second = await runCli(["run", "--script", more, "--cwd", q.dir, "--json"], { env: q.env });
     expect(second.code).toBe(0);
-    const appended = readAuditLines(auditPath(q.dir)).lines.slice(before);
+    const appended = readAuditLines(auditPath(q)).lines;
     expect(appended.map((l) => l.record.kind)).toEqual([
       "session_start",
       "call_start",
@@ -213,12 +227,11 @@ describe("the demo scenario through the CLI", () => {
       "session_end",
     ]);
 
-    await tail.waitFor((out) => out.trimEnd().split("\n").length === 1 + appended.length);
+    await tail.waitFor((out) => out.trimEnd().split("\n").length === appended.length);
     tail.child.kill("SIGINT");
     const exit = await tail.exited;
     expect(exit.code).toBe(0);
-    expect(exit.stderr).toBe("");
-    expect(exit.stdout.trimEnd().split("\n").slice(1)).toEqual(appended.map((l) => l.text));
+    expect(exit.stdout.trimEnd().split("\n")).toEqual(appended.map((l) => l.text));
     const ends = appended
       .filter((l) => l.record.kind === "call_end")
       .map((l) => [l.record.toolCallId, l.record.outcome]);

@@ -108,11 +108,13 @@ describe("sessions through the host", () => {
     const dir = tempDir();
     const file = join(dir, "s.jsonl");
     const audit = await import("../../../../plugins/tool-audit/src/index.ts");
+    const home = tempDir();
     const { host, model } = await sessionHost(file, dir, [...turns, say("after compaction")], {
       extensions: [audit.default],
+      env: { GATEHOUSE_HOME: home },
     });
     await host.run("start");
-    const auditFile = join(dir, ".gatehouse", "audit", "audit.jsonl");
+    const auditFile = audit.auditLocation({ home, cwd: dir }).file;
     const auditBefore = readFileSync(auditFile, "utf8");
     const linesBefore = readFileSync(file, "utf8").trim().split("\n").length;
     const outcome = await host.compact({ summary: "ran bash, wrote and read b.txt", keepLast: 1 });

@@ -1,0 +1,118 @@
+import { createHmac, randomBytes } from "node:crypto";
+import { closeSync, constants, fstatSync, fsyncSync, linkSync, openSync, readSync, rmSync, writeSync } from "node:fs";
+import { type MacKey, macKey } from "./record.ts";
+
+/** The audit key: the secret every record's and seal's MAC is computed with. */
+export interface AuditKey {
+  /** Where it was read from. */
+  file: string;
+  /** A short public id of the key (hex), written into each session's first record. */
+  id: string;
+  /** The key records are MAC-ed with (derived, so a record MAC can never pass for a seal MAC). */
+  records: MacKey;
+  /** The key seals are MAC-ed with. */
+  seals: MacKey;
+}
+
+/** Why the key could not be used. */
+export class AuditKeyError extends Error {
+  /** `GH_AUDIT_KEY`. */
+  readonly code = "GH_AUDIT_KEY";
+}
+
+const MIN_KEY_BYTES = 32;
+const MAX_KEY_BYTES = 4096;
+const derive = (secret: Buffer, purpose: string) => createHmac("sha256", secret).update(purpose).digest();
+
+/** The key material as MACs use it: derived per purpose, with its id. */
+export function keyFromSecret(secret: Buffer, file: string): AuditKey {
+  if (secret.length < MIN_KEY_BYTES) {
+    throw new AuditKeyError(`audit key ${file} is too short (${secret.length} bytes; at least ${MIN_KEY_BYTES})`);
+  }
+  return {
+    file,
+    id: derive(secret, "gatehouse-audit/key-id").toString("hex").slice(0, 16),
+    records: macKey(derive(secret, "gatehouse-audit/records/v2")),
+    seals: macKey(derive(secret, "gatehouse-audit/seals/v1")),
+  };
+}
+
+function reason(error: unknown): string {
+  const e = error as NodeJS.ErrnoException;
+  return e?.code ? `${e.code}: ${e.message}` : String((e as Error)?.message ?? error);
+}
+
+/**
+ * Reads a key file: its bytes, trimmed of surrounding white space, at least 32 of them.
+ * Contract: opens without following a final symbolic link and without blocking (a FIFO fails
+ * instead of hanging); the file must be a regular file that other users cannot write, and, when
+ * `private` is set, that only its owner (the current user) can read. Throws `AuditKeyError`
+ * naming the file and the cause; `undefined` only when it does not exist and `missingOk` is set.
+ */
+export function readAuditKey(
+  file: string,
+  options: { private?: boolean; missingOk?: boolean } = {},
+): AuditKey | undefined {
+  let fd: number;
+  try {
+    fd = openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT" && options.missingOk) return undefined;
+    throw new AuditKeyError(`audit key ${file} cannot be read (${reason(error)})`);
+  }
+  try {
+    const stat = fstatSync(fd);
+    if (!stat.isFile()) throw new AuditKeyError(`audit key ${file} is not a regular file`);
+    if ((stat.mode & 0o022) !== 0) throw new AuditKeyError(`audit key ${file} is writable by other users`);
+    const uid = process.getuid?.();
+    if (options.private && uid !== undefined && stat.uid !== uid) {
+      throw new AuditKeyError(`audit key ${file} is owned by uid ${stat.uid}, not by you (uid ${uid})`);
+    }
+    if (options.private && (stat.mode & 0o077) !== 0) {
+      throw new AuditKeyError(`audit key ${file} is readable by other users (mode ${(stat.mode & 0o777).toString(8)})`);
+    }
+    if (stat.size > MAX_KEY_BYTES) throw new AuditKeyError(`audit key ${file} is larger than ${MAX_KEY_BYTES} bytes`);
+    const buffer = Buffer.alloc(MAX_KEY_BYTES + 1);
+    let size = 0;
+    for (let n = 1; n > 0 && size <= MAX_KEY_BYTES; size += n)
+      n = readSync(fd, buffer, size, buffer.length - size, null);
+    return keyFromSecret(Buffer.from(buffer.subarray(0, size).toString("latin1").trim(), "latin1"), file);
+  } catch (error) {
+    if (error instanceof AuditKeyError) throw error;
+    throw new AuditKeyError(`audit key ${file} cannot be read (${reason(error)})`);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * The per-user key at `file`, created on first use: 32 random bytes as hex, mode 0600. It is
+ * written to a temporary file and linked into place, so a reader never sees a half-written key
+ * and two processes starting at once end up with the same key.
+ * Contract: the folder must already be private (see `api.privateDir`); throws `AuditKeyError`.
+ */
+export function loadOrCreateAuditKey(file: string): AuditKey {
+  const existing = readAuditKey(file, { private: true, missingOk: true });
+  if (existing) return existing;
+  const temp = `${file}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`;
+  try {
+    const fd = openSync(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
+    try {
+      writeSync(fd, `${randomBytes(32).toString("hex")}\n`);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    linkSync(temp, file);
+  } catch (error) {
+    // EEXIST: another process linked its key first; use theirs.
+    if ((error as NodeJS.ErrnoException).code !== "EEXIST") {
+      throw new AuditKeyError(`audit key ${file} cannot be created (${reason(error)})`);
+    }
+  } finally {
+    rmSync(temp, { force: true });
+  }
+  const created = readAuditKey(file, { private: true });
+  if (!created) throw new AuditKeyError(`audit key ${file} vanished after it was created`);
+  return created;
+}

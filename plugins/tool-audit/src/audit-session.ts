@@ -1,0 +1,111 @@
+import { randomUUID } from "node:crypto";
+import type { AuditKey } from "./audit-key.ts";
+import { AuditRecorder, type AuditRecorderOptions } from "./audit-recorder.ts";
+import { SealWriter } from "./seal-store.ts";
+import { type AuditSink, type AuditSinkOptions, openAuditSink } from "./sink.ts";
+
+/** Options of `openAuditSession`. */
+export interface AuditSessionOptions
+  extends Omit<AuditSinkOptions, "onReopened">,
+    Omit<AuditRecorderOptions, "sink" | "ordinal" | "settled" | "key"> {
+  key: AuditKey;
+  /** The folder of this log's seals (private, outside the workspace). */
+  sealDir: string;
+  /** True when the session starts in the middle of a run (e.g. after a hot reload). */
+  midRun?: boolean;
+}
+
+/**
+ * One audited run: the log's sink, the session's recorder and its seal, kept in step.
+ * Contract: `open` writes `session_start` and commits it (so an unwritable log or seal folder is
+ * found before any tool runs). Each `commit` hands the batch to the kernel and then replaces the
+ * seal with the session's record count and head MAC; `close` writes `session_end`, fsyncs, seals
+ * the session as closed (fsynced) and closes the file. A seal that cannot be written is a write
+ * failure of the sink (`op: "seal"`), so the audit fails closed the same way.
+ */
+export class AuditSession {
+  readonly sink: AuditSink;
+  readonly recorder: AuditRecorder;
+  readonly #seals: SealWriter | undefined;
+  readonly #key: AuditKey;
+
+  private constructor(sink: AuditSink, recorder: AuditRecorder, seals: SealWriter | undefined, key: AuditKey) {
+    this.sink = sink;
+    this.recorder = recorder;
+    this.#seals = seals;
+    this.#key = key;
+  }
+
+  /** Opens the log, allocates the seal, writes and commits `session_start`. */
+  static open(options: AuditSessionOptions): AuditSession {
+    let recorder: AuditRecorder | undefined;
+    const sink = openAuditSink({
+      ...options,
+      // The lost file's records are gone: say so in the new one, as the session's next record.
+      onReopened: (cause, lost) => void recorder?.gap(cause, lost),
+    });
+    let seals: SealWriter | undefined;
+    if (sink.healthy) {
+      try {
+        seals = SealWriter.open({
+          dir: options.sealDir,
+          key: options.key.seals,
+          keyId: options.key.id,
+          log: options.file,
+          session: options.chain?.session ?? randomUUID(),
+        });
+      } catch (error) {
+        sink.fail("seal", error);
+      }
+    }
+    recorder = new AuditRecorder({
+      ...options,
+      sink,
+      chain: { ...options.chain, ...(seals ? { session: seals.session } : {}) },
+      ...(seals ? { ordinal: seals.ordinal, settled: seals.settled } : {}),
+    });
+    const session = new AuditSession(sink, recorder, seals, options.key);
+    recorder.start(options.midRun ? { midRun: true } : {});
+    session.commit();
+    return session;
+  }
+
+  /** The key id of the session's MACs. */
+  get keyId(): string {
+    return this.#key.id;
+  }
+
+  #seal(closed: boolean): void {
+    if (!this.#seals || !this.sink.healthy) return;
+    const { count, head } = this.recorder.chainState;
+    try {
+      const line = this.#seals.update({ count, head, closed }, { sync: closed });
+      this.sink.shipOnly(line);
+    } catch (error) {
+      this.sink.fail("seal", error);
+    }
+  }
+
+  /** Hands the batch to the kernel and seals what was written. Returns the sink's health. */
+  commit(): boolean {
+    if (this.sink.commit()) this.#seal(false);
+    return this.sink.healthy;
+  }
+
+  /** Writes `session_end`, fsyncs, seals the session closed and closes the log. Resolves with health. */
+  async close(): Promise<boolean> {
+    this.recorder.end();
+    if (await this.sink.flush()) this.#seal(true);
+    try {
+      this.#seals?.close();
+    } catch (error) {
+      this.sink.fail("seal", error);
+    }
+    return this.sink.close();
+  }
+}
+
+/** Opens an audited session (see `AuditSession`). */
+export function openAuditSession(options: AuditSessionOptions): AuditSession {
+  return AuditSession.open(options);
+}

@@ -1,0 +1,149 @@
+import { type SessionTrack, short } from "./chain-checker.ts";
+import type { SealEntry } from "./read-seals.ts";
+import type { Seal } from "./seal.ts";
+import type { VerifyProblem } from "./verify-report.ts";
+
+/** What the log looked like as a whole. */
+export type LogState = "missing" | "empty" | "present";
+
+/** Inputs of `compareSeals`. */
+export interface SealComparison {
+  seals: readonly SealEntry[];
+  tracks: readonly SessionTrack[];
+  log: LogState;
+  report: (problem: VerifyProblem) => void;
+}
+
+function sealed(entry: SealEntry): Seal | undefined {
+  return entry.parsed.ok && entry.parsed.authentic !== false ? entry.parsed.seal : undefined;
+}
+
+function checkSealedSession(seal: Seal, file: string, track: SessionTrack, report: (p: VerifyProblem) => void): void {
+  const s = track.summary;
+  s.sealed = seal.count;
+  const session = seal.session;
+  const have = s.lastSeq + 1;
+  if (s.ordinal !== undefined && s.ordinal !== seal.ordinal) {
+    const message = `session ${short(session)} says it is session #${s.ordinal}, its seal ${file} says #${seal.ordinal}`;
+    report({ kind: "modified", line: s.firstLine, session, message });
+  }
+  if (have < seal.count) {
+    const message = `session ${short(session)} was truncated: its seal says ${seal.count} records, the log has ${have} (seq ${have}–${seal.count - 1} missing after line ${s.lastLine})`;
+    report({ kind: "truncated", line: s.lastLine, session, seq: have, seal: file, message });
+    return;
+  }
+  if (seal.count > 0 && track.sealedHead !== seal.head) {
+    const message = `session ${short(session)}: the record at seq ${seal.count - 1} is not the one its seal vouches for (replaced)`;
+    report({ kind: "modified", line: s.lastLine, session, seq: seal.count - 1, seal: file, message });
+  }
+  if (seal.closed) return;
+  const who = `session ${short(session)}${s.pid !== undefined ? ` (pid ${s.pid})` : ""}`;
+  const tail =
+    have > seal.count
+      ? `${have - seal.count} record(s) after the last seal (seq ${seal.count}–${have - 1}, up to line ${s.lastLine}) are not vouched for`
+      : s.ended
+        ? "its session_end is in the log but its final seal was not written"
+        : "nothing follows its last seal";
+  const message = `${who} did not close (killed or crashed, or still running): its ${seal.count} sealed record(s) verify; ${tail}`;
+  report({ kind: "unsealed_tail", line: s.lastLine, session, seq: seal.count, seal: file, message });
+}
+
+/**
+ * Compares the log with its seals: every sealed session present with at least its sealed records
+ * and the sealed head, numbers without holes, every session of the log sealed.
+ * Contract: reports through `report`; a log missing, emptied, or holding none of the sealed
+ * sessions is named as such instead of one deletion per session.
+ */
+export function compareSeals({ seals, tracks, log, report }: SealComparison): void {
+  const bySession = new Map(tracks.map((t) => [t.summary.session, t]));
+  const byOrdinal = new Map<number, SessionTrack>();
+  for (const t of tracks) if (t.summary.ordinal !== undefined) byOrdinal.set(t.summary.ordinal, t);
+  const sealedSessions = new Set<string>();
+  const deleted: VerifyProblem[] = [];
+  let recordsSealed = 0;
+  for (const entry of seals) {
+    if (!entry.parsed.ok) {
+      report({
+        kind: "seal_invalid",
+        line: 0,
+        seal: entry.file,
+        message: `seal ${entry.file} is not a seal: ${entry.parsed.error}`,
+      });
+      continue;
+    }
+    const seal = sealed(entry);
+    if (!seal) {
+      const message = `seal ${entry.file} does not verify with the key: forged or altered`;
+      report({ kind: "seal_invalid", line: 0, session: entry.parsed.seal.session, seal: entry.file, message });
+      continue;
+    }
+    if (seal.ordinal !== entry.ordinal) {
+      const message = `seal ${entry.file} holds session #${seal.ordinal}: seal files were renamed`;
+      report({ kind: "seal_invalid", line: 0, session: seal.session, seal: entry.file, message });
+    }
+    sealedSessions.add(seal.session);
+    recordsSealed += seal.count;
+    const track = bySession.get(seal.session);
+    if (track) checkSealedSession(seal, entry.file, track, report);
+    else if (seal.count > 0 || seal.closed) {
+      const message = `session ${short(seal.session)} (#${seal.ordinal}, ${seal.count} records${seal.closed ? ", closed" : ""}) is sealed but not in the log: deleted`;
+      deleted.push({ kind: "session_deleted", line: 0, session: seal.session, seal: entry.file, message });
+    }
+  }
+  const present = new Set(seals.map((e) => e.ordinal));
+  const highest = seals.at(-1)?.ordinal ?? 0;
+  for (let n = 1; n < highest; n++) {
+    if (present.has(n)) continue;
+    const track = byOrdinal.get(n);
+    if (track) continue; // reported below as a session without a seal
+    deleted.push({
+      kind: "session_deleted",
+      line: 0,
+      message: `session #${n} is missing from both the seals and the log: deleted`,
+    });
+  }
+  const anySealedInLog = tracks.some((t) => sealedSessions.has(t.summary.session));
+  if (recordsSealed > 0 && log !== "present") {
+    const message =
+      log === "missing"
+        ? `the log is missing, but ${seals.length} session(s) with ${recordsSealed} records were sealed: it was deleted`
+        : `the log is empty, but ${seals.length} session(s) with ${recordsSealed} records were sealed: it was emptied`;
+    report({ kind: log === "missing" ? "log_missing" : "log_emptied", line: 0, message });
+    return;
+  }
+  if (recordsSealed > 0 && !anySealedInLog && tracks.length > 0) {
+    const message = `none of the ${seals.length} sealed session(s) is in the log: it was replaced (its ${tracks.length} session(s) are not the ones written)`;
+    report({ kind: "log_replaced", line: 0, message });
+    return;
+  }
+  for (const problem of deleted) report(problem);
+  if (seals.length === 0 && tracks.length > 0) {
+    const message =
+      "no seals were found for this log: its completeness cannot be checked (deleted seals, or a copied log: pass --seals DIR)";
+    report({ kind: "seal_missing", line: 0, message });
+    return;
+  }
+  for (const t of tracks) {
+    if (sealedSessions.has(t.summary.session)) continue;
+    const s = t.summary;
+    const message = `session ${short(s.session)} (lines ${s.firstLine}–${s.lastLine}) has no seal: its seal was deleted, or the session was inserted`;
+    report({ kind: "seal_missing", line: s.firstLine, session: s.session, message });
+  }
+}
+
+/**
+ * Sessions out of file order: a session records how many sessions had finished when it started
+ * (`settled`); every record of those must come before its first line.
+ */
+export function checkSessionOrder(tracks: readonly SessionTrack[], report: (problem: VerifyProblem) => void): void {
+  const numbered = tracks
+    .filter((t) => t.summary.ordinal !== undefined)
+    .sort((a, b) => (a.summary.ordinal ?? 0) - (b.summary.ordinal ?? 0));
+  for (const t of tracks) {
+    const settled = t.settled ?? 0;
+    const late = numbered.find((o) => (o.summary.ordinal ?? 0) <= settled && o.summary.lastLine > t.summary.firstLine);
+    if (!late) continue;
+    const message = `session ${short(t.summary.session)} (#${t.summary.ordinal}) started at line ${t.summary.firstLine} after session #${late.summary.ordinal} had finished, yet that session has records down to line ${late.summary.lastLine}: sessions were reordered`;
+    report({ kind: "reordered", line: t.summary.firstLine, session: t.summary.session, message });
+  }
+}

@@ -1,0 +1,205 @@
+import { randomBytes } from "node:crypto";
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  fsyncSync,
+  linkSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeSync,
+} from "node:fs";
+import { hostname } from "node:os";
+import { join } from "node:path";
+import { type FileIdentity, fileChange } from "./log-file.ts";
+import type { MacKey } from "./record.ts";
+import { parseSealFile, type Seal, type SealFields, serializeSeal } from "./seal.ts";
+
+const NAME = /^(\d{8})\.seal$/;
+/** The most seals read to work out `settled` when a session starts (the rest count as unfinished). */
+const MAX_SETTLE_READS = 256;
+
+/** The file of seal number `ordinal` in `dir`. */
+export function sealFile(dir: string, ordinal: number): string {
+  return join(dir, `${String(ordinal).padStart(8, "0")}.seal`);
+}
+
+/** The seal numbers present in `dir`, ascending; empty when the folder does not exist. */
+export function sealOrdinals(dir: string): number[] {
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return [];
+    throw error;
+  }
+  const ordinals: number[] = [];
+  for (const name of names) {
+    const match = NAME.exec(name);
+    if (match?.[1]) ordinals.push(Number(match[1]));
+  }
+  return ordinals.sort((a, b) => a - b);
+}
+
+/** A slot: the seal line padded with spaces to `size - 1` bytes, then a newline. */
+function slot(line: string, size: number): string {
+  const bytes = Buffer.byteLength(line, "utf8");
+  if (bytes >= size) throw new Error(`seal of ${bytes} bytes does not fit its ${size}-byte slot`);
+  return `${line}${" ".repeat(size - 1 - bytes)}\n`;
+}
+
+function writeTemp(dir: string, text: string): string {
+  const temp = join(dir, `.${process.pid}.${randomBytes(6).toString("hex")}.tmp`);
+  const fd = openSync(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
+  try {
+    writeSync(fd, text);
+  } finally {
+    closeSync(fd);
+  }
+  return temp;
+}
+
+function readSeal(dir: string, ordinal: number): Seal | undefined {
+  try {
+    const parsed = parseSealFile(readFileSync(sealFile(dir, ordinal), "utf8"), undefined);
+    return parsed.ok ? parsed.seal : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/** A session that can write nothing more: closed, or its process (on this machine) is gone. */
+function finished(seal: Seal | undefined, host: string): boolean {
+  if (!seal) return false;
+  return seal.closed || (seal.host === host && !alive(seal.pid));
+}
+
+/**
+ * The seal of one session: a number allocated among its log's sessions, then the seal rewritten
+ * after each committed turn.
+ * Contract: `open` allocates the lowest free number above every existing one by linking a
+ * complete first seal into place (link fails if the name exists, so two processes never share a
+ * number, and no reader sees a half-written file). A seal file holds two fixed-size slots; each
+ * update overwrites the older slot in place with one `pwrite` and a higher `gen`, so a reader (or
+ * a crash at any instant) always finds a whole MAC-ed seal: the new one or the one before.
+ * (Replacing a file by rename costs a forced writeback per update on ext4; one pwrite does not.)
+ * Every method throws on I/O errors; the caller fails closed.
+ */
+export class SealWriter {
+  readonly dir: string;
+  readonly session: string;
+  readonly ordinal: number;
+  readonly settled: number;
+  readonly #key: MacKey;
+  readonly #base: Omit<SealFields, "count" | "head" | "closed" | "gen">;
+  readonly #slotSize: number;
+  #fd: number | undefined;
+  readonly #identity: FileIdentity;
+  #gen = 0;
+
+  private constructor(options: {
+    dir: string;
+    key: MacKey;
+    base: Omit<SealFields, "count" | "head" | "closed" | "gen">;
+    slotSize: number;
+  }) {
+    this.dir = options.dir;
+    this.#key = options.key;
+    this.#base = options.base;
+    this.#slotSize = options.slotSize;
+    this.session = options.base.session;
+    this.ordinal = options.base.ordinal;
+    this.settled = options.base.settled;
+    this.#fd = openSync(sealFile(this.dir, this.ordinal), constants.O_WRONLY | constants.O_NOFOLLOW);
+    const stat = fstatSync(this.#fd);
+    this.#identity = { dev: stat.dev, ino: stat.ino };
+  }
+
+  /** Allocates the session's number and writes its first seal (no records yet, open). */
+  static open(options: { dir: string; key: MacKey; keyId: string; log: string; session: string }): SealWriter {
+    const host = hostname();
+    mkdirSync(options.dir, { recursive: true, mode: 0o700 });
+    const existing = sealOrdinals(options.dir);
+    let ordinal = (existing.at(-1) ?? 0) + 1;
+    const settled = settledBelow(options.dir, ordinal, host);
+    for (;;) {
+      const base = {
+        log: options.log,
+        ordinal,
+        session: options.session,
+        keyId: options.keyId,
+        settled,
+        pid: process.pid,
+        host,
+      };
+      const first = serializeSeal({ ...base, gen: 0, count: 0, head: "0".repeat(64), closed: false }, options.key);
+      // Room for the counts to grow; the path and ids do not change.
+      const slotSize = Buffer.byteLength(first, "utf8") + 256;
+      const temp = writeTemp(options.dir, `${slot(first, slotSize)}${slot("", slotSize)}`);
+      try {
+        linkSync(temp, sealFile(options.dir, ordinal));
+        return new SealWriter({ dir: options.dir, key: options.key, base, slotSize });
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+        ordinal++;
+      } finally {
+        rmSync(temp, { force: true });
+      }
+    }
+  }
+
+  /**
+   * Writes the next seal: `count` records written, the last one's MAC `head`, closed or not
+   * (`sync`: fsynced). Returns the seal's line (without padding or newline), e.g. to ship it.
+   */
+  update(state: { count: number; head: string; closed: boolean }, options: { sync?: boolean } = {}): string {
+    if (this.#fd === undefined) throw new Error(`seal ${sealFile(this.dir, this.ordinal)} is closed`);
+    this.#gen++;
+    const line = serializeSeal({ ...this.#base, ...state, gen: this.#gen }, this.#key);
+    const position = (this.#gen % 2) * this.#slotSize;
+    const file = sealFile(this.dir, this.ordinal);
+    const written = writeSync(this.#fd, slot(line, this.#slotSize), position, "utf8");
+    if (written !== this.#slotSize) throw new Error(`seal ${file}: short write`);
+    // A seal written to a file nobody can find vouches for nothing: stop instead.
+    const { change } = fileChange(this.#fd, file, this.#identity);
+    if (change) throw new Error(`the seal ${file} ${change} while the run was writing to it`);
+    if (options.sync) fsyncSync(this.#fd);
+    return line;
+  }
+
+  /** Releases the seal file (after the last update). */
+  close(): void {
+    if (this.#fd === undefined) return;
+    closeSync(this.#fd);
+    this.#fd = undefined;
+  }
+}
+
+/**
+ * The largest n such that every session numbered 1..n had finished: the session numbered
+ * `ordinal` starts after all of their records are in the log, so verify can tell a reordered log.
+ */
+function settledBelow(dir: string, ordinal: number, host: string): number {
+  let settled = 0;
+  const previous = readSeal(dir, ordinal - 1);
+  // What held when the previous session started still holds: its finished prefix is ours too.
+  if (previous) settled = Math.min(previous.settled, ordinal - 2);
+  let reads = 0;
+  for (let n = settled + 1; n < ordinal && reads < MAX_SETTLE_READS; n++, reads++) {
+    if (!finished(n === ordinal - 1 ? previous : readSeal(dir, n), host)) break;
+    settled = n;
+  }
+  return settled;
+}
