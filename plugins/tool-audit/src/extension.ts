@@ -61,10 +61,11 @@ function prepare(api: ExtensionAPI, location: AuditLocation): { key: AuditKey; s
 function setupToolAudit(api: ExtensionAPI, options: ToolAuditOptions): void {
   const config: ToolAuditConfig = api.config(toolAuditConfigSchema, { merge: toolAuditMergeRules });
   const location = auditLocation({ home: api.gatehouseHome, cwd: api.cwd, file: config.file, key: config.key });
-  // A log or key the agent could reach is refused at every run (not only at load, so that no host
-  // can run the tools unaudited because the extension failed to load).
+  // A log or key the agent could reach is a load error: tool-audit is a required guard, so the host
+  // stops before the first model request. Every run checks again (a host given this extension in
+  // code with `inspect` keeps running), and refuses every call while it holds.
   const refused = locationProblem(location, config, api.cwd);
-  if (refused) api.logger.error({ file: location.file }, refused);
+  if (refused) throw new Error(refused);
   const { file } = location;
   const redact = createRedactor({
     verbatim: mergeVerbatim(config.verbatim),

@@ -312,18 +312,17 @@ describe("tool-audit when the audit cannot be written", () => {
     ["a file on /proc", "/proc/self/audit.jsonl", /is on the kernel file system \/proc/],
     ["a device", "/dev/full", /is on the kernel file system \/dev/],
   ] as const) {
-    it(`${what} is refused: the run stops before any tool runs, and every call is blocked`, async () => {
+    it(`${what} is refused: the host does not start (a required guard), so no tool runs`, async () => {
       const cwd = tempDir();
-      const { result, events } = await run({
+      const started = run({
         cwd,
         config: { file },
         turns: [{ content: [call("A", "write", { path: "marker.txt", content: "m" })] }, say("done")],
       });
-      expect(result.stoppedBy?.extension).toBe("tool-audit");
-      expect(result.stoppedBy?.reason).toMatch(expected);
+      await expect(started).rejects.toMatchObject({ code: "GH_GUARD_FAILED" });
+      await expect(started).rejects.toThrow(expected);
       expect(existsSync(join(cwd, "marker.txt"))).toBe(false);
       expect(existsSync(join(cwd, "logs"))).toBe(false);
-      expect(events.filter((e) => e.type === "tool_execution_end" && e.outcome === "executed")).toEqual([]);
     });
   }
 

@@ -115,14 +115,16 @@ describe("the audit key", () => {
   it("a key inside the workspace is refused: the agent could read or replace it", async () => {
     const cwd = tempDir();
     writeFileSync(join(cwd, "team.key"), randomBytes(32).toString("hex"));
-    const { result } = await run({ cwd, turns: [say("hi")], config: { key: "team.key" } });
-    expect(result.stoppedBy?.reason).toMatch(/config\.tool-audit\.key .*team\.key is inside the workspace/);
+    const started = run({ cwd, turns: [say("hi")], config: { key: "team.key" } });
+    await expect(started).rejects.toMatchObject({ code: "GH_GUARD_FAILED" });
+    await expect(started).rejects.toThrow(/config\.tool-audit\.key .*team\.key is inside the workspace/);
   });
 
   it("a Gatehouse directory inside the workspace is refused: the log and key would be within the agent's reach", async () => {
     const cwd = tempDir();
-    const { result } = await run({ cwd, home: join(cwd, ".gh-home"), turns: [say("hi")] });
-    expect(result.stoppedBy?.reason).toMatch(
+    const started = run({ cwd, home: join(cwd, ".gh-home"), turns: [say("hi")] });
+    await expect(started).rejects.toMatchObject({ code: "GH_GUARD_FAILED" });
+    await expect(started).rejects.toThrow(
       /the Gatehouse directory \(GATEHOUSE_HOME\) holding the audit log .* is inside the workspace/,
     );
     expect(() => statSync(join(cwd, ".gh-home", "keys"))).toThrow();
