@@ -157,7 +157,7 @@ describe("managed settings are a floor: a lower level cannot loosen a managed gu
   });
 
   it("a lower level may repeat a pinned value managed set", async () => {
-    const floor: Floor = { ...MANAGED_AUDIT, section: { file: "audit/team.jsonl" } };
+    const floor: Floor = { ...MANAGED_AUDIT, section: { file: "audit/team.jsonl", allowWorkspaceFile: true } };
     const { p, env } = floorProject(floor, "project", { file: "audit/team.jsonl", fsync: "every" });
     expect((await guardRecord(p, env))?.config?.value).toMatchObject({ file: "audit/team.jsonl", fsync: "every" });
   });
