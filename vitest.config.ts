@@ -1,11 +1,26 @@
 import { defineConfig } from "vitest/config";
 
+// Workspace packages resolve to their TypeScript sources (the "@gatehouse/source" export condition),
+// so tests never need a build.
+const conditions = ["@gatehouse/source"];
+
 export default defineConfig({
+  resolve: { conditions },
+  ssr: { resolve: { conditions } },
   test: {
     projects: [
-      { test: { name: "sdk", root: "packages/sdk", include: ["test/**/*.test.ts"], testTimeout: 30_000 } },
-      { test: { name: "host", root: "packages/host", include: ["test/**/*.test.ts"], testTimeout: 30_000 } },
-      { test: { name: "plugins", root: "plugins", include: ["*/test/**/*.test.ts"], testTimeout: 30_000 } },
+      {
+        extends: true,
+        test: { name: "sdk", root: "packages/sdk", include: ["test/**/*.test.ts"], testTimeout: 30_000 },
+      },
+      {
+        extends: true,
+        test: { name: "host", root: "packages/host", include: ["test/**/*.test.ts"], testTimeout: 30_000 },
+      },
+      {
+        extends: true,
+        test: { name: "plugins", root: "plugins", include: ["*/test/**/*.test.ts"], testTimeout: 30_000 },
+      },
     ],
   },
 });
