@@ -15,6 +15,10 @@ export default defineConfig({
       },
       {
         extends: true,
+        test: { name: "cli", root: "packages/cli", include: ["test/**/*.test.ts"], testTimeout: 30_000 },
+      },
+      {
+        extends: true,
         test: { name: "host", root: "packages/host", include: ["test/**/*.test.ts"], testTimeout: 30_000 },
       },
       {

@@ -13,6 +13,7 @@ export const PACKAGES = [
   "plugins/tool-audit",
   "plugins/hello-tool",
   "packages/host",
+  "packages/cli",
 ];
 const dirs =
   process.argv.length > 2 ? process.argv.slice(2).map((d) => resolve(d)) : PACKAGES.map((d) => join(root, d));

@@ -1,6 +1,17 @@
-export { GatehouseError, type GatehouseErrorCode, toError } from "./common/errors.ts";
+export { errorMessage, GatehouseError, type GatehouseErrorCode, toError } from "./common/errors.ts";
+export {
+  ensurePrivateDir,
+  gatehouseHome,
+  grantTrust,
+  revokeTrust,
+  type SettingsLevelName,
+  type TrustOptions,
+  type TrustStatus,
+  trustStatus,
+} from "./config/index.ts";
 export type { ExtensionRecord } from "./extensions/types.ts";
 export { createHost } from "./host/create-host.ts";
+export { openProject, type ProjectExtensions } from "./host/project-extensions.ts";
 export type { CheckResult, Host, HostOptions, RunOptions, RunResult } from "./host/types.ts";
 export type { LoopConfig, LoopHooks, ToolSet, TurnState } from "./loop/index.ts";
 export { runAgentLoop } from "./loop/index.ts";
@@ -20,4 +31,16 @@ export {
   type ScriptedModel,
 } from "./model/index.ts";
 export type { Model, ModelRequest, ModelStreamEvent } from "./model/types.ts";
+export {
+  type BuiltContext,
+  checkSession,
+  NO_RESULT_TEXT,
+  renderSessionTree,
+  Session,
+  type SessionCheck,
+  type SessionEntry,
+  type SessionHeader,
+  type SessionOptions,
+  type SessionProblem,
+} from "./session/index.ts";
 export type { ToolInfo, ToolSource } from "./tools/tool-registry.ts";

@@ -4,7 +4,6 @@ import { homedir } from "node:os";
 import { basename, extname, isAbsolute, join, relative, resolve } from "node:path";
 import { packageEntry, resolvePackageFrom } from "./resolve-package.ts";
 
-const hostRequire = createRequire(import.meta.url);
 const MODULE_EXTENSIONS = [".ts", ".mts", ".js", ".mjs"];
 const INDEX_FILES = ["index.ts", "index.mts", "index.js", "index.mjs"];
 
@@ -86,14 +85,18 @@ function packageRoot(entry: string, name: string): string {
  * first: a project must not be able to substitute its own copy of a package a team lead or the
  * user chose.
  */
-function fromPackage(spec: ExtensionSpec, projectDir: string): DiscoveredExtension {
+function fromPackage(spec: ExtensionSpec, input: DiscoveryInput): DiscoveredExtension {
+  const projectDir = input.projectDir;
   const hostFirst = spec.origin === "managed" || spec.origin === "user";
   const fromHost = () => {
-    try {
-      return hostRequire.resolve(spec.spec);
-    } catch {
-      return undefined;
+    for (const base of input.packageBases) {
+      try {
+        return createRequire(base).resolve(spec.spec);
+      } catch {
+        // not installed there: try the next base
+      }
     }
+    return undefined;
   };
   const fromProject = () => resolvePackageFrom(projectDir, spec.spec);
   let entry = hostFirst ? fromHost() : fromProject();
@@ -143,6 +146,11 @@ export interface DiscoveryInput {
   projectDir: string;
   home: string;
   specs: readonly ExtensionSpec[];
+  /**
+   * Where package names resolve besides the project (Gatehouse's own installation): file paths or
+   * URLs of modules, tried in order. The CLI passes its own, so the plugins it depends on resolve.
+   */
+  packageBases: readonly string[];
 }
 
 /**
@@ -154,7 +162,7 @@ export function discoverExtensions(input: DiscoveryInput): DiscoveredExtension[]
   const bySettings = (origins: ExtensionSpec["origin"][]) =>
     input.specs
       .filter((s) => origins.includes(s.origin))
-      .map((s) => (isPathSpec(s.spec) ? fromPath(s, input.projectDir) : fromPackage(s, input.projectDir)));
+      .map((s) => (isPathSpec(s.spec) ? fromPath(s, input.projectDir) : fromPackage(s, input)));
   const all = [
     ...bySettings(["managed"]),
     ...bySettings(["project", "projectLocal"]),

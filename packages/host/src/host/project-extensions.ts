@@ -55,7 +55,10 @@ function isExtensionFolder(dir: string): boolean {
  * settings stay in force. Project code (its `.gatehouse` extensions, paths inside the project,
  * packages from its node_modules) loads only when trusted; first-party and user extensions always.
  */
-export function openProject(options: Pick<HostOptions, "cwd" | "env" | "trust">, logger: Logger): ProjectExtensions {
+export function openProject(
+  options: Pick<HostOptions, "cwd" | "env" | "trust" | "packageBases">,
+  logger: Logger,
+): ProjectExtensions {
   const env = options.env ?? process.env;
   const cwd = options.cwd;
   const home = gatehouseHome(env);
@@ -68,6 +71,7 @@ export function openProject(options: Pick<HostOptions, "cwd" | "env" | "trust">,
     discovered = discoverExtensions({
       projectDir: cwd,
       home,
+      packageBases: options.packageBases ?? [import.meta.url],
       specs: settings.extensions.map((s) => ({ spec: s.spec, origin: s.level, file: s.file, dir: s.dir })),
     });
     filesOf.clear();
