@@ -1,3 +1,4 @@
+import { createRequire } from "node:module";
 import { ExitCode } from "./exit-codes.ts";
 import { type CliIo, processIo } from "./io.ts";
 import { RUN_USAGE } from "./run-usage.ts";
@@ -5,6 +6,7 @@ import { RUN_USAGE } from "./run-usage.ts";
 const HELP = `gatehouse — a tool-call host for AI coding agents
 
 usage:
+  gatehouse --version
   ${RUN_USAGE}
   gatehouse tools [--cwd DIR] [--json] [--trust]
   gatehouse extensions [--cwd DIR] [--json] [--trust]
@@ -34,6 +36,11 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
 
 const INPUT_ERRORS = new Set(["GH_USAGE", "GH_SCRIPT_INVALID", "GH_JSON_SYNTAX", "GH_SETTINGS_INVALID", "GH_SESSION"]);
 
+/** This package's version, read from its manifest (the same relative path from src/ and dist/). */
+function cliVersion(): string {
+  return (createRequire(import.meta.url)("../package.json") as { version: string }).version;
+}
+
 /** A GatehouseError from any copy of the host (checked by shape: the host is loaded lazily). */
 function isGatehouseError(error: unknown): error is Error & { code: string } {
   return (
@@ -47,6 +54,10 @@ function isGatehouseError(error: unknown): error is Error & { code: string } {
  */
 export async function main(argv: string[], io: CliIo = processIo()): Promise<number> {
   const [command, ...rest] = argv;
+  if (command === "--version" || command === "-v" || command === "version") {
+    io.stdout.write(`${cliVersion()}\n`);
+    return ExitCode.ok;
+  }
   if (command === undefined || command === "help" || command === "--help" || command === "-h") {
     (command === undefined ? io.stderr : io.stdout).write(HELP);
     return command === undefined ? ExitCode.usage : ExitCode.ok;
