@@ -7,8 +7,17 @@ export interface CliIo {
   cwd: string;
 }
 
+/** A reader that closed the pipe early (`gatehouse ... | head -1`) has all it wants: end quietly. */
+function endQuietlyOnClosedPipe(stream: NodeJS.WriteStream): void {
+  stream.on("error", (error: NodeJS.ErrnoException) => {
+    if (error.code !== "EPIPE") throw error;
+    process.exit(0);
+  });
+}
+
 /** The real process streams and the user's directory (pnpm scripts report it as INIT_CWD). */
 export function processIo(): CliIo {
+  endQuietlyOnClosedPipe(process.stdout);
   const fromPnpmScript = process.env.npm_lifecycle_event === "gatehouse" && process.env.INIT_CWD;
   return {
     stdout: process.stdout,

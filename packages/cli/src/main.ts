@@ -7,6 +7,7 @@ const HELP = `gatehouse — a tool-call host for AI coding agents
 
 usage:
   gatehouse --version
+  gatehouse init [--cwd DIR] [--force]
   ${RUN_USAGE}
   gatehouse tools [--cwd DIR] [--json] [--trust]
   gatehouse extensions [--cwd DIR] [--json] [--trust]
@@ -24,6 +25,7 @@ type Command = (args: string[], io: CliIo) => Promise<number>;
 
 // Each command is imported when it runs, so `gatehouse --help` loads no host, plugin or provider code.
 const COMMANDS: Record<string, () => Promise<Command>> = {
+  init: async () => (await import("./init-command.ts")).initCommand,
   run: async () => (await import("./run-command.ts")).runCommand,
   tools: async () => (await import("./tools-command.ts")).toolsCommand,
   extensions: async () => (await import("./extensions-command.ts")).extensionsCommand,
