@@ -1,11 +1,32 @@
+import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
+// Workspace packages resolve to their TypeScript sources (the "@gatehouse/source" export condition),
+// so tests never need a build.
+const conditions = ["@gatehouse/source"];
+
 export default defineConfig({
+  resolve: { conditions },
+  ssr: { resolve: { conditions } },
   test: {
+    globalSetup: [fileURLToPath(new URL("./scripts/build-if-stale.mjs", import.meta.url))],
     projects: [
-      { test: { name: "sdk", root: "packages/sdk", include: ["test/**/*.test.ts"], testTimeout: 30_000 } },
-      { test: { name: "host", root: "packages/host", include: ["test/**/*.test.ts"], testTimeout: 30_000 } },
-      { test: { name: "plugins", root: "plugins", include: ["*/test/**/*.test.ts"], testTimeout: 30_000 } },
+      {
+        extends: true,
+        test: { name: "sdk", root: "packages/sdk", include: ["test/**/*.test.ts"], testTimeout: 30_000 },
+      },
+      {
+        extends: true,
+        test: { name: "cli", root: "packages/cli", include: ["test/**/*.test.ts"], testTimeout: 30_000 },
+      },
+      {
+        extends: true,
+        test: { name: "host", root: "packages/host", include: ["test/**/*.test.ts"], testTimeout: 30_000 },
+      },
+      {
+        extends: true,
+        test: { name: "plugins", root: "plugins", include: ["*/test/**/*.test.ts"], testTimeout: 30_000 },
+      },
     ],
   },
 });

@@ -16,7 +16,7 @@ cpSync(join(here, "project"), workspace, { recursive: true });
 
 const extra = process.argv.slice(2).filter((arg) => arg !== "--");
 if (!extra.includes("--json")) console.log(`demo workspace: ${relative(process.cwd(), workspace)}\n`);
-const cli = join(root, "packages", "host", "bin", "gatehouse.mjs");
+const cli = join(root, "packages", "cli", "bin", "gatehouse.js");
 const args = [cli, "run", "--script", join(here, "script.json"), "--cwd", workspace, ...extra];
 const result = spawnSync(process.execPath, args, { stdio: "inherit" });
 process.exitCode = result.status ?? 1;

@@ -1,7 +1,21 @@
-export { GatehouseError, type GatehouseErrorCode, toError } from "./common/errors.ts";
-export type { ConfigExplanation, ConfigKeySource } from "./extensions/config-explanation.ts";
+export { errorMessage, GatehouseError, type GatehouseErrorCode, toError } from "./common/errors.ts";
+export {
+  type ExtensionCode,
+  ensurePrivateDir,
+  gatehouseHome,
+  grantTrust,
+  revokeTrust,
+  type SettingsLevelName,
+  type TrustOptions,
+  type TrustStatus,
+  trustCommand,
+  trustStatuses,
+} from "./config/index.ts";
+export { type ConfigExplanation, type ConfigKeySource, levelLabel } from "./extensions/config-explanation.ts";
 export type { EnabledAt, ExtensionRecord } from "./extensions/types.ts";
 export { createHost } from "./host/create-host.ts";
+export { describeEnabledAt } from "./host/guard-failures.ts";
+export { openProject, type ProjectExtensions } from "./host/project-extensions.ts";
 export type { CheckResult, Host, HostOptions, RunOptions, RunResult } from "./host/types.ts";
 export type { LoopConfig, LoopHooks, ToolSet, TurnState } from "./loop/index.ts";
 export { runAgentLoop } from "./loop/index.ts";
@@ -21,4 +35,16 @@ export {
   type ScriptedModel,
 } from "./model/index.ts";
 export type { Model, ModelRequest, ModelStreamEvent } from "./model/types.ts";
+export {
+  type BuiltContext,
+  checkSession,
+  NO_RESULT_TEXT,
+  renderSessionTree,
+  Session,
+  type SessionCheck,
+  type SessionEntry,
+  type SessionHeader,
+  type SessionOptions,
+  type SessionProblem,
+} from "./session/index.ts";
 export type { ToolInfo, ToolSource } from "./tools/tool-registry.ts";

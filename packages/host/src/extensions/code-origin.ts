@@ -3,10 +3,10 @@ import { createRequire, Module } from "node:module";
 import { dirname, isAbsolute, join, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 
-const hostRequire = createRequire(import.meta.url);
 const FIRST_PARTY = ["@gatehouse/sdk", "@gatehouse/protected-paths", "@gatehouse/tool-audit", "@gatehouse/hello-tool"];
 
 let roots: readonly string[] | undefined;
+const installs = new Set<string>([import.meta.url]);
 
 /** The directory of the nearest package.json at or above `file`'s folder. */
 function packageDirOf(file: string): string {
@@ -33,19 +33,33 @@ function realOr(path: string): string {
  */
 export function hostInstallRoots(): readonly string[] {
   if (roots) return roots;
-  const hostDir = packageDirOf(fileURLToPath(import.meta.url));
-  const found = new Set<string>([realOr(hostDir)]);
-  for (const name of FIRST_PARTY) {
-    try {
-      found.add(realOr(packageDirOf(realOr(hostRequire.resolve(name)))));
-    } catch {
-      // Not installed with this host: nothing of it can be host code.
+  const found = new Set<string>();
+  for (const install of installs) {
+    const dir = packageDirOf(install.startsWith("file:") ? fileURLToPath(install) : install);
+    found.add(realOr(dir));
+    const require = createRequire(install);
+    for (const name of FIRST_PARTY) {
+      try {
+        found.add(realOr(packageDirOf(realOr(require.resolve(name)))));
+      } catch {
+        // Not installed with this installation: nothing of it can be host code.
+      }
     }
+    const paths = (Module as unknown as { _nodeModulePaths(dir: string): string[] })._nodeModulePaths(dir);
+    for (const path of paths) if (existsSync(path)) found.add(realOr(path));
   }
-  const paths = (Module as unknown as { _nodeModulePaths(dir: string): string[] })._nodeModulePaths(hostDir);
-  for (const dir of paths) if (existsSync(dir)) found.add(realOr(dir));
   roots = [...found];
   return roots;
+}
+
+/**
+ * Counts another installation as Gatehouse's own (the CLI's, whose dependencies are the first-party
+ * plugins): a module path or file URL inside it, as `HostOptions.packageBases` names them.
+ */
+export function addHostInstall(module: string): void {
+  if (installs.has(module)) return;
+  installs.add(module);
+  roots = undefined;
 }
 
 /** True when `inner` is `outer` or lies below it (absolute paths, decided by `path.relative`). */

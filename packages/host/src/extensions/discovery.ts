@@ -9,7 +9,6 @@ import { packageEntry, resolvePackageFrom } from "./resolve-package.ts";
 import { isPathSpec, packageSpecProblem, pathSpecProblem } from "./spec-check.ts";
 import type { EnabledAt } from "./types.ts";
 
-const hostRequire = createRequire(import.meta.url);
 const MODULE_EXTENSIONS = [".ts", ".mts", ".js", ".mjs"];
 const INDEX_FILES = ["index.ts", "index.mts", "index.js", "index.mjs"];
 
@@ -94,7 +93,7 @@ function where(spec: ExtensionSpec): string {
   return `${spec.file}:${spec.at.line}:${spec.at.column}`;
 }
 
-function fromSpec(spec: ExtensionSpec, projectReal: string, projectDir: string): DiscoveredExtension {
+function fromSpec(spec: ExtensionSpec, project: Project): DiscoveredExtension {
   const required = requiredBecause(spec);
   const base = {
     id: `spec:${spec.level}:${spec.spec}`,
@@ -111,10 +110,10 @@ function fromSpec(spec: ExtensionSpec, projectReal: string, projectDir: string):
   });
   if (isPathSpec(spec.spec)) {
     const problem = pathSpecProblem(spec.spec);
-    return problem ? refuse(problem) : fromPath(spec, { projectReal, projectDir }, { base, refuse });
+    return problem ? refuse(problem) : fromPath(spec, project, { base, refuse });
   }
   const problem = packageSpecProblem(spec.spec);
-  return problem ? refuse(problem) : fromPackage(spec, { projectReal, projectDir }, { base, refuse });
+  return problem ? refuse(problem) : fromPackage(spec, project, { base, refuse });
 }
 
 interface Builders {
@@ -125,6 +124,8 @@ interface Builders {
 interface Project {
   projectReal: string;
   projectDir: string;
+  /** Where package names resolve besides the project (Gatehouse's own installation). */
+  packageBases: readonly string[];
 }
 
 function fromPath(
@@ -169,16 +170,19 @@ function packageRoot(entry: string, name: string): string {
  */
 function fromPackage(
   spec: ExtensionSpec,
-  { projectReal, projectDir }: Project,
+  { projectReal, projectDir, packageBases }: Project,
   { base }: Builders,
 ): DiscoveredExtension {
   const hostFirst = spec.level === "managed" || spec.level === "user";
   const fromHost = () => {
-    try {
-      return hostRequire.resolve(spec.spec);
-    } catch {
-      return undefined;
+    for (const from of packageBases) {
+      try {
+        return createRequire(from).resolve(spec.spec);
+      } catch {
+        // not installed there: try the next base
+      }
     }
+    return undefined;
   };
   const fromProject = () => resolvePackageFrom(projectReal, spec.spec);
   const entry = hostFirst ? (fromHost() ?? fromProject()) : (fromProject() ?? fromHost());
@@ -243,6 +247,11 @@ export interface DiscoveryInput {
   projectDir: string;
   home: string;
   specs: readonly ExtensionSpec[];
+  /**
+   * Where package names resolve besides the project (Gatehouse's own installation): file paths or
+   * URLs of modules, tried in order. The CLI passes its own, so the plugins it depends on resolve.
+   */
+  packageBases: readonly string[];
 }
 
 /**
@@ -253,7 +262,11 @@ export interface DiscoveryInput {
 export function discoverExtensions(input: DiscoveryInput): DiscoveredExtension[] {
   const projectReal = realOr(resolve(input.projectDir));
   const bySettings = (levels: SettingsLevelName[]) =>
-    input.specs.filter((s) => levels.includes(s.level)).map((s) => fromSpec(s, projectReal, resolve(input.projectDir)));
+    input.specs
+      .filter((s) => levels.includes(s.level))
+      .map((s) =>
+        fromSpec(s, { projectReal, projectDir: resolve(input.projectDir), packageBases: input.packageBases }),
+      );
   const all = [
     ...bySettings(["managed"]),
     ...bySettings(["project", "projectLocal"]),

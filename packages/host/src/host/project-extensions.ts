@@ -14,6 +14,7 @@ import {
   trustFilePath,
   trustStatuses,
 } from "../config/index.ts";
+import { addHostInstall } from "../extensions/code-origin.ts";
 import { type DiscoveredExtension, discoverExtensions, levelOf } from "../extensions/discovery.ts";
 import { extensionFiles, fingerprint } from "../extensions/extension-files.ts";
 import type { ExtensionCandidate } from "../extensions/extension-manager.ts";
@@ -78,12 +79,16 @@ function realOr(path: string): string {
  * its whole import graph is hashed, and the trust gate refuses any project file whose content trust
  * did not approve, however it is loaded.
  */
-export function openProject(options: Pick<HostOptions, "cwd" | "env" | "trust">, logger: Logger): ProjectExtensions {
+export function openProject(
+  options: Pick<HostOptions, "cwd" | "env" | "trust" | "packageBases">,
+  logger: Logger,
+): ProjectExtensions {
   const env = options.env ?? process.env;
   const cwd = resolve(options.cwd);
   const projectReal = realOr(cwd);
   const home = gatehouseHome(env);
   ensurePrivateDir(home);
+  for (const base of options.packageBases ?? []) addHostInstall(base);
   const read = () => mergeSettings(loadSettings({ cwd, env, home }));
   let settings = read();
   let discovered: DiscoveredExtension[] = [];
@@ -100,7 +105,12 @@ export function openProject(options: Pick<HostOptions, "cwd" | "env" | "trust">,
       .split(sep)
       .join("/");
   const rediscover = () => {
-    discovered = discoverExtensions({ projectDir: cwd, home, specs: settings.extensions });
+    discovered = discoverExtensions({
+      projectDir: cwd,
+      home,
+      specs: settings.extensions,
+      packageBases: options.packageBases ?? [import.meta.url],
+    });
     filesOf.clear();
     graphs.clear();
     for (const d of discovered) {

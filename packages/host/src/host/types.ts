@@ -60,6 +60,12 @@ export interface HostOptions {
   inspect?: boolean;
   /** Reload extensions and settings when their files change; implies `discover`. */
   watch?: boolean;
+  /**
+   * Where package names in settings resolve besides the project: paths or file URLs of modules
+   * whose installation provides packages (default: the host's own). The `gatehouse` CLI passes its
+   * own, so the first-party plugins it depends on resolve by name in any project.
+   */
+  packageBases?: string[];
   /** Environment for GATEHOUSE_HOME and GATEHOUSE_MANAGED_SETTINGS (default: process.env). */
   env?: NodeJS.ProcessEnv;
   /**

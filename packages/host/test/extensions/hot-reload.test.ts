@@ -2,8 +2,8 @@ import { rmSync } from "node:fs";
 import { defineTool, type GatehouseEvent } from "@gatehouse/sdk";
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
+import { runCli } from "../../../cli/test/cli/cli-helpers.ts";
 import type { Host } from "../../src/host/types.ts";
-import { runCli } from "../cli/cli-helpers.ts";
 import { call, say } from "../helpers/scenario.ts";
 import { firstResultText, makeProject, openHost, toolExtension, trustProject } from "./project.ts";
 

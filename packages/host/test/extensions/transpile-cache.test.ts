@@ -13,8 +13,8 @@ import {
 } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { runCli, writeScript } from "../../../cli/test/cli/cli-helpers.ts";
 import { loadModule } from "../../src/extensions/module-loader.ts";
-import { runCli, writeScript } from "../cli/cli-helpers.ts";
 import { tempDir } from "../helpers/scenario.ts";
 import { makeProject } from "./project.ts";
 
@@ -101,22 +101,25 @@ describe("the transpile cache lives in the private Gatehouse home and is MAC-ed"
 });
 
 describe("the CLI keeps its cache out of shared temporary directories", () => {
-  it("a run writes nothing under TMPDIR; a poisoned entry of the CLI's own cache does not run", async () => {
-    const p = makeProject();
+  it("a run writes nothing under TMPDIR; a poisoned entry of the extension cache does not run", async () => {
+    const p = makeProject({
+      ".gatehouse/extensions/hello.ts": `import { defineExtension } from "@gatehouse/sdk";
+export default defineExtension({ name: "hello", setup(api) { api.on("agent_start", () => {}); } });`,
+    });
     const tmp = tempDir("gh-tmpdir-");
     const script = writeScript(p.dir, [{ content: [{ type: "text", text: "hi" }] }]);
     const env = { ...p.env, TMPDIR: tmp };
-    const first = await runCli(["run", "--cwd", p.dir, "--script", script, "--json"], { env });
+    const first = await runCli(["run", "--cwd", p.dir, "--script", script, "--json", "--trust"], { env });
     expect(first.code).toBe(0);
-    expect(existsSync(join(tmp, "gatehouse-jiti"))).toBe(false);
+    expect(readdirSync(tmp)).toEqual([]);
     const cache = join(p.home, "cache", "transpile");
     const entries = readdirSync(cache);
-    expect(entries.length).toBeGreaterThan(10);
+    expect(entries.length).toBeGreaterThan(0);
     for (const name of entries) {
       const file = join(cache, name);
       writeFileSync(file, `${readFileSync(file, "utf8")}\n;process.exit(42);`);
     }
-    const second = await runCli(["run", "--cwd", p.dir, "--script", script, "--json"], { env });
+    const second = await runCli(["run", "--cwd", p.dir, "--script", script, "--json", "--trust"], { env });
     expect(second.code).toBe(0);
     expect(
       readdirSync(cache).every((name) => !readFileSync(join(cache, name), "utf8").includes("process.exit(42)")),

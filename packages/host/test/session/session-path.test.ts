@@ -2,8 +2,8 @@ import { execFileSync } from "node:child_process";
 import { mkdirSync, statSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { runCli, writeScript } from "../../../cli/test/cli/cli-helpers.ts";
 import { Session } from "../../src/session/index.ts";
-import { runCli, writeScript } from "../cli/cli-helpers.ts";
 import { tempDir } from "../helpers/scenario.ts";
 
 const linux = process.platform === "linux";

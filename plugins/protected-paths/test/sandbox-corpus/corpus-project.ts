@@ -16,7 +16,8 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 
 /** The CLI entry, run from source exactly as `pnpm gatehouse` runs it. */
-const CLI = path.join(path.dirname(fileURLToPath(import.meta.url)), "../../../../packages/host/bin/gatehouse.mjs");
+/** The built CLI, as users run it (vitest's global setup rebuilds stale packages). */
+const CLI_ARGV = [path.join(path.dirname(fileURLToPath(import.meta.url)), "../../../../packages/cli/bin/gatehouse.js")];
 
 /** A real project to attack: a git repository with secrets, next to places outside it. */
 export interface CorpusProject {
@@ -169,10 +170,14 @@ export function runCorpus(project: CorpusProject, turns: unknown[], name: string
   const script = path.join(project.base, `${name}.json`);
   writeFileSync(script, JSON.stringify({ turns: [...turns, { content: [{ type: "text", text: "done" }] }] }));
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, "run", "go", "--script", script, "--cwd", project.ws, "--json"], {
-      env: project.env,
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+    const child = spawn(
+      process.execPath,
+      [...CLI_ARGV, "run", "go", "--script", script, "--cwd", project.ws, "--json"],
+      {
+        env: project.env,
+        stdio: ["ignore", "pipe", "pipe"],
+      },
+    );
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (d) => {

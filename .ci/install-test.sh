@@ -1,0 +1,116 @@
+#!/usr/bin/env bash
+# The install path a team lead takes, tested on packed tarballs (SPEC §1, issue 12): pack every
+# package, install them with npm into a project outside this repository, and use them there the way
+# the README says — the CLI by name, both plugins from settings, a drop-in .ts extension, the host
+# from plain Node, an extension type-checked by tsc (NodeNext, strict), and a global install.
+set -euo pipefail
+repo=$(cd "$(dirname "$0")/.." && pwd)
+work=$(mktemp -d "${TMPDIR:-/tmp}/gatehouse-install-XXXXXX")
+trap 'rm -rf "$work"' EXIT
+packs="$work/packs" project="$work/project" home="$work/home" prefix="$work/global"
+mkdir -p "$packs" "$project" "$home"
+export GATEHOUSE_HOME="$home"
+step() { printf '\n== %s\n' "$*"; }
+fail() { echo "install test FAILED: $*" >&2; exit 1; }
+
+step "pack every package"
+(cd "$repo" && pnpm -r --filter "./packages/*" --filter "./plugins/*" pack --pack-destination "$packs" >/dev/null)
+ls "$packs"
+tarballs=("$packs"/gatehouse-sdk-*.tgz "$packs"/gatehouse-host-*.tgz "$packs"/gatehouse-protected-paths-*.tgz \
+  "$packs"/gatehouse-tool-audit-*.tgz "$packs"/gatehouse-cli-*.tgz)
+
+step "publint and arethetypeswrong on each tarball"
+for t in "$packs"/*.tgz; do
+  (cd "$repo" && pnpm exec publint run "$t" --strict) || fail "publint: $t"
+  (cd "$repo" && pnpm exec attw "$t" --profile esm-only --quiet) || fail "attw: $t"
+done
+
+step "npm install the tarballs into a plain project outside the repository"
+cd "$project"
+npm init -y >/dev/null
+npm pkg set type=module >/dev/null
+npm install --no-audit --no-fund "${tarballs[@]}" typescript@5.9.3 @types/node@20.19.43 >/dev/null
+version=$(npx gatehouse --version)
+[ "$version" = "$(node -p "require('$repo/packages/cli/package.json').version")" ] || fail "npx gatehouse --version said '$version'"
+echo "npx gatehouse --version: $version"
+
+step "gatehouse run with both plugins from settings and a drop-in .ts extension"
+mkdir -p .gatehouse/extensions
+cat > .gatehouse/settings.json <<'JSON'
+{ "extensions": ["@gatehouse/protected-paths", "@gatehouse/tool-audit"] }
+JSON
+cat > .gatehouse/extensions/shout.ts <<'TS'
+import { defineExtension, defineTool, z } from "@gatehouse/sdk";
+
+export default defineExtension({
+  name: "shout",
+  setup(api) {
+    api.registerTool(
+      defineTool({
+        name: "shout",
+        description: "Upper-cases a text.",
+        parameters: z.object({ text: z.string() }),
+        effects: () => [],
+        execute: async ({ text }) => ({ content: [{ type: "text", text: text.toUpperCase() }] }),
+      }),
+    );
+  },
+});
+TS
+cat > script.json <<'JSON'
+{ "turns": [
+  { "content": [
+    { "type": "toolCall", "id": "A", "name": "shout", "arguments": { "text": "hi" } },
+    { "type": "toolCall", "id": "B", "name": "write", "arguments": { "path": ".env", "content": "X=1" } },
+    { "type": "toolCall", "id": "C", "name": "write", "arguments": { "path": "notes.txt", "content": "ok" } } ] },
+  { "content": [ { "type": "text", "text": "done" } ] } ] }
+JSON
+npx gatehouse trust
+npx gatehouse run --script script.json --json > events.jsonl || fail "gatehouse run exited $?"
+node -e '
+  const ends = require("fs").readFileSync("events.jsonl", "utf8").trim().split("\n").map(JSON.parse)
+    .filter((e) => e.type === "tool_execution_end");
+  const by = Object.fromEntries(ends.map((e) => [e.toolCallId, e]));
+  const text = (e) => e.result.content.map((c) => c.text).join("");
+  if (by.A?.outcome !== "executed" || text(by.A) !== "HI") throw new Error("shout did not run: " + JSON.stringify(by.A));
+  if (by.B?.outcome !== "blocked" || by.B.blockedBy !== "protected-paths") throw new Error(".env was not blocked");
+  if (by.C?.outcome !== "executed") throw new Error("notes.txt was not written");
+  console.log("shout → HI, .env blocked by protected-paths, notes.txt written");
+'
+[ ! -e .env ] || fail ".env exists"
+[ "$(cat notes.txt)" = "ok" ] || fail "notes.txt"
+npx gatehouse audit verify || fail "audit verify"
+
+step "the host library from plain Node"
+node --input-type=module -e "
+  const host = await import('@gatehouse/host');
+  const sdk = await import('@gatehouse/sdk');
+  for (const name of ['createHost', 'createScriptedModel', 'Session']) if (!host[name]) throw new Error('missing export ' + name);
+  if (typeof sdk.defineExtension !== 'function') throw new Error('sdk');
+  console.log('import(\"@gatehouse/host\"): ok');
+"
+
+step "tsc --noEmit (NodeNext, strict) on an extension importing @gatehouse/sdk"
+mkdir -p src
+cat > tsconfig.json <<'JSON'
+{ "compilerOptions": { "module": "NodeNext", "moduleResolution": "NodeNext", "target": "ES2022", "strict": true,
+  "noEmit": true, "skipLibCheck": false, "types": ["node"] }, "include": ["src"] }
+JSON
+cp .gatehouse/extensions/shout.ts src/shout.ts
+cat > src/uses-host.ts <<'TS'
+import { createHost, createScriptedModel } from "@gatehouse/host";
+import protectedPaths from "@gatehouse/protected-paths";
+
+const host = await createHost({ cwd: process.cwd(), model: createScriptedModel({ turns: [] }), extensions: [protectedPaths] });
+await host.close();
+TS
+npx tsc -p tsconfig.json || fail "tsc"
+echo "tsc: ok"
+
+step "npm i -g puts gatehouse on the PATH"
+npm install -g --prefix "$prefix" --no-audit --no-fund "${tarballs[@]}" >/dev/null
+PATH="$prefix/bin:$PATH" gatehouse --version >/dev/null || fail "global gatehouse"
+echo "global: $(PATH="$prefix/bin:$PATH" command -v gatehouse)"
+
+echo
+echo "install test: ok"

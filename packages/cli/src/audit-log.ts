@@ -1,0 +1,127 @@
+import { statSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { gatehouseHome, openProject } from "@gatehouse/host";
+import {
+  type AuditKey,
+  AuditKeyError,
+  auditLocation,
+  readAuditKey,
+  readSeals,
+  sealSegments,
+  unusableLocation,
+} from "@gatehouse/tool-audit/readers";
+import type { CliIo } from "./io.ts";
+import { PACKAGE_BASES } from "./package-bases.ts";
+import { projectDir, silentLogger } from "./run-command-support.ts";
+
+/** A log or key that cannot be used as it is (not a regular file, open to others, …): exit 1, no stack. */
+export class AuditLogError extends Error {}
+
+/** The log an audit command works on, with its seals and key. */
+export interface AuditLog {
+  file: string;
+  sealDir: string;
+  /** The key file to authenticate with (it may not exist: then verify checks structure only). */
+  keyFile: string;
+  /** True when the key was named with --key (it must then exist). */
+  keyGiven: boolean;
+  /** The project the log belongs to, when it was found from a project directory. */
+  project?: string;
+}
+
+/** What the audit commands were told on the command line. */
+export interface AuditLogFlags {
+  cwd?: string | undefined;
+  key?: string | undefined;
+  seals?: string | undefined;
+}
+
+/**
+ * Finds the log: FILE when given, else the project's (`config["tool-audit"].file` from its
+ * settings, else its per-project log in the Gatehouse home). Seals: --seals, else the log's seal
+ * folder in the home. Key: --key, else `config["tool-audit"].key`, else the per-user key.
+ * Contract: reads settings only; creates nothing; a bad --cwd or settings file is a GatehouseError.
+ */
+export function findAuditLog(io: CliIo, flags: AuditLogFlags, positional: string | undefined): AuditLog {
+  const home = gatehouseHome(io.env);
+  let section: { file?: unknown; key?: unknown } | undefined;
+  let cwd: string;
+  if (positional) cwd = io.cwd;
+  else {
+    cwd = projectDir(io, flags.cwd);
+    section = openProject({ cwd, env: io.env, packageBases: PACKAGE_BASES }, silentLogger(io)).settings.config[
+      "tool-audit"
+    ] as typeof section;
+  }
+  const location = auditLocation({
+    home,
+    cwd,
+    file: positional ?? (typeof section?.file === "string" ? section.file : undefined),
+    key: typeof section?.key === "string" ? section.key : undefined,
+  });
+  const file = location.file;
+  return {
+    file,
+    sealDir: flags.seals ? resolve(io.cwd, flags.seals) : join(home, ...sealSegments(file)),
+    keyFile: flags.key ? resolve(io.cwd, flags.key) : location.keyFile,
+    keyGiven: flags.key !== undefined,
+    ...(positional ? {} : { project: cwd }),
+  };
+}
+
+/**
+ * The key to verify with; undefined when the default key does not exist (verify then checks
+ * structure only and says so). Contract: a key named with --key must exist; a key that exists but
+ * cannot be used (not a regular file, open to others, too short) is an AuditLogError naming it.
+ */
+export function auditKeyFor(log: AuditLog): AuditKey | undefined {
+  try {
+    return readAuditKey(log.keyFile, { missingOk: !log.keyGiven });
+  } catch (error) {
+    if (error instanceof AuditKeyError) throw new AuditLogError(error.message);
+    throw error;
+  }
+}
+
+/** Whether the log has records to read, and whether seals say it should have. */
+export type LogPresence = { state: "present" } | { state: "missing" | "empty"; sealedRecords: number };
+
+/**
+ * Looks at the log before reading it.
+ * Contract: a log on a kernel file system, or that is not a regular file (a folder, FIFO, device),
+ * is an AuditLogError naming it — never opened, so nothing can hang; missing or empty logs are
+ * reported with the number of records their seals vouch for.
+ */
+export function logPresence(log: AuditLog): LogPresence {
+  const unusable = unusableLocation(log.file);
+  if (unusable) throw new AuditLogError(`audit log ${log.file} ${unusable}`);
+  let size: number | undefined;
+  try {
+    const stat = statSync(log.file);
+    if (!stat.isFile()) throw new AuditLogError(`audit log ${log.file} is not a regular file`);
+    size = stat.size;
+  } catch (error) {
+    if (error instanceof AuditLogError) throw error;
+    if ((error as NodeJS.ErrnoException).code !== "ENOENT") {
+      throw new AuditLogError(`audit log ${log.file} cannot be read: ${(error as Error).message}`);
+    }
+  }
+  if (size !== undefined && size > 0) return { state: "present" };
+  let sealedRecords = 0;
+  try {
+    for (const seal of readSeals(log.sealDir, undefined)) if (seal.parsed.ok) sealedRecords += seal.parsed.seal.count;
+  } catch {
+    // An unreadable seal folder: verify reports it; here the log is simply absent.
+  }
+  return { state: size === undefined ? "missing" : "empty", sealedRecords };
+}
+
+/** The one message every audit command prints for a missing or empty log. */
+export function absentLogMessage(log: AuditLog, presence: Exclude<LogPresence, { state: "present" }>): string {
+  const what = presence.state === "missing" ? "does not exist" : "is empty";
+  const whose = log.project ? ` of ${log.project}` : "";
+  if (presence.sealedRecords > 0) {
+    return `the audit log${whose} ${log.file} ${what}, but its seals vouch for ${presence.sealedRecords} records: it was ${presence.state === "missing" ? "deleted" : "emptied"} (run \`gatehouse audit verify\`)`;
+  }
+  return `no audit records${whose} yet: ${log.file} ${what}`;
+}

@@ -1,0 +1,42 @@
+import { statSync } from "node:fs";
+import { resolve } from "node:path";
+import { createHost, createScriptedModel, GatehouseError, type Host } from "@gatehouse/host";
+import { pino } from "pino";
+import type { CliIo } from "./io.ts";
+import { PACKAGE_BASES } from "./package-bases.ts";
+
+/** Logs to stderr at GATEHOUSE_LOG_LEVEL, silent by default (the CLI reports problems itself). */
+export function silentLogger(io: CliIo, fallback = "silent") {
+  return pino({ level: io.env.GATEHOUSE_LOG_LEVEL ?? fallback }, pino.destination({ fd: 2, sync: true }));
+}
+
+/** Resolves --cwd against the user's directory and checks that it is a directory. */
+export function projectDir(io: CliIo, flag: string | undefined): string {
+  const dir = resolve(io.cwd, flag ?? ".");
+  let isDir = false;
+  try {
+    isDir = statSync(dir).isDirectory();
+  } catch {
+    throw new GatehouseError("GH_USAGE", `--cwd ${dir}: no such directory`);
+  }
+  if (!isDir) throw new GatehouseError("GH_USAGE", `--cwd ${dir}: not a directory`);
+  return dir;
+}
+
+/**
+ * A host for the inspecting commands (tools, extensions, policy check): the project's settings
+ * and extensions loaded as a run would load them, with a model that is never asked. A required
+ * guard that fails is reported in its records (the command decides its exit code), not thrown.
+ */
+export async function inspectionHost(io: CliIo, cwd: string, trust: boolean): Promise<Host> {
+  return createHost({
+    cwd,
+    model: createScriptedModel({ turns: [] }),
+    discover: true,
+    packageBases: PACKAGE_BASES,
+    trust,
+    inspect: true,
+    env: io.env,
+    logger: silentLogger(io),
+  });
+}

@@ -1,0 +1,104 @@
+import { spawn } from "node:child_process";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { makeProject, toolExtension } from "../../../host/test/extensions/project.ts";
+import { noGuardNotice } from "../../src/guard-notice.ts";
+import { CLI_ARGV, events, runCli, writeScript } from "./cli-helpers.ts";
+
+describe("gatehouse extensions / trust / tools", () => {
+  it("lists an untrusted project's extensions as skipped; trust loads them; an edit needs trust again; revoke undoes it", async () => {
+    const p = makeProject({
+      ".gatehouse/settings.json": JSON.stringify({ extensions: ["@gatehouse/hello-tool"] }),
+      ".gatehouse/extensions/mine.ts": toolExtension("mine", "mine_tool", "x"),
+    });
+    const env = p.env;
+    const list = async () => JSON.parse((await runCli(["extensions", "--json", "--cwd", p.dir], { env })).stdout);
+    expect((await list()).map((r: { name: string; status: string }) => [r.name, r.status])).toEqual([
+      ["hello-tool", "loaded"],
+      ["mine", "skipped"],
+    ]);
+    const trusted = await runCli(["trust", "--cwd", p.dir], { env });
+    expect(trusted.code).toBe(0);
+    expect(trusted.stdout).toContain(".gatehouse/extensions/mine.ts");
+    expect((await list())[1]).toMatchObject({ name: "mine", status: "loaded", tools: ["mine_tool"] });
+
+    const tools = JSON.parse((await runCli(["tools", "--json", "--cwd", p.dir], { env })).stdout);
+    expect(tools.find((t: { name: string }) => t.name === "mine_tool")).toMatchObject({
+      source: { owner: "mine", file: join(p.dir, ".gatehouse/extensions/mine.ts") },
+    });
+
+    p.write(".gatehouse/extensions/mine.ts", toolExtension("mine", "mine_tool", "changed"));
+    const human = await runCli(["extensions", "--cwd", p.dir], { env });
+    expect(human.stdout).toContain("mine  skipped");
+    expect(human.stdout).toContain("was edited since trust was granted");
+
+    await runCli(["trust", "--cwd", p.dir], { env });
+    expect((await list())[1].status).toBe("loaded");
+    const revoked = await runCli(["trust", "--revoke", "--cwd", p.dir], { env });
+    expect(revoked.stdout).toContain("Trust revoked");
+    expect((await list())[1].status).toBe("skipped");
+  });
+
+  it("gatehouse run says plainly on stderr which extensions it skipped and why, and still runs", async () => {
+    const p = makeProject({ ".gatehouse/extensions/mine.ts": toolExtension("mine", "mine_tool", "x") });
+    const script = writeScript(p.dir, [{ content: [{ type: "text", text: "hi" }] }]);
+    const run = await runCli(["run", "--cwd", p.dir, "--script", script, "--json"], { env: p.env });
+    expect(run.code).toBe(0);
+    expect(run.stderr).toContain("skipped 1 extension (mine)");
+    expect(run.stderr).toContain(`run "gatehouse trust --cwd ${p.dir}"`);
+    const withTrust = await runCli(["run", "--cwd", p.dir, "--script", script, "--json", "--trust"], { env: p.env });
+    expect(withTrust.stderr).toBe(noGuardNotice([], p.dir));
+  });
+
+  it("a malformed settings file is exit 2 naming file, line and column", async () => {
+    const p = makeProject({ ".gatehouse/settings.json": '{ "extensions": ["a",] }' });
+    const run = await runCli(["extensions", "--cwd", p.dir], { env: p.env });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(`${join(p.dir, ".gatehouse/settings.json")}:1:`);
+  });
+});
+
+describe("gatehouse run --watch", () => {
+  it("an extension edited mid-run takes effect at the next turn boundary", async () => {
+    const p = makeProject({ ".gatehouse/extensions/ver.ts": toolExtension("ver", "ver", "v1") });
+    // Turn 2 waits before answering: the edit lands during that wait, after turn 2's tool set was
+    // fixed, so B still runs v1 and C (turn 3) runs v2.
+    const script = writeScript(p.dir, [
+      { content: [{ type: "toolCall", id: "A", name: "ver", arguments: {} }] },
+      { delayMs: 2500, content: [{ type: "toolCall", id: "B", name: "ver", arguments: {} }] },
+      { content: [{ type: "toolCall", id: "C", name: "ver", arguments: {} }] },
+      { content: [{ type: "text", text: "done" }] },
+    ]);
+    const child = spawn(
+      process.execPath,
+      [...CLI_ARGV, "run", "--cwd", p.dir, "--script", script, "--json", "--trust", "--watch"],
+      {
+        env: { ...process.env, ...p.env },
+      },
+    );
+    let stdout = "";
+    let turns = 0;
+    child.stdout.on("data", (chunk: Buffer) => {
+      for (const line of chunk.toString().split("\n")) {
+        if (line.includes('"type":"turn_start"') && ++turns === 2)
+          p.write(".gatehouse/extensions/ver.ts", toolExtension("ver", "ver", "v2"));
+      }
+      stdout += chunk;
+    });
+    const code = await new Promise((resolve) => child.on("close", resolve));
+    expect(code).toBe(0);
+    const evs = events(stdout);
+    const results = evs
+      .filter((e) => e.type === "tool_execution_end")
+      .map((e) => [e.toolCallId, ((e.result as { content: { text: string }[] }).content[0] as { text: string }).text]);
+    expect(results).toEqual([
+      ["A", "v1"],
+      ["B", "v1"],
+      ["C", "v2"],
+    ]);
+    const types = evs.map((e) => `${e.type}${e.toolCallId ? `:${e.toolCallId}` : ""}`);
+    const reload = types.indexOf("extensions_reloaded");
+    expect(reload).toBeGreaterThan(types.indexOf("tool_execution_end:B"));
+    expect(reload).toBeLessThan(types.indexOf("tool_execution_start:C"));
+  });
+});

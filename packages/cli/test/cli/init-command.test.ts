@@ -1,0 +1,82 @@
+import { execFileSync } from "node:child_process";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { tempDir } from "../../../host/test/helpers/scenario.ts";
+import { runCli } from "./cli-helpers.ts";
+
+const tsc = createRequire(import.meta.url).resolve("typescript/bin/tsc");
+
+describe("gatehouse init", () => {
+  it("writes settings with both guards, a .gitignore entry and an editor tsconfig, and says what it wrote", async () => {
+    const dir = tempDir("gh-init-");
+    const home = tempDir("gh-init-home-");
+    const run = await runCli(["init", "--cwd", dir], { env: { GATEHOUSE_HOME: home } });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/^wrote\s+\.gatehouse\/settings\.json\s+enables @gatehouse\/protected-paths/m);
+    expect(run.stdout).toMatch(/^wrote\s+\.gatehouse\/tsconfig\.json/m);
+    expect(run.stdout).toMatch(/^wrote\s+\.gitignore/m);
+    const settings = JSON.parse(readFileSync(join(dir, ".gatehouse", "settings.json"), "utf8"));
+    expect(settings.extensions).toEqual(["@gatehouse/protected-paths", "@gatehouse/tool-audit"]);
+    expect(readFileSync(join(dir, ".gitignore"), "utf8")).toContain(".gatehouse/settings.local.json\n");
+
+    const policy = await runCli(
+      ["policy", "check", "--cwd", dir, "--tool", "write", "--args", '{"path":".env","content":"x"}'],
+      { env: { GATEHOUSE_HOME: home } },
+    );
+    expect(policy.stderr).toBe("");
+    expect(policy.stdout).toContain("decision: blocked by protected-paths");
+  });
+
+  it("never replaces an existing file without --force, and only adds missing .gitignore lines", async () => {
+    const dir = tempDir("gh-init-");
+    mkdirSync(join(dir, ".gatehouse"));
+    writeFileSync(join(dir, ".gatehouse", "settings.json"), '{ "extensions": [] }\n');
+    writeFileSync(join(dir, ".gitignore"), "node_modules\n.gatehouse/settings.local.json");
+    const first = await runCli(["init", "--cwd", dir]);
+    expect(first.stdout).toMatch(
+      /^kept\s+\.gatehouse\/settings\.json\s+exists, left as it is \(--force replaces it\)/m,
+    );
+    expect(readFileSync(join(dir, ".gatehouse", "settings.json"), "utf8")).toBe('{ "extensions": [] }\n');
+    const ignore = readFileSync(join(dir, ".gitignore"), "utf8");
+    expect(ignore.match(/settings\.local\.json/g)).toHaveLength(1);
+    expect(ignore.startsWith("node_modules\n.gatehouse/settings.local.json\n")).toBe(true);
+
+    const again = await runCli(["init", "--cwd", dir]);
+    expect(again.stdout).toMatch(/^unchanged\s+\.gitignore/m);
+    const forced = await runCli(["init", "--cwd", dir, "--force"]);
+    expect(forced.stdout).toMatch(/^replaced\s+\.gatehouse\/settings\.json/m);
+    expect(JSON.parse(readFileSync(join(dir, ".gatehouse", "settings.json"), "utf8")).extensions).toHaveLength(2);
+  });
+
+  it("gives a drop-in extension its types: tsc over .gatehouse/tsconfig.json accepts good code and reports a type error", async () => {
+    const dir = tempDir("gh-init-");
+    expect((await runCli(["init", "--cwd", dir])).code).toBe(0);
+    mkdirSync(join(dir, ".gatehouse", "extensions"));
+    const file = join(dir, ".gatehouse", "extensions", "shout.ts");
+    const good = `import { defineExtension, defineTool, z } from "@gatehouse/sdk";
+export default defineExtension({
+  name: "shout",
+  setup(api) {
+    api.registerTool(defineTool({
+      name: "shout", description: "Upper-cases a text.", parameters: z.object({ text: z.string() }), effects: () => [],
+      execute: async ({ text }) => ({ content: [{ type: "text", text: text.toUpperCase() }] }),
+    }));
+  },
+});
+`;
+    writeFileSync(file, good);
+    const check = () => {
+      try {
+        execFileSync(process.execPath, [tsc, "-p", join(dir, ".gatehouse", "tsconfig.json")], { encoding: "utf8" });
+        return "";
+      } catch (error) {
+        return String((error as { stdout?: string }).stdout);
+      }
+    };
+    expect(check()).toBe("");
+    writeFileSync(file, good.replace("text.toUpperCase()", "text.length"));
+    expect(check()).toMatch(/shout\.ts\(\d+,\d+\): error TS2322: .*text: number/);
+  });
+});

@@ -1,0 +1,205 @@
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { compact, tempDir } from "../../../host/test/helpers/scenario.ts";
+import { noGuardNotice } from "../../src/guard-notice.ts";
+import { events, runCli, writeScript } from "./cli-helpers.ts";
+
+describe("gatehouse run (child process)", () => {
+  it("--json prints every event as one JSON line, in the contract order, and the tools really run", async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, "in.txt"), "hello\n");
+    const script = writeScript(dir, [
+      {
+        content: [
+          { type: "toolCall", id: "A", name: "bash", arguments: { command: "sleep 0.3; cat in.txt" } },
+          { type: "toolCall", id: "B", name: "write", arguments: { path: "out/b.txt", content: "b" } },
+        ],
+      },
+      { content: [{ type: "text", text: "done" }] },
+    ]);
+    const run = await runCli(["run", "go", "--cwd", dir, "--script", script, "--json"]);
+    expect(run.stderr).toBe(noGuardNotice([], dir));
+    expect(run.code).toBe(0);
+    const evs = events(run.stdout);
+    const seq = evs.map((e) => compact(e as never)).filter(Boolean);
+    expect(seq).toEqual([
+      "agent_start",
+      "turn_start",
+      "message_start(user)",
+      "message_end(user)",
+      "message_start(assistant)",
+      "message_end(assistant)",
+      "tool_execution_start(A)",
+      "tool_execution_start(B)",
+      "tool_execution_end(B)",
+      "tool_execution_end(A)",
+      "message_start(toolResult:A)",
+      "message_end(toolResult:A)",
+      "message_start(toolResult:B)",
+      "message_end(toolResult:B)",
+      "turn_end([A,B])",
+      "turn_start",
+      "message_start(assistant)",
+      "message_end(assistant)",
+      "turn_end([])",
+      "agent_end(5)",
+    ]);
+    expect(evs.some((e) => e.type === "message_update")).toBe(true);
+    expect(readFileSync(join(dir, "out/b.txt"), "utf8")).toBe("b");
+    const endA = evs.find((e) => e.type === "tool_execution_end" && e.toolCallId === "A");
+    expect(endA).toMatchObject({
+      outcome: "executed",
+      isError: false,
+      toolName: "bash",
+      args: { command: "sleep 0.3; cat in.txt" },
+    });
+    expect(JSON.stringify(endA)).toContain("hello");
+  });
+
+  it("the user prompt comes from the positional argument", async () => {
+    const dir = tempDir();
+    const script = writeScript(dir, [{ content: [{ type: "text", text: "hi" }] }]);
+    const run = await runCli(["run", "please", "be", "brief", "--cwd", dir, "--script", script, "--json"]);
+    const user = events(run.stdout).find((e) => e.type === "message_end");
+    expect(user).toMatchObject({ message: { role: "user", content: "please be brief" } });
+  });
+
+  it("a malformed script is exit 2 with file, line, column and what was expected; nothing runs", async () => {
+    const dir = tempDir();
+    const file = join(dir, "bad.json");
+    writeFileSync(file, '{ "turns": [\n  { "content": [ { "type": "toolCall", "name": 5 } ] }\n] }\n');
+    const run = await runCli(["run", "--cwd", dir, "--script", file, "--json"]);
+    expect(run.code).toBe(2);
+    expect(run.stdout).toBe("");
+    expect(run.stderr).toContain(`${file}:2:`);
+    expect(run.stderr).toContain("turns[0].content[0].name: expected string, received number");
+  });
+
+  it("a script with a JSON syntax error names the position", async () => {
+    const dir = tempDir();
+    const file = join(dir, "broken.json");
+    writeFileSync(file, '{ "turns": [ { "content": [], } ] }');
+    const run = await runCli(["run", "--cwd", dir, "--script", file]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(new RegExp(`${file.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}:1:\\d+: `));
+  });
+
+  it("usage errors are exit 2 and say what is wrong", async () => {
+    const dir = tempDir();
+    const noScript = await runCli(["run", "--cwd", dir]);
+    expect(noScript.code).toBe(2);
+    expect(noScript.stderr).toContain("a model is needed: --script FILE");
+    const unknownFlag = await runCli(["run", "--cwd", dir, "--script", "x.json", "--frobnicate"]);
+    expect(unknownFlag.code).toBe(2);
+    expect(unknownFlag.stderr).toContain("--frobnicate");
+    const missingDir = await runCli(["run", "--cwd", join(dir, "nope"), "--script", "x.json"]);
+    expect(missingDir.code).toBe(2);
+    expect(missingDir.stderr).toContain("no such directory");
+    const missingScript = await runCli(["run", "--cwd", dir, "--script", join(dir, "nope.json")]);
+    expect(missingScript.code).toBe(2);
+    expect(missingScript.stderr).toContain("nope.json");
+  });
+
+  it("a model error ends the run with exit 1 and executes nothing", async () => {
+    const dir = tempDir();
+    const script = writeScript(dir, [
+      {
+        stopReason: "error",
+        errorMessage: "rate limited",
+        content: [{ type: "toolCall", id: "A", name: "write", arguments: { path: "x", content: "y" } }],
+      },
+    ]);
+    const run = await runCli(["run", "--cwd", dir, "--script", script]);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain("rate limited");
+    expect(existsSync(join(dir, "x"))).toBe(false);
+  });
+
+  it("without --json on a pipe, the plain view reports calls, failures and a summary", async () => {
+    const dir = tempDir();
+    const script = writeScript(dir, [
+      {
+        content: [
+          { type: "toolCall", id: "A", name: "write", arguments: { path: "a.txt", content: "secret words" } },
+          { type: "toolCall", id: "B", name: "read", arguments: { path: "missing.txt" } },
+        ],
+      },
+      { content: [{ type: "text", text: "all done" }] },
+    ]);
+    const run = await runCli(["run", "--cwd", dir, "--script", script]);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain("✓ write a.txt");
+    expect(run.stdout).toContain("✗ read missing.txt");
+    expect(run.stdout).toContain("all done");
+    expect(run.stdout).toMatch(/done · 2 turns · 2 tool calls: 1 ok, 1 failed/);
+    expect(run.stdout).not.toContain("secret words");
+  });
+
+  it("--sequential runs each call to completion before the next starts", async () => {
+    const dir = tempDir();
+    const script = writeScript(dir, [
+      {
+        content: [
+          { type: "toolCall", id: "A", name: "bash", arguments: { command: "sleep 0.2; echo A" } },
+          { type: "toolCall", id: "B", name: "write", arguments: { path: "b.txt", content: "b" } },
+        ],
+      },
+    ]);
+    const run = await runCli(["run", "--cwd", dir, "--script", script, "--json", "--sequential"]);
+    const seq = events(run.stdout)
+      .map((e) => compact(e as never))
+      .filter((s) => s?.startsWith("tool_execution") || s?.includes("toolResult"));
+    expect(seq).toEqual([
+      "tool_execution_start(A)",
+      "tool_execution_end(A)",
+      "message_start(toolResult:A)",
+      "message_end(toolResult:A)",
+      "tool_execution_start(B)",
+      "tool_execution_end(B)",
+      "message_start(toolResult:B)",
+      "message_end(toolResult:B)",
+    ]);
+  });
+});
+
+describe("gatehouse tools and help", () => {
+  it("tools --json lists the built-ins with their source", async () => {
+    const run = await runCli(["tools", "--json", "--cwd", tempDir()]);
+    expect(run.code).toBe(0);
+    const tools = JSON.parse(run.stdout) as { name: string; source: { owner: string } }[];
+    expect(tools.map((t) => t.name)).toEqual(["read", "write", "edit", "ls", "find", "grep", "bash"]);
+    expect(tools.every((t) => t.source.owner === "builtin")).toBe(true);
+  });
+
+  it("tools marks tools that declare no effects (a path policy cannot check them) and which honour the sandbox", async () => {
+    const dir = tempDir();
+    mkdirSync(join(dir, ".gatehouse/extensions"), { recursive: true });
+    writeFileSync(
+      join(dir, ".gatehouse/extensions/vague.ts"),
+      `import { defineExtension, defineTool, z } from "@gatehouse/sdk";
+export default defineExtension({ name: "vague", setup(api) {
+  api.registerTool(defineTool({ name: "vague_tool", description: "x", parameters: z.object({}),
+    execute: () => ({ content: [{ type: "text", text: "x" }] }) }));
+} });`,
+    );
+    const human = await runCli(["tools", "--trust", "--cwd", dir]);
+    expect(human.code).toBe(0);
+    expect(human.stdout).toMatch(/^vague_tool .*\[no effects declared: a path policy cannot check it\]$/m);
+    expect(human.stdout).toMatch(/^read +builtin$/m);
+    const json = JSON.parse((await runCli(["tools", "--json", "--trust", "--cwd", dir])).stdout) as {
+      name: string;
+      declaresEffects: boolean;
+      honoursSandbox: boolean;
+    }[];
+    expect(json.find((t) => t.name === "vague_tool")).toMatchObject({ declaresEffects: false, honoursSandbox: false });
+    expect(json.find((t) => t.name === "bash")).toMatchObject({ declaresEffects: true, honoursSandbox: true });
+  });
+
+  it("an unknown command is exit 2 with the usage", async () => {
+    const run = await runCli(["frobnicate"]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('unknown command "frobnicate"');
+    expect(run.stderr).toContain("gatehouse run");
+  });
+});
