@@ -1,4 +1,4 @@
-import { GatehouseError, openProject } from "@gatehouse/host";
+import { GatehouseError, } from "@gatehouse/host";
 import {
   type AuditEntry,
   auditStats,
@@ -16,7 +16,6 @@ import {
   logPresence,
 } from "./audit-log.ts";
 import type { CliIo } from "./io.ts";
-import { PACKAGE_BASES } from "./package-bases.ts";
 import { parseFlags } from "./parse-flags.ts";
 
 const USAGE = `gatehouse audit verify [FILE] [--cwd DIR] [--key FILE] [--seals DIR] [--json]

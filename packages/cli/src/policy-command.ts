@@ -5,7 +5,6 @@ import type { ToolEffect } from "@gatehouse/sdk";
 import { ExitCode } from "./exit-codes.ts";
 import { describeConfig, describeRequiredFailures, requiredFailures } from "./extension-report.ts";
 import type { CliIo } from "./io.ts";
-import { PACKAGE_BASES } from "./package-bases.ts";
 import { parseFlags } from "./parse-flags.ts";
 import { inspectionHost, projectDir } from "./run-command-support.ts";
 

@@ -2,7 +2,6 @@ import { createHmac } from "node:crypto";
 import {
   chmodSync,
   chownSync,
-  existsSync,
   mkdirSync,
   readdirSync,
   readFileSync,
