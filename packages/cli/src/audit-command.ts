@@ -1,4 +1,4 @@
-import { GatehouseError, } from "@gatehouse/host";
+import { GatehouseError } from "@gatehouse/host";
 import {
   type AuditEntry,
   auditStats,
