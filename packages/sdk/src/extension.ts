@@ -2,6 +2,7 @@ import type { z } from "zod";
 import type { ConfigOptions } from "./config-merge.ts";
 import type { GatehouseEventOf, GatehouseEventType } from "./events.ts";
 import type { ImageContent, Message, TextContent } from "./messages.ts";
+import type { ReservedPath, ReservePathOptions } from "./reserved-path.ts";
 import type { SandboxProfile } from "./sandbox.ts";
 import type { AnyToolDefinition, Logger, ToolEffect } from "./tool.ts";
 
@@ -168,6 +169,19 @@ export interface ExtensionAPI {
    * user and not a symbolic link, or this throws naming the directory.
    */
   privateDir(...segments: string[]): string;
+  /**
+   * Reserves a file or folder this extension keeps for itself (its log, its key): guards such as
+   * protected-paths deny the agent's writes to it, and its reads too with `hide`, wherever it lies.
+   * Contract: relative paths resolve against `cwd`; links are resolved when the path exists; the
+   * reservation applies at once and ends when this version of the extension unloads.
+   */
+  reservePath(path: string, options: ReservePathOptions): void;
+  /**
+   * Every path reserved in this host: by loaded extensions and by Gatehouse itself (the managed
+   * settings file and the code it enables). Contract: the array is never mutated; a new one is
+   * returned after any change, so a guard may cache what it derives from it by identity.
+   */
+  reservedPaths(): readonly ReservedPath[];
 }
 
 /** A named extension whose `setup` registers tools and handlers. */

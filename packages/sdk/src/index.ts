@@ -40,6 +40,7 @@ export type {
   Usage,
   UserMessage,
 } from "./messages.ts";
+export type { ReservedPath, ReservePathOptions } from "./reserved-path.ts";
 export type {
   SandboxLayout,
   SandboxPlan,

@@ -28,11 +28,22 @@ export const protectedPaths: ExtensionDefinition = defineExtension({
   name: "protected-paths",
   setup(api) {
     const config = api.config(protectedPathsConfigSchema, { merge: protectedPathsMergeRules });
-    const policy = createPolicy(config, { cwd: api.cwd, home: homedir(), gatehouseHome: api.gatehouseHome });
+    // Rebuilt when the reserved paths change (an extension loaded later reserved its log or key).
+    let reserved = api.reservedPaths();
+    let policy = createPolicy(config, { cwd: api.cwd, home: homedir(), gatehouseHome: api.gatehouseHome, reserved });
+    const current = () => {
+      const now = api.reservedPaths();
+      if (now !== reserved) {
+        reserved = now;
+        policy = createPolicy(config, { cwd: api.cwd, home: homedir(), gatehouseHome: api.gatehouseHome, reserved });
+      }
+      return policy;
+    };
     const quarantineDir = () => api.privateDir("quarantine");
     api.on(
       "tool_call",
       (event) => {
+        const policy = current();
         const onAllowed = (effect: ToolEffect, allowed: { spellings: Spelling[] }) =>
           pinTarget(event, effect, allowed.spellings);
         const decision = checkCall(event.effects, policy, { toolName: event.toolName, onAllowed });

@@ -1,5 +1,5 @@
 import { realpathSync } from "node:fs";
-import type { SandboxProfile, ToolEffect } from "@gatehouse/sdk";
+import type { ReservedPath, SandboxProfile, ToolEffect } from "@gatehouse/sdk";
 import { type BashMode, checkExec } from "./check/check-exec.ts";
 import { type EvaluateOptions, evaluatePath } from "./check/evaluate-path.ts";
 import { matchView } from "./check/match-view.ts";
@@ -10,6 +10,7 @@ import { detectCaseFolding } from "./paths/case-folding.ts";
 import { showPath } from "./paths/path-text.ts";
 import { nodePolicyFs, type PolicyFs } from "./paths/policy-fs.ts";
 import { resolveRoots, type WorkspaceRoot } from "./paths/workspace.ts";
+import { configuredHooksFolders } from "./rules/git-hooks-path.ts";
 import { compilePolicyRules } from "./rules/policy-rules.ts";
 import { createSandboxPlanner } from "./sandbox/sandbox-planner.ts";
 import { type AliasTable, aliasIn, buildAliasTable } from "./scan/alias-table.ts";
@@ -25,6 +26,8 @@ export interface PolicyOptions {
   fs?: PolicyFs;
   /** Gatehouse's own state (GATEHOUSE_HOME): denied for reads and writes when given. */
   gatehouseHome?: string;
+  /** Paths Gatehouse and extensions reserved (`api.reservedPaths()`): writes denied, reads too when hidden. */
+  reserved?: readonly ReservedPath[];
 }
 
 /** The settings a policy decided with, after defaults and resolution (for explanations). */
@@ -91,6 +94,11 @@ export function createPolicy(config: ProtectedPathsConfigInput, options: PolicyO
     folding,
     home,
     gatehouseHome: stateHome,
+    reserved: options.reserved,
+    hooksFolders: configuredHooksFolders(
+      roots.map((r) => r.real),
+      home,
+    ),
   });
   const base: PolicyContext = { cwd, home, fs, roots, folding, rules, allowOutside: parsed.allowOutsideWorkspace };
   const view = (absolute: string) => matchView(base, absolute);

@@ -67,6 +67,10 @@ function setupToolAudit(api: ExtensionAPI, options: ToolAuditOptions): void {
   const refused = locationProblem(location, config, api.cwd);
   if (refused) throw new Error(refused);
   const { file } = location;
+  // Wherever the settings put them, the log and the key are out of the agent's reach: guards deny
+  // writes to the log (and its rotation siblings' folder stays the sink's) and any access to the key.
+  api.reservePath(file, { why: "it is the tool audit's log, which only the audit may write" });
+  api.reservePath(location.keyFile, { why: "it is the key the tool audit signs its records with", hide: true });
   const redact = createRedactor({
     verbatim: mergeVerbatim(config.verbatim),
     redactors: options.redactors,

@@ -15,6 +15,7 @@ function fakeApi(cwd: string, section: unknown) {
   const handlers = new Map<string, Handler>();
   const aborts: string[] = [];
   const warnings: unknown[] = [];
+  const reserved: { path: string; hide: boolean }[] = [];
   const api = {
     cwd,
     gatehouseHome: home,
@@ -24,6 +25,9 @@ function fakeApi(cwd: string, section: unknown) {
       return dir;
     },
     registerTool() {},
+    reservePath: (path: string, options: { hide?: boolean }) =>
+      void reserved.push({ path, hide: options.hide === true }),
+    reservedPaths: () => [],
     on(event: string, handler: Handler, opts?: { stage?: string }) {
       handlers.set(event === "tool_call" ? `tool_call:${opts?.stage ?? "transform"}` : event, handler);
     },
@@ -46,7 +50,7 @@ function fakeApi(cwd: string, section: unknown) {
     };
     return handlers.get("tool_call:enforce")?.(event, ctx) as ToolCallEnforceResult;
   };
-  return { api: api as unknown as ExtensionAPI, handlers, aborts, warnings, emit, guard, log };
+  return { api: api as unknown as ExtensionAPI, handlers, aborts, warnings, emit, guard, log, reserved };
 }
 
 /** A project, and an audit file outside it that cannot be created (a regular file is in the way). */
@@ -133,6 +137,12 @@ describe("fail closed", () => {
     expect(fake.guard("write")).toBeUndefined();
     await fake.emit("agent_end", { messages: [] });
     expect(fake.aborts).toEqual([]);
+    // The log and the key are reserved: guards deny the agent's writes to both and reads of the key.
+    const location = auditLocation({ home: fake.api.gatehouseHome, cwd: fake.api.cwd });
+    expect(fake.reserved).toEqual([
+      { path: location.file, hide: false },
+      { path: location.keyFile, hide: true },
+    ]);
   });
 });
 

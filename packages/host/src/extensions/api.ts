@@ -1,4 +1,4 @@
-import type { AnyToolDefinition, ConfigOptions, ExtensionAPI, Logger } from "@gatehouse/sdk";
+import type { AnyToolDefinition, ConfigOptions, ExtensionAPI, Logger, ReservePathOptions } from "@gatehouse/sdk";
 import type { z } from "zod";
 import { GatehouseError } from "../common/errors.ts";
 import { ensurePrivateDir } from "../config/private-dir.ts";
@@ -8,6 +8,7 @@ import type { ToolConflict, ToolRegistry } from "../tools/tool-registry.ts";
 import type { ConfigExplanation } from "./config-explanation.ts";
 import { HANDLER_EVENTS, isObservableEvent } from "./event-names.ts";
 import { type ConfigInput, readConfig } from "./read-config.ts";
+import type { ReservedPaths } from "./reserved-paths.ts";
 
 /** What the host gives one extension's API. */
 export interface ExtensionApiContext {
@@ -29,6 +30,8 @@ export interface ExtensionApiContext {
   onConflict: (conflict: ToolConflict) => void;
   /** Stops the current run on behalf of this extension. */
   abortRun: (extension: string, reason: string) => void;
+  /** The host's reserved paths: this extension's reservations are added there and dropped on revoke. */
+  reserved: ReservedPaths;
 }
 
 /** An extension's API, the switch that publishes what setup registered, and the one that turns it off. */
@@ -124,8 +127,18 @@ export function createExtensionApi(ctx: ExtensionApiContext): ExtensionApiHandle
     return ensurePrivateDir(ctx.home, ...segments);
   }
 
+  // This API instance owns its reservations, so a reload's new version never loses them with the old one's.
+  const owner = {};
+  function reservePath(target: string, options: ReservePathOptions): void {
+    live("reservePath");
+    const why = typeof options?.why === "string" && options.why.trim() ? options.why.trim() : `${ctx.name} keeps it`;
+    ctx.reserved.add(owner, { path: target, cwd: ctx.cwd, why, hide: options?.hide === true, by: ctx.name });
+  }
+
   const api = {
     registerTool,
+    reservePath,
+    reservedPaths: () => ctx.reserved.list(),
     on,
     config,
     abortRun,
@@ -147,6 +160,7 @@ export function createExtensionApi(ctx: ExtensionApiContext): ExtensionApiHandle
     },
     revoke() {
       revoked = true;
+      ctx.reserved.removeOwner(owner);
     },
   };
 }

@@ -4,6 +4,7 @@ import type { ToolRegistry } from "../tools/tool-registry.ts";
 import type { ExtensionApiHandle } from "./api.ts";
 import { loadModule } from "./module-loader.ts";
 import type { ConfigInput } from "./read-config.ts";
+import type { ReservedPaths } from "./reserved-paths.ts";
 import { declaredName, setupExtension } from "./setup-extension.ts";
 import type { EnabledAt, ExtensionRecord } from "./types.ts";
 
@@ -56,6 +57,8 @@ export interface ExtensionManagerOptions {
   abortRun: (extension: string, reason: string) => void;
   /** Where an extension's settings section comes from; `managed`: it was enabled by managed settings. */
   configFor: (name: string, managed: boolean) => ConfigInput;
+  /** The host's reserved paths, shared by every extension's API. */
+  reserved: ReservedPaths;
 }
 
 interface Loaded {
@@ -270,6 +273,7 @@ export class ExtensionManager {
         configInput,
         rank,
         abortRun: o.abortRun,
+        reserved: o.reserved,
       },
       o.timeoutMs,
     );

@@ -3,6 +3,7 @@ import { type Logger, pino } from "pino";
 import { GatehouseError } from "../common/errors.ts";
 import { gatehouseHome } from "../config/gatehouse-home.ts";
 import { ExtensionManager } from "../extensions/extension-manager.ts";
+import { ReservedPaths } from "../extensions/reserved-paths.ts";
 import type { ExtensionWatcher } from "../extensions/watcher.ts";
 import { HandlerRegistry } from "../hooks/handler-registry.ts";
 import type { HandlerFailure } from "../hooks/registrations.ts";
@@ -89,7 +90,18 @@ export async function createHost(options: HostOptions): Promise<Host> {
     controller.abort();
   };
 
+  // Gatehouse's own reservations (the managed policy and its code), renewed with every settings reload.
+  const reserved = new ReservedPaths();
+  const hostReservations = {};
+  const reserveHostFiles = () => {
+    reserved.removeOwner(hostReservations);
+    for (const file of project?.reservedFiles() ?? []) {
+      reserved.add(hostReservations, { ...file, cwd: options.cwd, hide: false, by: "gatehouse" });
+    }
+  };
+  reserveHostFiles();
   const manager = new ExtensionManager({
+    reserved,
     cwd: options.cwd,
     home,
     logger,
@@ -123,6 +135,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
         const error = `${problem} (keeping the last good settings)`;
         await hub.emit({ type: "extension_error", extension: "settings", error });
       }
+      reserveHostFiles();
       const summary = await manager.reconcile(candidates());
       if (project) watcher?.setRoots(project.watchRoots());
       if (summary.loaded.length + summary.failed.length + summary.removed.length > 0) {

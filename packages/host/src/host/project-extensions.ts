@@ -54,6 +54,11 @@ export interface ProjectExtensions {
   watchRoots(): string[];
   /** Watches `watchRoots()`; after a reload, `setRoots(watchRoots())` follows newly imported files. */
   watch(onChange: () => void): ExtensionWatcher;
+  /**
+   * Files the agent may not change because they are policy from above: the managed settings file
+   * and the code of the extensions it enables (Gatehouse's home is out of reach already).
+   */
+  reservedFiles(): { path: string; why: string }[];
   /** Ends this host's registration with the trust gate. */
   close(): void;
 }
@@ -183,11 +188,29 @@ export function openProject(
     return [...new Set(roots)];
   }
 
+  function reservedFiles(): { path: string; why: string }[] {
+    const files: { path: string; why: string }[] = [];
+    for (const loc of settingsFileLocations({ cwd, env, home })) {
+      if (loc.level !== "managed") continue;
+      files.push({
+        path: loc.file,
+        why: "it is the managed settings file (GATEHOUSE_MANAGED_SETTINGS): the team's policy",
+      });
+    }
+    for (const d of discovered) {
+      if (d.origin !== "managed") continue;
+      const why = `managed settings load it (extension ${JSON.stringify(d.fallbackName)}): the team's policy code`;
+      for (const file of filesOf.get(d.id) ?? []) files.push({ path: file, why });
+    }
+    return files;
+  }
+
   return {
     get settings() {
       return settings;
     },
     home,
+    reservedFiles,
     refresh() {
       let problem: string | undefined;
       try {

@@ -62,6 +62,17 @@ export const DEFAULT_DENY_WRITE: readonly DefaultRule[] = [
   { pattern: ".yarnrc", why: TOOL_RUNS },
   { pattern: ".yarnrc.yml", why: `${TOOL_RUNS} (yarnPath runs any script)` },
   { pattern: ".pnpmfile.cjs", why: `${TOOL_RUNS} (pnpm runs it on every install)` },
+  // Other agents' and editors' settings that run commands: hooks, MCP servers, tasks run on open.
+  { pattern: ".claude/settings.json", why: `${TOOL_RUNS} (Claude Code runs its hooks and MCP servers)` },
+  { pattern: ".claude/settings.local.json", why: `${TOOL_RUNS} (Claude Code runs its hooks and MCP servers)` },
+  { pattern: ".mcp.json", why: `${TOOL_RUNS} (MCP clients start the servers it lists)` },
+  { pattern: ".codex/config.toml", why: `${TOOL_RUNS} (Codex runs its MCP servers and commands)` },
+  { pattern: ".codex/hooks.json", why: `${TOOL_RUNS} (Codex runs its hooks)` },
+  { pattern: ".vscode/tasks.json", why: `${TOOL_RUNS} (VS Code can run tasks when the folder opens)` },
+  {
+    pattern: ".vscode/settings.json",
+    why: `${TOOL_RUNS} (VS Code settings name interpreters, shells and their environment)`,
+  },
   { pattern: "~/.gitconfig", why: GIT_RUNS },
   { pattern: "~/.config/git/**", why: GIT_RUNS },
   { pattern: "~/.ssh/**", why: "ssh reads its keys, config and authorized_keys from there" },

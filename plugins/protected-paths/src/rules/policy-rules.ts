@@ -1,3 +1,4 @@
+import type { ReservedPath } from "@gatehouse/sdk";
 import { escape as escapeGlob } from "minimatch";
 import { showPath } from "../paths/path-text.ts";
 import { DEFAULT_DENY_READ, DEFAULT_DENY_WRITE, type DefaultRule } from "./default-rules.ts";
@@ -14,12 +15,16 @@ export interface PolicyRules {
 const STATE_WHY =
   "it is Gatehouse's own state (trust, caches, audit and keys), out of the agent's reach (GATEHOUSE_HOME)";
 
+const HOOKS_WHY =
+  "git runs the hooks in it (core.hooksPath) on commit, checkout and more, so the agent may not change them";
+
 /**
  * Compiles the default denies, the rule that protects Gatehouse's own state, then the configured ones.
  * Contract: defaults come first and cannot be removed; labels are "default denyWrite P",
  * "default denyRead P", "default deny GATEHOUSE_HOME", "config denyWrite P" and
  * "config denyRead P" with P as written. `gatehouseHome` (when given) is denied for reads and
- * writes, matched as a literal path (glob characters in it have no special meaning).
+ * writes, matched as a literal path (glob characters in it have no special meaning); each reserved
+ * path likewise for writes ("reserved by NAME P"), and for reads too when it is hidden.
  */
 export function compilePolicyRules(options: {
   denyWrite: readonly string[];
@@ -27,6 +32,9 @@ export function compilePolicyRules(options: {
   folding: boolean;
   home: string;
   gatehouseHome?: string | undefined;
+  reserved?: readonly ReservedPath[] | undefined;
+  /** Folders git runs hooks from (`core.hooksPath`), denied for writes like `.git/hooks`. */
+  hooksFolders?: readonly string[] | undefined;
 }): PolicyRules {
   const { folding, home } = options;
   const compile = (pattern: string, label: string, why: string) =>
@@ -45,8 +53,26 @@ export function compilePolicyRules(options: {
     options.gatehouseHome === undefined
       ? []
       : [compile(`${escapeGlob(options.gatehouseHome)}/**`, "default deny GATEHOUSE_HOME", STATE_WHY)];
+  // Literal paths (glob characters in them mean nothing); `P/**` covers P itself and what is below.
+  const reserved = (entries: readonly ReservedPath[]) =>
+    entries.map((r) => compile(`${escapeGlob(r.path)}/**`, `reserved by ${r.by} ${r.path}`, r.why));
+  const all = options.reserved ?? [];
+  const hooks = (options.hooksFolders ?? []).map((folder) =>
+    compile(`${escapeGlob(folder)}/**`, `default denyWrite core.hooksPath ${folder}`, HOOKS_WHY),
+  );
   return {
-    write: [...defaults("Write", DEFAULT_DENY_WRITE), ...state, ...configured("Write", options.denyWrite)],
-    read: [...defaults("Read", DEFAULT_DENY_READ), ...state, ...configured("Read", options.denyRead)],
+    write: [
+      ...defaults("Write", DEFAULT_DENY_WRITE),
+      ...state,
+      ...reserved(all),
+      ...hooks,
+      ...configured("Write", options.denyWrite),
+    ],
+    read: [
+      ...defaults("Read", DEFAULT_DENY_READ),
+      ...state,
+      ...reserved(all.filter((r) => r.hide)),
+      ...configured("Read", options.denyRead),
+    ],
   };
 }

@@ -1,0 +1,69 @@
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { hooksPathsIn } from "../src/rules/git-hooks-path.ts";
+import { createFixture, read, ruleOf, write } from "./helpers/fixture.ts";
+
+// Files whose change runs code later, outside the agent's sandbox: the hooks folder git is
+// configured to use (husky and friends) and other agents' and editors' command settings.
+
+describe("core.hooksPath", () => {
+  it.each([
+    ["[core]\n\thooksPath = .husky/_\n", [".husky/_"]],
+    ['[core]\n  hookspath = "my hooks" ; comment\n', ["my hooks"]],
+    ["[Core]\nHooksPath=tools/hooks # why\n", ["tools/hooks"]],
+    ['[core] hooksPath = inline\n[remote "origin"]\n\thooksPath = not-core\n', ["inline"]],
+    ["[user]\n\thooksPath = nope\n", []],
+  ])("reads %j", (text, expected) => {
+    expect(hooksPathsIn(text)).toEqual(expected);
+  });
+
+  it("denies writes to the project's configured hooks folder and husky's script folder; the rest stays writable", () => {
+    const f = createFixture();
+    f.file(".git/config", "[core]\n\trepositoryformatversion = 0\n\thooksPath = .husky/_\n");
+    f.file(".husky/pre-commit", "npm test\n");
+    const policy = f.policy();
+    expect(ruleOf(policy.check(write(".husky/_/pre-commit")))).toBe(
+      `default denyWrite core.hooksPath ${path.join(f.ws, ".husky/_")}`,
+    );
+    expect(ruleOf(policy.check(write(".husky/pre-commit")))).toBe(
+      `default denyWrite core.hooksPath ${path.join(f.ws, ".husky")}`,
+    );
+    expect(ruleOf(policy.check(write(".husky")))).not.toBe("allow");
+    expect(ruleOf(policy.check(read(".husky/pre-commit")))).toBe("allow");
+    expect(ruleOf(policy.check(write("src/husky.ts")))).toBe("allow");
+  });
+
+  it("takes the user's ~/.gitconfig value too, with ~ expanded", () => {
+    const f = createFixture();
+    f.file(path.join(f.home, ".gitconfig"), "[core]\n\thooksPath = ~/githooks\n");
+    expect(ruleOf(f.policy().check(write(path.join(f.home, "githooks/post-checkout"))))).toBe(
+      `default denyWrite core.hooksPath ${path.join(f.home, "githooks")}`,
+    );
+  });
+
+  it("without a hooksPath nothing extra is denied", () => {
+    const f = createFixture();
+    expect(ruleOf(f.policy().check(write(".husky/pre-commit")))).toBe("allow");
+  });
+});
+
+describe("other agents' and editors' settings that run commands", () => {
+  it.each([
+    ".claude/settings.json",
+    ".claude/settings.local.json",
+    "pkg/.mcp.json",
+    ".mcp.json",
+    ".codex/config.toml",
+    ".codex/hooks.json",
+    ".vscode/tasks.json",
+    ".vscode/settings.json",
+  ])("%s is denied for writes and readable", (p) => {
+    const policy = createFixture().policy();
+    expect(ruleOf(policy.check(write(p)))).toMatch(/^default denyWrite /);
+    expect(ruleOf(policy.check(read(p)))).toBe("allow");
+  });
+
+  it.each([".claude/commands/review.md", ".vscode/extensions.json", ".codex/notes.md"])("%s stays writable", (p) => {
+    expect(ruleOf(createFixture().policy().check(write(p)))).toBe("allow");
+  });
+});
