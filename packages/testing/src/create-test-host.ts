@@ -6,6 +6,7 @@ import {
   createScriptedModel,
   type ExtensionRecord,
   type Host,
+  type HostOptions,
   loadScript,
   parseScript,
   type RunResult,
@@ -62,6 +63,8 @@ export interface TestHostOptions {
   allowLoadErrors?: boolean;
   /** pino level of the host's log on stderr (default "silent": failures are events you can assert on). */
   logLevel?: string;
+  /** A pino logger for the host instead (e.g. one that collects lines for the test to read). */
+  logger?: HostOptions["logger"];
   /** Called for every event as it happens, e.g. to steer, reload or edit files mid-run. */
   onEvent?: (event: GatehouseEvent, t: TestHost) => void;
 }
@@ -166,7 +169,7 @@ export async function createTestHost(options: TestHostOptions = {}): Promise<Tes
       cwd,
       env,
       model: createScriptedModel(script),
-      logger: pino({ level: options.logLevel ?? "silent" }),
+      logger: options.logger ?? pino({ level: options.logLevel ?? "silent" }),
       extensions: (options.extensions ?? []).map(definitionOf),
       tools: [...(options.tools ?? [])],
       ...(options.config ? { config: options.config } : {}),
