@@ -1,10 +1,10 @@
 import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import protectedPaths from "@gatehouse/protected-paths";
 import { defineTool } from "@gatehouse/sdk";
 import { createTestHost, type TestHost } from "@gatehouse/testing";
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
-import protectedPaths from "../src/index.ts";
 import { createFixture } from "./helpers/fixture.ts";
 
 const call = (id: string, name: string, args: Record<string, unknown>) => ({

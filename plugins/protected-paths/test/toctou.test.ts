@@ -1,10 +1,10 @@
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import protectedPaths from "@gatehouse/protected-paths";
 import { defineExtension } from "@gatehouse/sdk";
 import { createTestHost, toolCall, turn } from "@gatehouse/testing";
 import { describe, expect, it } from "vitest";
-import protectedPaths from "../src/index.ts";
 
 /**
  * Swaps `playground` for a symlink to `target` after protected-paths allowed the call and before

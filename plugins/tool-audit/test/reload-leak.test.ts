@@ -2,10 +2,8 @@ import { existsSync, mkdtempSync, readdirSync, readlinkSync, realpathSync, rmSyn
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createTestHost, toolCall, turn } from "@gatehouse/testing";
+import { auditLocation, readAuditKey, verifyAuditFile } from "@gatehouse/tool-audit/readers";
 import { afterEach, describe, expect, it } from "vitest";
-import { readAuditKey } from "../src/audit-key.ts";
-import { auditLocation } from "../src/audit-location.ts";
-import { verifyAuditFile } from "../src/verify.ts";
 
 /** How many of this process's descriptors are open on `file` (Linux: /proc/self/fd). */
 function openDescriptors(file: string): number {

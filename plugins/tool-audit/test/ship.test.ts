@@ -3,10 +3,9 @@ import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createTestHost, toolCall, turn } from "@gatehouse/testing";
+import toolAudit from "@gatehouse/tool-audit";
+import { auditLocation, readAuditKey } from "@gatehouse/tool-audit/readers";
 import { describe, expect, it } from "vitest";
-import { readAuditKey } from "../src/audit-key.ts";
-import { auditLocation } from "../src/audit-location.ts";
-import toolAudit from "../src/index.ts";
 import { parseSeal } from "../src/seal.ts";
 
 describe("shipping records and seals through a pino transport", () => {
