@@ -120,8 +120,8 @@ node -e '
   if (!block) throw new Error("README: no ts block in the Scaffold section");
   require("fs").writeFileSync(".gatehouse/extensions/no-lock-edits/readme.test.ts", block[1]);
 ' "$repo/README.md"
-npx vitest run .gatehouse/extensions/no-lock-edits > vitest.log 2>&1 || { cat vitest.log; fail "npx vitest run"; }
-grep -Eq "Tests +3 passed \(3\)" vitest.log || { cat vitest.log; fail "the scaffolded tests did not all run"; }
+NO_COLOR=1 npx vitest run .gatehouse/extensions/no-lock-edits > vitest.log 2>&1 || { cat vitest.log; fail "npx vitest run"; }
+sed 's/\x1b\[[0-9;]*m//g' vitest.log | grep -Eq "Tests +3 passed \(3\)" || { cat vitest.log; fail "the scaffolded tests did not all run"; }
 echo "npx vitest run: 3 passed (2 scaffolded, 1 from the README)"
 npx tsc -p .gatehouse/tsconfig.json || fail "tsc on the scaffolded extension and its tests"
 echo "tsc -p .gatehouse/tsconfig.json: ok"

@@ -64,7 +64,8 @@ export async function initExtensionCommand(
   const tsconfig = ensureTsconfig(cwd);
   if (tsconfig) io.stdout.write(`${"wrote".padEnd(9)} .gatehouse/tsconfig.json  ${tsconfig}\n`);
   io.stdout.write(
-    `\nNext:\n  npm install --save-dev ${EXTENSION_DEV_DEPENDENCIES.join(" ")}   (types and the test harness)\n` +
+    `\nNext:\n  npm install --save-dev ${EXTENSION_DEV_DEPENDENCIES.join(" ")}   (types and the test harness;\n` +
+      "   until they are published, the packed tarballs: see the README's Install section)\n" +
       `  npx vitest run ${dir.split("\\").join("/")}\n` +
       "  gatehouse trust   (project extensions run once you trust them; gatehouse extensions lists them)\n",
   );
