@@ -25,6 +25,10 @@ export default defineConfig({
       },
       {
         extends: true,
+        test: { name: "testing", root: "packages/testing", include: ["test/**/*.test.ts"], testTimeout: 30_000 },
+      },
+      {
+        extends: true,
         test: { name: "plugins", root: "plugins", include: ["*/test/**/*.test.ts"], testTimeout: 30_000 },
       },
     ],

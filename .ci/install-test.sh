@@ -2,7 +2,8 @@
 # The install path a team lead takes, tested on packed tarballs (SPEC §1, issue 12): pack every
 # package, install them with npm into a project outside this repository, and use them there the way
 # the README says — the CLI by name, both plugins from settings, a drop-in .ts extension, the host
-# from plain Node, an extension type-checked by tsc (NodeNext, strict), and a global install.
+# from plain Node, an extension type-checked by tsc (NodeNext, strict), an extension scaffolded by
+# `gatehouse init extension` tested with npx vitest through @gatehouse/testing, and a global install.
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 work=$(mktemp -d "${TMPDIR:-/tmp}/gatehouse-install-XXXXXX")
@@ -106,6 +107,25 @@ await host.close();
 TS
 npx tsc -p tsconfig.json || fail "tsc"
 echo "tsc: ok"
+
+step "gatehouse init extension: the scaffold type-checks and its test passes with npx vitest (README, verbatim)"
+# The README's "Scaffold one with a test" commands, with this test's tarball folder.
+npx gatehouse init extension no-lock-edits
+npm install -D --no-audit --no-fund "$packs"/gatehouse-{sdk,host,testing}-*.tgz vitest@4.1.12 >/dev/null
+# The README's example test, next to the scaffolded one: it must pass as printed.
+node -e '
+  const readme = require("fs").readFileSync(process.argv[1], "utf8");
+  const section = readme.slice(readme.indexOf("**Scaffold one with a test.**"));
+  const block = section.match(/```ts\n([\s\S]*?)```/);
+  if (!block) throw new Error("README: no ts block in the Scaffold section");
+  require("fs").writeFileSync(".gatehouse/extensions/no-lock-edits/readme.test.ts", block[1]);
+' "$repo/README.md"
+NO_COLOR=1 npx vitest run .gatehouse/extensions/no-lock-edits > vitest.log 2>&1 || { cat vitest.log; fail "npx vitest run"; }
+sed 's/\x1b\[[0-9;]*m//g' vitest.log | grep -Eq "Tests +3 passed \(3\)" || { cat vitest.log; fail "the scaffolded tests did not all run"; }
+echo "npx vitest run: 3 passed (2 scaffolded, 1 from the README)"
+npx tsc -p .gatehouse/tsconfig.json || fail "tsc on the scaffolded extension and its tests"
+echo "tsc -p .gatehouse/tsconfig.json: ok"
+npx gatehouse extensions --trust | grep -E "no-lock-edits +loaded" || fail "the host does not load the scaffold"
 
 step "npm i -g puts gatehouse on the PATH"
 npm install -g --prefix "$prefix" --no-audit --no-fund "${tarballs[@]}" >/dev/null

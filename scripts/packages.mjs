@@ -5,5 +5,6 @@ export const PACKAGES = [
   "plugins/tool-audit",
   "plugins/hello-tool",
   "packages/host",
+  "packages/testing",
   "packages/cli",
 ];

@@ -1,11 +1,12 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, isAbsolute, join, relative, sep } from "node:path";
+import { GatehouseError } from "@gatehouse/host";
 import type { CliIo } from "./io.ts";
 import { parseFlags } from "./parse-flags.ts";
 import { projectDir } from "./run-command-support.ts";
 
-const USAGE = "gatehouse init [--cwd DIR] [--force]";
+const USAGE = "gatehouse init [--cwd DIR] [--force] | gatehouse init extension NAME [--cwd DIR] [--force]";
 
 /** What `gatehouse init` writes into `.gatehouse/settings.json`: both guards, their defaults spelled out. */
 const SETTINGS = {
@@ -55,6 +56,8 @@ function extensionsTsconfig(project: string): { text: string; local: boolean } {
       moduleResolution: "NodeNext",
       strict: true,
       noEmit: true,
+      // Drop-ins and their tests import each other with the .ts extension, as Node and jiti run them.
+      allowImportingTsExtensions: true,
       skipLibCheck: true,
       paths: { "@gatehouse/sdk": [fromBase(sdk)], zod: [fromBase(zod)] },
     },
@@ -81,6 +84,17 @@ function addIgnores(file: string, lines: readonly string[]): Outcome {
   return text === "" ? "wrote" : "updated";
 }
 
+/** Writes `.gatehouse/tsconfig.json` when the project has none; returns what it is for, if written. */
+function ensureTsconfig(cwd: string): string | undefined {
+  const file = join(cwd, ".gatehouse", "tsconfig.json");
+  if (existsSync(file)) return undefined;
+  const tsconfig = extensionsTsconfig(cwd);
+  writeFile(file, tsconfig.text, false);
+  return tsconfig.local
+    ? "types for drop-in extensions in .gatehouse/extensions/"
+    : "types for drop-in extensions (points at this machine's Gatehouse: `gatehouse init` adds it to .gitignore)";
+}
+
 /**
  * `gatehouse init`: sets a project up for Gatehouse — settings enabling both guards, a .gitignore
  * entry for personal settings, and a tsconfig that gives drop-in extensions their types.
@@ -88,7 +102,18 @@ function addIgnores(file: string, lines: readonly string[]): Outcome {
  * .gitignore only gains missing lines; every file written is listed with what it is for.
  */
 export async function initCommand(args: string[], io: CliIo): Promise<number> {
-  const { values } = parseFlags(args, { cwd: { type: "string" }, force: { type: "boolean", default: false } }, USAGE);
+  if (args[0] === "extension") {
+    const { initExtensionCommand } = await import("./init-extension.ts");
+    return initExtensionCommand(args.slice(1), io, ensureTsconfig);
+  }
+  const { values, positionals } = parseFlags(
+    args,
+    { cwd: { type: "string" }, force: { type: "boolean", default: false } },
+    USAGE,
+  );
+  if (positionals.length > 0) {
+    throw new GatehouseError("GH_USAGE", `init takes no argument "${positionals[0]}"\nusage: ${USAGE}`);
+  }
   const cwd = projectDir(io, values.cwd);
   const force = values.force === true;
   const tsconfig = extensionsTsconfig(cwd);
@@ -119,7 +144,8 @@ export async function initCommand(args: string[], io: CliIo): Promise<number> {
   }
   io.stdout.write(
     '\nNext: `gatehouse policy check --tool write --args \'{"path":".env","content":"x"}\'` shows the policy at work;\n' +
-      "drop-in extensions go in .gatehouse/extensions/ and run after `gatehouse trust`.\n",
+      "drop-in extensions go in .gatehouse/extensions/ and run after `gatehouse trust`;\n" +
+      "`gatehouse init extension NAME` scaffolds one with a test.\n",
   );
   return 0;
 }

@@ -8,6 +8,7 @@ const HELP = `gatehouse — a tool-call host for AI coding agents
 usage:
   gatehouse --version
   gatehouse init [--cwd DIR] [--force]
+  gatehouse init extension NAME [--cwd DIR] [--force]
   ${RUN_USAGE}
   gatehouse tools [--cwd DIR] [--json] [--trust]
   gatehouse extensions [--cwd DIR] [--json] [--trust]

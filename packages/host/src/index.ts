@@ -32,7 +32,9 @@ export {
   parseScript,
   resolveProviderOptions,
   type Script,
+  type ScriptBlock,
   type ScriptedModel,
+  type ScriptTurn,
 } from "./model/index.ts";
 export type { Model, ModelRequest, ModelStreamEvent } from "./model/types.ts";
 export {

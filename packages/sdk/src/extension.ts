@@ -1,148 +1,88 @@
 import type { z } from "zod";
 import type { ConfigOptions } from "./config-merge.ts";
-import type { GatehouseEventOf, GatehouseEventType } from "./events.ts";
-import type { ImageContent, Message, TextContent } from "./messages.ts";
+import type { GatehouseEventType } from "./events.ts";
+import type { Awaitable, Handler, HookMap } from "./handler-map.ts";
 import type { ReservedPath, ReservePathOptions } from "./reserved-path.ts";
-import type { SandboxProfile } from "./sandbox.ts";
-import type { AnyToolDefinition, Logger, ToolEffect } from "./tool.ts";
+import type { AnyToolDefinition, Logger } from "./tool.ts";
+import type { MatchedEvent, ToolMatcher } from "./tool-match.ts";
 
-/** A `tool_call` as a transform-stage handler sees it: `input` may be mutated in place. */
-export interface ToolCallEvent {
-  toolCallId: string;
-  toolName: string;
-  input: Record<string, unknown>;
-}
+/** Every event name `api.on` accepts: the observed events and the interception points. */
+export type HandlerEventName = GatehouseEventType | "tool_call" | "tool_result" | "session_before_compact";
 
-/** A `tool_call` as an enforce-stage handler sees it: the final input, deeply frozen. */
-export interface GuardedToolCallEvent {
-  toolCallId: string;
-  toolName: string;
-  input: Readonly<Record<string, unknown>>;
-  /** What the call touches, computed from the final input; `undefined` if the tool declares nothing. */
-  effects: readonly ToolEffect[] | undefined;
-  /**
-   * Records the real file a guard checked for an absolute path. Built-ins that change files
-   * re-resolve the path under the file-mutation queue and refuse to write if it now resolves
-   * elsewhere (a symlink swapped in between the check and the write).
-   */
-  pin(absolutePath: string, realPath: string): void;
-  /**
-   * Confines the call: the tool runs its processes in a sandbox whose layout `profile` plans right
-   * before each start (`ctx.sandbox`). Fail closed: a confined call to a tool that does not declare
-   * `honoursSandbox`, or one made where no sandbox can start, is blocked by the host in this
-   * guard's name. One confinement per call; a second one blocks the call.
-   */
-  confine(profile: SandboxProfile): void;
-  /**
-   * Filters what the tool may show or open while it walks directories (`ctx.canRead`): grep, find
-   * and ls skip every entry `canRead` refuses and say that entries were withheld. Several guards'
-   * filters all apply.
-   */
-  restrictReads(canRead: (absolutePath: string) => boolean): void;
-}
+/** The events whose handlers may be limited to some tools with a `tools` matcher. */
+export type ToolEventName =
+  | "tool_call"
+  | "tool_result"
+  | "tool_execution_start"
+  | "tool_execution_update"
+  | "tool_execution_end";
 
-/** What a transform-stage `tool_call` handler may return. */
-export type ToolCallTransformResult =
-  | { block: true; reason?: string }
-  | { input: Record<string, unknown> }
-  | undefined
-  // biome-ignore lint/suspicious/noConfusingVoidType: handlers that return nothing are typed void
-  | void;
+/**
+ * Options of `api.on(event, handler, options)`, by event: `stage` only for `tool_call`, `tools`
+ * only for the events of one tool call.
+ */
+export type OnOptions<K extends HandlerEventName = HandlerEventName> = K extends "tool_call"
+  ? {
+      /** "transform" (default) may mutate or block; "enforce" sees the final, frozen input and may only block. */
+      stage?: "transform" | "enforce";
+      /** Only calls of these tools reach the handler (see `ToolMatcher`). */
+      tools?: ToolMatcher;
+    }
+  : K extends ToolEventName
+    ? {
+        /** Only calls of these tools reach the handler (see `ToolMatcher`). */
+        tools?: ToolMatcher;
+        stage?: never;
+      }
+    : { stage?: never; tools?: never };
 
-/** What an enforce-stage `tool_call` handler may return. */
-export type ToolCallEnforceResult =
-  | { block: true; reason?: string }
-  | undefined
-  // biome-ignore lint/suspicious/noConfusingVoidType: handlers that return nothing are typed void
-  | void;
+/** The hook of the handler map that `api.on(K, handler, options)` registers. */
+export type HookOf<K extends HandlerEventName, O> = K extends "tool_call"
+  ? O extends { stage: "enforce" }
+    ? "tool_call:enforce"
+    : "tool_call:transform"
+  : K;
 
-/** The result of an executed call, as `tool_result` handlers see it (after earlier patches). */
-export interface ToolResultEvent {
-  toolCallId: string;
-  toolName: string;
-  input: Readonly<Record<string, unknown>>;
-  content: (TextContent | ImageContent)[];
-  details: unknown;
-  isError: boolean;
-}
-
-/** A field-by-field patch of a tool result; omitted fields keep their value, nothing is deep-merged. */
-export interface ToolResultPatch {
-  content?: (TextContent | ImageContent)[];
-  details?: unknown;
-  isError?: boolean;
-  terminate?: boolean;
-}
-
-/** Before the host compacts a session: what it is about to summarise. */
-export interface SessionBeforeCompactEvent {
-  /** The summary proposed so far (by the caller or an earlier handler), if any. */
-  summary: string | undefined;
-  /** How many of the latest messages stay in the model's context verbatim. */
-  keepLast: number;
-  /** The messages that would be replaced by the summary, oldest first. */
-  messages: readonly Message[];
-}
-
-/** What a `session_before_compact` handler may return: a summary to use, or a veto. */
-export type SessionBeforeCompactResult =
-  | { summary: string }
-  | { cancel: true; reason?: string }
-  | undefined
-  // biome-ignore lint/suspicious/noConfusingVoidType: handlers that change nothing return void
-  | void;
-
-/** Extra context for every handler. */
-export interface HandlerContext {
-  /** Aborted when the run is aborted or the handler timed out. */
-  signal: AbortSignal;
-}
-
-type Awaitable<T> = T | Promise<T>;
-
-/** Handlers for observed events: their return value is ignored and their failures never block. */
-export type ObserverHandler<K extends GatehouseEventType> = (
-  event: GatehouseEventOf<K>,
-  ctx: HandlerContext,
-) => Awaitable<void>;
-
-/** Options of `api.on`. */
-export interface OnOptions {
-  /** Only for `tool_call`: "transform" (default) may mutate or block; "enforce" sees frozen input and may only block. */
-  stage?: "transform" | "enforce";
-}
+/** The handler `api.on(K, handler, options)` accepts: the handler map's, with the event narrowed by `options.tools`. */
+export type OnHandler<K extends HandlerEventName, O = object> =
+  HookOf<K, O> extends infer H extends keyof HookMap
+    ? Handler<
+        K extends "tool_call" | "tool_result"
+          ? MatchedEvent<HookMap[H]["event"], O extends { tools: infer M } ? M : undefined>
+          : HookMap[H]["event"],
+        HookMap[H]["result"]
+      >
+    : never;
 
 /** The API an extension's `setup` receives. */
 export interface ExtensionAPI {
   /** Adds a tool; a name that matches a built-in overrides it. */
   registerTool(def: AnyToolDefinition): void;
-  /** Intercepts a call before it runs; the enforce stage runs after every transform. */
-  on(
-    event: "tool_call",
-    handler: (event: ToolCallEvent, ctx: HandlerContext) => Awaitable<ToolCallTransformResult>,
-    opts?: { stage?: "transform" },
+  /**
+   * Handles an event (the handler map, `HookMap`, says what each handler receives and may return):
+   * `tool_call` intercepts a call before it runs (`{ stage: "enforce" }` runs after every
+   * transform, on the final frozen input), `tool_result` patches an executed call's result,
+   * `session_before_compact` supplies or vetoes a summary, and every event of the run can be
+   * observed. `{ tools: ["write", "edit"] }` (names, `defineTool` handles or a RegExp) limits a
+   * handler of one call's events to those tools, narrowing the event's type for names and handles.
+   * Contract: an unknown event, a non-function handler, a bad stage or matcher, or an option the
+   * event does not take throws here, so it fails this extension's load naming it.
+   */
+  on<K extends HandlerEventName, const O extends OnOptions<K> = OnOptions<K>>(
+    event: K,
+    handler: OnHandler<K, O>,
+    options?: O,
   ): void;
-  on(
-    event: "tool_call",
-    handler: (event: GuardedToolCallEvent, ctx: HandlerContext) => Awaitable<ToolCallEnforceResult>,
-    opts: { stage: "enforce" },
-  ): void;
-  /** Patches the result of an executed call before it is emitted and persisted. */
-  on(
-    event: "tool_result",
-    handler: (
-      event: ToolResultEvent,
-      ctx: HandlerContext,
-      // biome-ignore lint/suspicious/noConfusingVoidType: handlers that change nothing return void
-    ) => Awaitable<ToolResultPatch | undefined | void>,
-  ): void;
-  /** Supplies the summary before a session is compacted, or cancels the compaction. */
-  on(
-    event: "session_before_compact",
-    handler: (event: SessionBeforeCompactEvent, ctx: HandlerContext) => Awaitable<SessionBeforeCompactResult>,
-  ): void;
-  /** Observes any event of the run. */
-  on<K extends GatehouseEventType>(event: K, handler: ObserverHandler<K>): void;
+  /**
+   * Registers a function the host awaits when this version of the extension is unloaded: before a
+   * reloaded version takes over, when it is disabled or removed, and on `host.close()`. Release
+   * files, sockets and timers there. Disposers run in reverse order of registration, each within
+   * the handler time limit; one that throws or times out is reported as `extension_error` and never
+   * blocks the unload. The API no longer registers anything once disposers run.
+   */
+  onDispose(dispose: () => Awaitable<void>): void;
+  /** The extension API version this host implements (semver, e.g. "1.0.0"); see `hostVersion`. */
+  hostVersion: string;
   /**
    * Parses this extension's section of the settings (`config.<name>`) with a zod schema.
    * `options.merge` says how each key merges across settings levels, so managed settings are a
@@ -187,6 +127,12 @@ export interface ExtensionAPI {
 /** A named extension whose `setup` registers tools and handlers. */
 export interface ExtensionDefinition {
   name: string;
+  /**
+   * The extension API versions this extension works with, as a semver range (`"^1"`,
+   * `">=1.2 <3"`). A host whose `api.hostVersion` is outside it refuses to load the extension
+   * with an error naming both, instead of failing at the first call.
+   */
+  hostVersion?: string;
   setup: (api: ExtensionAPI) => Awaitable<void>;
 }
 

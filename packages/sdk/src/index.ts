@@ -1,5 +1,6 @@
 /** zod 4, re-exported so extensions need nothing installed next to them. */
 export { z } from "zod";
+export { type BuiltinToolInputs, type BuiltinToolName, builtinToolParameters } from "./builtin-tools.ts";
 export type { ConfigMergeRule, ConfigMergeRules, ConfigOptions } from "./config-merge.ts";
 export type {
   AgentEvent,
@@ -15,19 +16,34 @@ export type {
   ExtensionAPI,
   ExtensionDefinition,
   ExtensionExport,
+  HandlerEventName,
+  HookOf,
+  OnHandler,
+  OnOptions,
+  ToolEventName,
+} from "./extension.ts";
+export { defineExtension } from "./extension.ts";
+export type {
+  Awaitable,
+  Handler,
+  HookHandler,
+  HookMap,
+  HookName,
+  InterceptionHooks,
+  ObserverHandler,
+} from "./handler-map.ts";
+export type {
   GuardedToolCallEvent,
   HandlerContext,
-  ObserverHandler,
-  OnOptions,
   SessionBeforeCompactEvent,
   SessionBeforeCompactResult,
+  ToolCallBlock,
   ToolCallEnforceResult,
   ToolCallEvent,
   ToolCallTransformResult,
   ToolResultEvent,
   ToolResultPatch,
-} from "./extension.ts";
-export { defineExtension } from "./extension.ts";
+} from "./hook-events.ts";
 export type {
   AssistantMessage,
   ImageContent,
@@ -62,3 +78,13 @@ export type {
   ToolResult,
 } from "./tool.ts";
 export { defineTool } from "./tool.ts";
+export type {
+  MatchedEvent,
+  ToolDetailsOf,
+  ToolEventFor,
+  ToolInputOf,
+  ToolMatcher,
+  ToolNameOf,
+  ToolRef,
+} from "./tool-match.ts";
+export { isToolCall } from "./tool-match.ts";

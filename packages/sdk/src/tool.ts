@@ -68,9 +68,17 @@ export type ExecutionMode = "parallel" | "sequential";
 /** A zod object schema usable as tool parameters. */
 export type ToolParameters = z.ZodType<Record<string, unknown>>;
 
-/** A tool as written by its author: schema, effects and behaviour. */
-export interface ToolDefinition<TParams extends ToolParameters = ToolParameters, TDetails = unknown> {
-  name: string;
+/**
+ * A tool as written by its author: schema, effects and behaviour. The type parameters carry its
+ * input (`TParams`), its result details (`TDetails`) and its name (`TName`), so the definition
+ * `defineTool` returns is also a typed handle: `isToolCall(event, myTool)` narrows a call to it.
+ */
+export interface ToolDefinition<
+  TParams extends ToolParameters = ToolParameters,
+  TDetails = unknown,
+  TName extends string = string,
+> {
+  name: TName;
   description: string;
   parameters: TParams;
   /** "sequential" makes every batch that calls this tool run sequentially. */
@@ -92,14 +100,16 @@ export interface ToolDefinition<TParams extends ToolParameters = ToolParameters,
 
 /** A tool definition with its parameter types erased, as stored in registries. */
 // biome-ignore lint/suspicious/noExplicitAny: erasure point for heterogeneous tool lists
-export type AnyToolDefinition = ToolDefinition<any, any>;
+export type AnyToolDefinition = ToolDefinition<any, any, string>;
 
 /**
  * Declares a tool with typed, zod-validated parameters.
- * Contract: returns the definition unchanged; typing is the whole point.
+ * Contract: returns the definition unchanged; typing is the whole point. The result is a typed
+ * handle: `registerTool(handle)` adds it, `isToolCall(event, handle)` and `{ tools: [handle] }`
+ * narrow events to its input, details and name.
  */
-export function defineTool<TParams extends ToolParameters, TDetails = unknown>(
-  def: ToolDefinition<TParams, TDetails>,
-): ToolDefinition<TParams, TDetails> {
+export function defineTool<TParams extends ToolParameters, TDetails = unknown, const TName extends string = string>(
+  def: ToolDefinition<TParams, TDetails, TName>,
+): ToolDefinition<TParams, TDetails, TName> {
   return def;
 }

@@ -1,11 +1,10 @@
 import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { defineTool, type GatehouseEvent, type ToolExecutionEndEvent } from "@gatehouse/sdk";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import protectedPaths from "@gatehouse/protected-paths";
+import { defineTool } from "@gatehouse/sdk";
+import { createTestHost, type TestHost } from "@gatehouse/testing";
+import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { createHost } from "../../../packages/host/src/index.ts";
-import { createScriptedModel } from "../../../packages/host/src/model/index.ts";
-import protectedPaths from "../src/index.ts";
 import { createFixture } from "./helpers/fixture.ts";
 
 const call = (id: string, name: string, args: Record<string, unknown>) => ({
@@ -32,29 +31,28 @@ const mystery = defineTool({
   execute: () => ({ content: [{ type: "text", text: "did something" }] }),
 });
 
+const hosts: TestHost[] = [];
+
 async function run(cwd: string, config: unknown, calls: ReturnType<typeof call>[], env: NodeJS.ProcessEnv = {}) {
-  const events: GatehouseEvent[] = [];
-  const host = await createHost({
+  const t = await createTestHost({
     cwd,
-    model: createScriptedModel({ turns: [{ content: calls }, { content: [{ type: "text", text: "done" }] }] }),
+    home: path.join(cwd, "..", "gh-home"),
+    turns: [{ content: calls }, { content: [{ type: "text", text: "done" }] }],
     extensions: [protectedPaths],
     tools: [saveNote, mystery],
     config: { "protected-paths": config },
-    env: { ...process.env, GATEHOUSE_HOME: path.join(cwd, "..", "gh-home"), ...env },
-    onEvent: (event) => events.push(event),
+    env,
   });
-  await host.run("go");
-  const ends = new Map(
-    events
-      .filter((e): e is ToolExecutionEndEvent => e.type === "tool_execution_end")
-      .map((e) => [e.toolCallId, e] as const),
-  );
-  return { host, events, ends };
+  hosts.push(t);
+  await t.run("go");
+  const ends = new Map(t.eventsOf("tool_execution_end").map((e) => [e.toolCallId, e] as const));
+  return { host: t.host, events: t.events, ends, t };
 }
 
 describe("protected-paths in a real host", () => {
-  beforeEach(() => vi.stubEnv("GATEHOUSE_LOG_LEVEL", "silent"));
-  afterEach(() => vi.unstubAllEnvs());
+  afterEach(async () => {
+    for (const t of hosts.splice(0)) await t.close();
+  });
 
   it("blocks the write to .env (the file never appears) and lets the playground write through", async () => {
     const f = createFixture();

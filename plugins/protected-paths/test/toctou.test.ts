@@ -1,11 +1,10 @@
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { defineExtension, type GatehouseEvent, type ToolExecutionEndEvent } from "@gatehouse/sdk";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { createHost } from "../../../packages/host/src/index.ts";
-import { createScriptedModel } from "../../../packages/host/src/model/index.ts";
-import protectedPaths from "../src/index.ts";
+import protectedPaths from "@gatehouse/protected-paths";
+import { defineExtension } from "@gatehouse/sdk";
+import { createTestHost, toolCall, turn } from "@gatehouse/testing";
+import { describe, expect, it } from "vitest";
 
 /**
  * Swaps `playground` for a symlink to `target` after protected-paths allowed the call and before
@@ -27,30 +26,20 @@ function swapper(dir: string, target: string) {
 }
 
 async function runWrite(dir: string, extensions: ReturnType<typeof defineExtension>[], tool: "write" | "edit") {
-  const events: GatehouseEvent[] = [];
   const args =
     tool === "write"
       ? { path: "playground/config", content: "owned" }
       : { path: "playground/config", oldText: "a", newText: "owned" };
-  const host = await createHost({
-    cwd: dir,
-    model: createScriptedModel({
-      turns: [
-        { content: [{ type: "toolCall", id: "A", name: tool, arguments: args }] },
-        { content: [{ type: "text", text: "done" }] },
-      ],
-    }),
-    extensions,
-    onEvent: (e) => events.push(e),
-  });
-  await host.run("go");
-  return events.find((e): e is ToolExecutionEndEvent => e.type === "tool_execution_end");
+  const t = await createTestHost({ cwd: dir, extensions, turns: [turn(toolCall("A", tool, args)), turn("done")] });
+  try {
+    await t.run("go");
+    return t.eventsOf("tool_execution_end")[0];
+  } finally {
+    await t.close();
+  }
 }
 
 describe("time of check to time of use", () => {
-  beforeEach(() => vi.stubEnv("GATEHOUSE_LOG_LEVEL", "silent"));
-  afterEach(() => vi.unstubAllEnvs());
-
   for (const tool of ["write", "edit"] as const) {
     it(`${tool}: a symlink swapped in after the policy check is refused under the mutation queue`, async () => {
       const dir = mkdtempSync(path.join(tmpdir(), "pp-toctou-"));

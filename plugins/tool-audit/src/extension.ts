@@ -153,6 +153,9 @@ function setupToolAudit(api: ExtensionAPI, options: ToolAuditOptions): void {
   // loses at most one turn, and verify knows how many records each session had.
   api.on("turn_end", () => void run?.commit());
   api.on("agent_end", finish);
+  // Unloaded mid-run (a reload, a disable, host.close()): this version's session ends here, sealed
+  // and closed, before the next version opens its own; nothing keeps the log open behind it.
+  api.onDispose(finish);
   api.on(
     "tool_call",
     (event) => {

@@ -16,6 +16,7 @@ function fakeApi(cwd: string, section: unknown) {
   const aborts: string[] = [];
   const warnings: unknown[] = [];
   const reserved: { path: string; hide: boolean }[] = [];
+  const disposers: (() => unknown)[] = [];
   const api = {
     cwd,
     gatehouseHome: home,
@@ -31,6 +32,8 @@ function fakeApi(cwd: string, section: unknown) {
     on(event: string, handler: Handler, opts?: { stage?: string }) {
       handlers.set(event === "tool_call" ? `tool_call:${opts?.stage ?? "transform"}` : event, handler);
     },
+    onDispose: (dispose: () => unknown) => void disposers.push(dispose),
+    hostVersion: "1.0.0",
     config: <S extends z.ZodType>(schema: S) => schema.parse(section),
     abortRun: (reason: string) => void aborts.push(reason),
     logger: { debug() {}, info() {}, error() {}, warn: (obj: unknown) => void warnings.push(obj) },
@@ -50,7 +53,11 @@ function fakeApi(cwd: string, section: unknown) {
     };
     return handlers.get("tool_call:enforce")?.(event, ctx) as ToolCallEnforceResult;
   };
-  return { api: api as unknown as ExtensionAPI, handlers, aborts, warnings, emit, guard, log, reserved };
+  /** What the host does on unload: the disposers, latest first. */
+  const dispose = async () => {
+    for (const d of disposers.splice(0).reverse()) await d();
+  };
+  return { api: api as unknown as ExtensionAPI, handlers, aborts, warnings, emit, guard, log, dispose, reserved };
 }
 
 /** A project, and an audit file outside it that cannot be created (a regular file is in the way). */
@@ -159,5 +166,22 @@ describe("sessions", () => {
       expect.objectContaining({ kind: "call_start", seq: 1, toolCallId: "A" }),
       expect.objectContaining({ kind: "session_end", seq: 2, counts: expect.objectContaining({ unfinished: 1 }) }),
     ]);
+  });
+
+  it("an unload mid-run (reload, disable, close) ends and seals the session and closes the log", async () => {
+    const cwd = tempDir();
+    const fake = fakeApi(cwd, { fsync: "batch" });
+    await createToolAudit().setup(fake.api);
+    await fake.emit("agent_start");
+    await fake.emit("tool_execution_start", { toolCallId: "A", toolName: "ls", args: { path: "." } });
+    await fake.dispose();
+    const kinds = readFileSync(fake.log(), "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => (JSON.parse(l) as { kind: string }).kind);
+    expect(kinds).toEqual(["session_start", "call_start", "session_end"]);
+    // Nothing is left to close: a later agent_end of the old version writes nothing more.
+    await fake.emit("agent_end", { messages: [] });
+    expect(readFileSync(fake.log(), "utf8").trim().split("\n")).toHaveLength(3);
   });
 });

@@ -1,11 +1,10 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { defineExtension, defineTool, type ExtensionDefinition, type GatehouseEvent } from "@gatehouse/sdk";
+import { defineExtension, defineTool, type ExtensionDefinition } from "@gatehouse/sdk";
+import { createTestHost, type TestHost } from "@gatehouse/testing";
 import { pino } from "pino";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { createHost } from "../../../packages/host/src/index.ts";
-import { createScriptedModel } from "../../../packages/host/src/model/index.ts";
 import { readAuditKey } from "../src/audit-key.ts";
 import { auditLocation } from "../src/audit-location.ts";
 import { createToolAudit, type ToolAuditOptions } from "../src/extension.ts";
@@ -13,7 +12,10 @@ import type { AuditRecord, CallEndRecord, CallStartRecord } from "../src/record.
 import { verifyAuditFile } from "../src/verify.ts";
 import { fileLines, tempDir } from "./helpers.ts";
 
-const quiet = pino({ level: "silent" });
+const hosts: TestHost[] = [];
+afterEach(async () => {
+  for (const t of hosts.splice(0)) await t.close();
+});
 const call = (id: string, name: string, args: Record<string, unknown> = {}) => ({
   type: "toolCall" as const,
   id,
@@ -48,24 +50,30 @@ function verifyIn(home: string, cwd: string, file?: string) {
   return verifyAuditFile(location.file, { key, sealDir: location.sealDir });
 }
 
-async function run(options: RunOptions) {
+/** A test host with tool-audit first, over `cwd` and `home` (fresh unless given). */
+async function auditedHost(options: Omit<RunOptions, "turns"> & { turns?: unknown[] }) {
   const cwd = options.cwd ?? tempDir();
   const home = options.home ?? tempDir("gh-home-");
-  const events: GatehouseEvent[] = [];
-  const configured = options.config?.file;
-  const host = await createHost({
+  const t = await createTestHost({
     cwd,
-    env: { GATEHOUSE_HOME: home },
-    model: createScriptedModel({ turns: options.turns } as never),
-    logger: options.logger ?? quiet,
+    home,
+    turns: (options.turns ?? []) as never,
+    ...(options.logger ? { logger: options.logger } : {}),
     tools: [explode],
     extensions: [createToolAudit(options.audit), ...(options.extensions ?? [])],
     config: { "tool-audit": options.config ?? {} },
-    onEvent: (e) => events.push(e),
   });
-  const result = await host.run("go");
+  hosts.push(t);
+  return t;
+}
+
+async function run(options: RunOptions) {
+  const t = await auditedHost(options);
+  const { cwd, home } = t;
+  const configured = options.config?.file;
+  const result = await t.run("go");
   const file = auditLocation({ home, cwd, file: typeof configured === "string" ? configured : undefined }).file;
-  return { cwd, home, host, events, result, file, verify: () => verifyIn(home, cwd) };
+  return { cwd, home, host: t.host, events: t.events, result, file, verify: () => verifyIn(home, cwd) };
 }
 
 const records = (file: string) => fileLines(file).map((l) => JSON.parse(l) as AuditRecord);
@@ -236,19 +244,12 @@ describe("tool-audit in a real host", () => {
   });
 
   it("two runs on one host are two sessions, each closed, both chains intact", async () => {
-    const cwd = tempDir();
-    const home = tempDir("gh-home-");
-    const host = await createHost({
-      cwd,
-      env: { GATEHOUSE_HOME: home },
-      model: createScriptedModel({
-        turns: [{ content: [call("A", "ls")] }, say("one"), { content: [call("B", "ls")] }, say("two")],
-      } as never),
-      logger: quiet,
-      extensions: [createToolAudit()],
+    const t = await auditedHost({
+      turns: [{ content: [call("A", "ls")] }, say("one"), { content: [call("B", "ls")] }, say("two")],
     });
-    await host.run("first");
-    await host.run("second");
+    const { cwd, home } = t;
+    await t.run("first");
+    await t.run("second");
     const { file } = auditLocation({ home, cwd });
     const report = await verifyIn(home, cwd);
     expect(report.verdict).toBe("intact");
@@ -266,14 +267,7 @@ describe("tool-audit in a real host", () => {
       [{ verbatim: { bash: ["command"] } }, "verbatim"],
       [{ fsync: "sometimes" }, "fsync"],
     ] as const) {
-      const creating = createHost({
-        cwd: tempDir(),
-        env: { GATEHOUSE_HOME: tempDir("gh-home-") },
-        model: createScriptedModel({ turns: [] } as never),
-        logger: quiet,
-        extensions: [createToolAudit()],
-        config: { "tool-audit": config },
-      });
+      const creating = createTestHost({ extensions: [createToolAudit()], config: { "tool-audit": config } });
       await expect(creating).rejects.toMatchObject({ code: "GH_GUARD_FAILED" });
       await expect(creating).rejects.toThrow(
         new RegExp(`Invalid configuration for extension "tool-audit"[\\s\\S]*${field}`),

@@ -2,10 +2,8 @@ import { randomBytes } from "node:crypto";
 import { chmodSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { defineExtension, type ExtensionDefinition } from "@gatehouse/sdk";
-import { pino } from "pino";
+import { createTestHost } from "@gatehouse/testing";
 import { describe, expect, it } from "vitest";
-import { createHost } from "../../../packages/host/src/index.ts";
-import { createScriptedModel } from "../../../packages/host/src/model/index.ts";
 import { keyFromSecret, readAuditKey } from "../src/audit-key.ts";
 import { auditLocation } from "../src/audit-location.ts";
 import { toolAuditConfigSchema, toolAuditMergeRules } from "../src/config.ts";
@@ -13,7 +11,6 @@ import { createToolAudit } from "../src/extension.ts";
 import { verifyAuditFile } from "../src/verify.ts";
 import { tempDir } from "./helpers.ts";
 
-const quiet = pino({ level: "silent" });
 const call = (id: string, name: string, args: Record<string, unknown> = {}) => ({
   type: "toolCall" as const,
   id,
@@ -32,16 +29,15 @@ async function run(options: {
 }) {
   const cwd = options.cwd ?? tempDir();
   const home = options.home ?? tempDir("gh-home-");
-  const host = await createHost({
+  const t = await createTestHost({
     cwd,
-    env: { GATEHOUSE_HOME: home },
-    model: createScriptedModel({ turns: options.turns } as never),
-    logger: quiet,
+    home,
+    turns: options.turns as never,
     extensions: [createToolAudit(), ...(options.extensions ?? [])],
     config: { "tool-audit": options.config ?? {} },
   });
-  const result = await host.run("go");
-  await host.close();
+  const result = await t.run("go");
+  await t.close();
   const key = typeof options.config?.key === "string" ? options.config.key : undefined;
   const location = auditLocation({ home, cwd, key });
   return { cwd, home, result, location };

@@ -2,12 +2,10 @@ import { readFileSync } from "node:fs";
 import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { createTestHost, toolCall, turn } from "@gatehouse/testing";
+import toolAudit from "@gatehouse/tool-audit";
+import { auditLocation, readAuditKey } from "@gatehouse/tool-audit/readers";
 import { describe, expect, it } from "vitest";
-import { createHost } from "../../../packages/host/src/index.ts";
-import { createScriptedModel } from "../../../packages/host/src/model/index.ts";
-import { readAuditKey } from "../src/audit-key.ts";
-import { auditLocation } from "../src/audit-location.ts";
-import toolAudit from "../src/index.ts";
 import { parseSeal } from "../src/seal.ts";
 
 describe("shipping records and seals through a pino transport", () => {
@@ -15,15 +13,10 @@ describe("shipping records and seals through a pino transport", () => {
     const cwd = await mkdtemp(join(tmpdir(), "audit-ship-"));
     const home = await mkdtemp(join(tmpdir(), "audit-home-"));
     const shipped = join(cwd, "shipped.jsonl");
-    const host = await createHost({
+    const host = await createTestHost({
       cwd,
-      env: { GATEHOUSE_HOME: home },
-      model: createScriptedModel({
-        turns: [
-          { content: [{ type: "toolCall", id: "A", name: "write", arguments: { path: "a.txt", content: "secret" } }] },
-          { content: [{ type: "text", text: "done" }] },
-        ],
-      }),
+      home,
+      turns: [turn(toolCall("A", "write", { path: "a.txt", content: "secret" })), turn("done")],
       extensions: [toolAudit],
       // pino's built-in file transport stands in for a network store (pino-socket, pino-elasticsearch…).
       config: { "tool-audit": { ship: { target: "pino/file", options: { destination: shipped } } } },
@@ -50,10 +43,10 @@ describe("shipping records and seals through a pino transport", () => {
   it("a transport that cannot start is reported and the audit log is still written", async () => {
     const cwd = await mkdtemp(join(tmpdir(), "audit-ship-"));
     const home = await mkdtemp(join(tmpdir(), "audit-home-"));
-    const host = await createHost({
+    const host = await createTestHost({
       cwd,
-      env: { GATEHOUSE_HOME: home },
-      model: createScriptedModel({ turns: [{ content: [{ type: "text", text: "hi" }] }] }),
+      home,
+      turns: [turn("hi")],
       extensions: [toolAudit],
       config: { "tool-audit": { ship: { target: "no-such-transport-package" } } },
     });

@@ -1,12 +1,21 @@
-import type { AnyToolDefinition, ConfigOptions, ExtensionAPI, Logger, ReservePathOptions } from "@gatehouse/sdk";
+import type {
+  AnyToolDefinition,
+  Awaitable,
+  ConfigOptions,
+  ExtensionAPI,
+  Logger,
+  ReservePathOptions,
+} from "@gatehouse/sdk";
 import type { z } from "zod";
 import { GatehouseError } from "../common/errors.ts";
 import { ensurePrivateDir } from "../config/private-dir.ts";
 import type { HandlerRegistry } from "../hooks/handler-registry.ts";
 import type { Registration } from "../hooks/registrations.ts";
+import { compileToolMatcher, type ToolMatch } from "../hooks/tool-matcher.ts";
 import type { ToolConflict, ToolRegistry } from "../tools/tool-registry.ts";
+import { HOST_API_VERSION } from "./api-version.ts";
 import type { ConfigExplanation } from "./config-explanation.ts";
-import { HANDLER_EVENTS, isObservableEvent } from "./event-names.ts";
+import { HANDLER_EVENTS, isObservableEvent, isToolEvent } from "./event-names.ts";
 import { type ConfigInput, readConfig } from "./read-config.ts";
 import type { ReservedPaths } from "./reserved-paths.ts";
 
@@ -44,6 +53,8 @@ export interface ExtensionApiHandle {
   commit(): void;
   /** After this, every API call throws: an unloaded extension cannot register anything. */
   revoke(): void;
+  /** Takes the functions `api.onDispose` registered, latest first (the order they run in); each is handed out once. */
+  disposers(): (() => Awaitable<void>)[];
 }
 
 function usage(name: string, message: string): GatehouseError {
@@ -78,28 +89,54 @@ export function createExtensionApi(ctx: ExtensionApiContext): ExtensionApiHandle
     else applyTool(def);
   }
 
-  function on(event: string, handler: unknown, opts?: { stage?: unknown }): void {
+  /** The `tools` option compiled, or undefined when absent; throws for an event without tools or a bad matcher. */
+  function matcherOf(event: string, options: { tools?: unknown } | undefined): ToolMatch | undefined {
+    if (options?.tools === undefined) return undefined;
+    if (!isToolEvent(event))
+      throw usage(ctx.name, `"${event}" is not an event of one tool call, so it takes no tools matcher.`);
+    const match = compileToolMatcher(options.tools);
+    if (typeof match === "string")
+      throw usage(ctx.name, `the tools matcher of its "${event}" handler is wrong: ${match}.`);
+    return match;
+  }
+
+  function on(event: string, handler: unknown, options?: unknown): void {
     live("on");
     if (typeof handler !== "function") throw usage(ctx.name, `the handler for "${event}" is not a function.`);
+    if (options !== undefined && (options === null || typeof options !== "object")) {
+      throw usage(ctx.name, `the options of its "${event}" handler must be an object, like { stage: "enforce" }.`);
+    }
+    const opts = options as { stage?: unknown; tools?: unknown } | undefined;
     const fn = handler as never;
+    const base = { extension: ctx.name, match: matcherOf(event, opts) };
+    if (event !== "tool_call" && opts?.stage !== undefined) {
+      throw usage(ctx.name, `stage applies to "tool_call" handlers only, not to "${event}".`);
+    }
     let registration: Registration;
     if (event === "tool_call") {
       const stage = opts?.stage ?? "transform";
       if (stage !== "transform" && stage !== "enforce") {
         throw usage(ctx.name, `tool_call stage must be "transform" or "enforce", not ${JSON.stringify(stage)}.`);
       }
-      registration = { kind: stage, extension: ctx.name, handler: fn };
+      registration = { ...base, kind: stage, handler: fn };
     } else if (event === "tool_result") {
-      registration = { kind: "tool_result", extension: ctx.name, handler: fn };
+      registration = { ...base, kind: "tool_result", handler: fn };
     } else if (event === "session_before_compact") {
-      registration = { kind: "session_before_compact", extension: ctx.name, handler: fn };
+      registration = { ...base, kind: "session_before_compact", handler: fn };
     } else if (isObservableEvent(event)) {
-      registration = { kind: "event", event, extension: ctx.name, handler: fn };
+      registration = { ...base, kind: "event", event, handler: fn };
     } else {
       throw usage(ctx.name, `unknown event "${event}"; expected one of: ${HANDLER_EVENTS.join(", ")}.`);
     }
     if (staged) staged.handlers.push(registration);
     else ctx.handlers.add(registration, ctx.rank);
+  }
+
+  const disposers: (() => Awaitable<void>)[] = [];
+  function onDispose(dispose: unknown): void {
+    live("onDispose");
+    if (typeof dispose !== "function") throw usage(ctx.name, "onDispose needs a function.");
+    disposers.push(dispose as () => Awaitable<void>);
   }
 
   function config<S extends z.ZodType>(schema: S, options?: ConfigOptions): z.output<S> {
@@ -140,6 +177,8 @@ export function createExtensionApi(ctx: ExtensionApiContext): ExtensionApiHandle
     reservePath,
     reservedPaths: () => ctx.reserved.list(),
     on,
+    onDispose,
+    hostVersion: HOST_API_VERSION,
     config,
     abortRun,
     privateDir,
@@ -162,5 +201,6 @@ export function createExtensionApi(ctx: ExtensionApiContext): ExtensionApiHandle
       revoked = true;
       ctx.reserved.removeOwner(owner);
     },
+    disposers: () => disposers.splice(0).reverse(),
   };
 }

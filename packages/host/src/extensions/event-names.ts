@@ -1,4 +1,4 @@
-import type { GatehouseEventType } from "@gatehouse/sdk";
+import type { GatehouseEventType, ToolEventName } from "@gatehouse/sdk";
 
 const OBSERVABLE: Record<GatehouseEventType, true> = {
   agent_start: true,
@@ -30,4 +30,17 @@ export const HANDLER_EVENTS: readonly string[] = [
 /** True if `name` is an event an extension may observe. */
 export function isObservableEvent(name: string): name is GatehouseEventType {
   return Object.hasOwn(OBSERVABLE, name);
+}
+
+const TOOL_EVENTS: Record<ToolEventName, true> = {
+  tool_call: true,
+  tool_result: true,
+  tool_execution_start: true,
+  tool_execution_update: true,
+  tool_execution_end: true,
+};
+
+/** True for the events of one tool call: the ones a `tools` matcher applies to (the SDK's `ToolEventName`). */
+export function isToolEvent(name: string): name is ToolEventName {
+  return Object.hasOwn(TOOL_EVENTS, name);
 }

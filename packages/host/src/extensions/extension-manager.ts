@@ -2,6 +2,7 @@ import type { HostEvent, Logger } from "@gatehouse/sdk";
 import type { HandlerRegistry } from "../hooks/handler-registry.ts";
 import type { ToolRegistry } from "../tools/tool-registry.ts";
 import type { ExtensionApiHandle } from "./api.ts";
+import { disposeExtension } from "./dispose-extension.ts";
 import { loadModule } from "./module-loader.ts";
 import type { ConfigInput } from "./read-config.ts";
 import type { ReservedPaths } from "./reserved-paths.ts";
@@ -96,9 +97,9 @@ export class ExtensionManager {
   async reconcile(candidates: readonly ExtensionCandidate[]): Promise<ReloadSummary> {
     const summary: ReloadSummary = { loaded: [], failed: [], removed: [] };
     const wanted = new Set(candidates.map((c) => c.id));
-    for (const [id, loaded] of this.#current) {
+    for (const [id, loaded] of [...this.#current]) {
       if (wanted.has(id)) continue;
-      this.#unload(loaded);
+      await this.#unload(loaded);
       this.#current.delete(id);
       summary.removed.push(loaded.record.name);
     }
@@ -171,20 +172,37 @@ export class ExtensionManager {
     return records;
   }
 
-  /** Unloads everything (host close); the records stay readable. */
-  unloadAll(): void {
-    for (const loaded of this.#current.values()) {
-      this.#unload(loaded);
+  /**
+   * Unloads everything (host close), awaiting each extension's `onDispose` functions, in reverse
+   * load order; the records stay readable.
+   */
+  async unloadAll(): Promise<void> {
+    for (const loaded of [...this.#current.values()].reverse()) {
+      await this.#unload(loaded);
       delete loaded.handle;
     }
   }
 
-  #unload(loaded: Loaded): void {
-    loaded.handle?.revoke();
-    if (loaded.handle) {
-      this.#options.tools.removeOwner(loaded.record.name);
-      this.#options.handlers.removeOwner(loaded.record.name);
-    }
+  /** Takes one loaded version out of the registries, then awaits its disposers. */
+  async #unload(loaded: Loaded): Promise<void> {
+    const { handle } = loaded;
+    if (!handle) return;
+    this.#options.tools.removeOwner(loaded.record.name);
+    this.#options.handlers.removeOwner(loaded.record.name);
+    await this.#dispose(handle, loaded.record.name, loaded.candidate.source);
+  }
+
+  /** Awaits one version's disposers; each failure is logged and emitted as `extension_error`, never thrown. */
+  #dispose(handle: ExtensionApiHandle, name: string, source: string): Promise<void> {
+    const o = this.#options;
+    return disposeExtension(handle, {
+      name,
+      timeoutMs: o.timeoutMs,
+      onError: (error) => {
+        o.logger.error({ extension: name, source, err: error }, "extension onDispose failed");
+        o.emit({ type: "extension_error", extension: name, source, hook: "onDispose", error });
+      },
+    });
   }
 
   #nameTaken(name: string, id: string): Loaded | undefined {
@@ -217,7 +235,7 @@ export class ExtensionManager {
 
     if (candidate.skip) {
       if (candidate.keepLastGood && previous?.handle) return keep(candidate.skip.reason);
-      if (previous) this.#unload(previous);
+      if (previous) await this.#unload(previous);
       const record = { ...base(candidate.fallbackName), status: candidate.skip.status };
       record.errors.push(candidate.skip.reason);
       if (candidate.skip.status === "failed") {
@@ -278,13 +296,17 @@ export class ExtensionManager {
       o.timeoutMs,
     );
     if (!result.ok) {
+      // Whatever the failed attempt opened before it threw is released; the last good version stays.
+      if (result.handle) await this.#dispose(result.handle, name, candidate.source);
       const reason = result.record.errors[0] ?? "setup failed";
       o.logger.error({ extension: name, source: candidate.source, err: reason }, "extension failed to load");
       if (previous?.handle) return keep(reason);
       o.emit({ type: "extension_error", extension: name, source: candidate.source, error: reason });
       return { candidate, record: result.record };
     }
-    if (previous) this.#unload(previous);
+    // The old version is disposed before the new one takes over (its registrations are published
+    // only after): a file or socket the old version held is released before the new one can reach it.
+    if (previous) await this.#unload(previous);
     result.handle.commit();
     const record = result.record;
     o.emit({ type: "extension_loaded", extension: name, source: candidate.source, tools: o.tools.namesOf(name) });

@@ -1,12 +1,17 @@
 import type { ExtensionAPI, ExtensionExport } from "@gatehouse/sdk";
 import { errorMessage } from "../common/errors.ts";
 import { createExtensionApi, type ExtensionApiContext, type ExtensionApiHandle } from "./api.ts";
+import { HOST_API_VERSION } from "./api-version.ts";
 import type { ExtensionRecord } from "./types.ts";
+import { satisfiesRange } from "./version-range.ts";
 
-/** A set-up extension, not yet visible: commit it to publish, or drop it. */
+/**
+ * A set-up extension, not yet visible: commit it to publish, or drop it. A failed setup keeps its
+ * handle so that what it registered with `onDispose` before failing can still be released.
+ */
 export type SetupResult =
   | { ok: true; record: ExtensionRecord; handle: ExtensionApiHandle }
-  | { ok: false; record: ExtensionRecord };
+  | { ok: false; record: ExtensionRecord; handle?: ExtensionApiHandle };
 
 function withTimeout(work: unknown, ms: number, name: string): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -31,6 +36,27 @@ export function setupFunctionOf(exported: ExtensionExport | unknown): ((api: Ext
     return (exported as { setup: (api: ExtensionAPI) => unknown }).setup;
   }
   return "the default export must be defineExtension({ name, setup }) or a function (api) => void";
+}
+
+/**
+ * Why this host cannot run an extension that declares `hostVersion`, if it cannot: the range is
+ * not a string, not a semver range, or does not include the host's extension API version.
+ */
+export function hostVersionProblem(exported: unknown): string | undefined {
+  if (!exported || typeof exported !== "object" || !Object.hasOwn(exported, "hostVersion")) return undefined;
+  const range = (exported as { hostVersion?: unknown }).hostVersion;
+  if (range === undefined) return undefined;
+  const example = `e.g. "^${HOST_API_VERSION.split(".")[0]}"`;
+  if (typeof range !== "string") {
+    return `hostVersion must be a semver range string (${example}), not ${JSON.stringify(range) ?? typeof range}`;
+  }
+  const fits = satisfiesRange(HOST_API_VERSION, range);
+  if (fits === undefined) return `hostVersion ${JSON.stringify(range)} is not a semver range (${example})`;
+  if (fits) return undefined;
+  return (
+    `it needs extension API ${range} (hostVersion), but this Gatehouse implements ${HOST_API_VERSION}: ` +
+    "use a version of the extension written for this API, or a Gatehouse that implements the one it needs"
+  );
 }
 
 /** The name an extension declares, if any. */
@@ -74,14 +100,17 @@ export async function setupExtension(
     },
   });
   const setup = setupFunctionOf(exported);
+  const refused = hostVersionProblem(exported);
   try {
     if (typeof setup === "string") throw new Error(setup);
+    // Checked before setup runs: code written for another API never starts.
+    if (refused) throw new Error(refused);
     await withTimeout(setup(handle.api), timeoutMs, ctx.name);
   } catch (error) {
     handle.revoke();
     record.status = "failed";
     record.errors.unshift(errorMessage(error));
-    return { ok: false, record };
+    return { ok: false, record, handle };
   }
   return { ok: true, record, handle };
 }

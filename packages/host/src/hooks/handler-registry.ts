@@ -46,17 +46,19 @@ export class HandlerRegistry {
     for (const e of moved) this.add(e.registration, rank);
   }
 
-  /** The hooks an extension handles, for `gatehouse extensions`. */
+  /** The hooks an extension handles, for `gatehouse extensions` (`tool_call:enforce[write,edit]` when matched). */
   describe(extension: string): string[] {
     return this.#entries
       .filter((e) => e.registration.extension === extension)
-      .map(({ registration: r }) =>
-        r.kind === "event" || r.kind === "tool_result" || r.kind === "session_before_compact"
-          ? r.kind === "event"
+      .map(({ registration: r }) => {
+        const hook =
+          r.kind === "event"
             ? r.event
-            : r.kind
-          : `tool_call:${r.kind}`,
-      );
+            : r.kind === "transform" || r.kind === "enforce"
+              ? `tool_call:${r.kind}`
+              : r.kind;
+        return r.match ? `${hook}[${r.match.text}]` : hook;
+      });
   }
 
   /** The bus for the current handlers. */

@@ -1,4 +1,4 @@
-import type { GatehouseEvent, GatehouseEventType, HandlerContext, ObserverHandler } from "@gatehouse/sdk";
+import type { GatehouseEvent, GatehouseEventType, HandlerContext } from "@gatehouse/sdk";
 import { AsyncSeriesHook } from "tapable";
 import { deepFreeze } from "../common/deep-freeze.ts";
 import type { FinalResult, LoopHooks, ToolCallRequest, ToolCallVerdict, ToolResultRequest } from "../loop/types.ts";
@@ -9,6 +9,7 @@ import { grantsVerdict } from "./grants-verdict.ts";
 import type {
   CompactHandler,
   EnforceHandler,
+  EventHandler,
   HandlerFailure,
   Registration,
   ResultHandler,
@@ -16,6 +17,7 @@ import type {
 } from "./registrations.ts";
 import { runHandler } from "./run-handler.ts";
 import { enforceStage, guardedEvent, newGrants, type StageOptions, transformStage } from "./tool-call-stages.ts";
+import type { ToolMatch } from "./tool-matcher.ts";
 import { runToolResultChain, toolResultChain } from "./tool-result-chain.ts";
 
 /** How a bus treats handlers: their time limit and where failures are reported. */
@@ -27,23 +29,35 @@ export interface BusOptions {
 }
 
 const NEVER_ABORTED = new AbortController().signal;
+/** Tool names whose compiled stages a bus keeps; more (model-chosen names) are compiled per call. */
+const MAX_CACHED_TOOLS = 256;
 
-type Observer = { extension: string; handler: ObserverHandler<GatehouseEventType> };
+type Tap<H> = { extension: string; handler: H; match?: ToolMatch | undefined };
+type Observer = Tap<EventHandler>;
 
 function observerHook(taps: readonly Observer[], type: string, options: StageOptions) {
   const hook = new AsyncSeriesHook<[GatehouseEvent, HandlerContext]>(["event", "ctx"]);
-  for (const { extension, handler } of taps) {
+  for (const { extension, handler, match } of taps) {
     hook.tapPromise(extension, async (event, ctx) => {
-      const out = await runHandler(
-        handler as ObserverHandler<GatehouseEventType>,
-        event as never,
-        ctx,
-        options.deadlines,
-      );
+      // A matcher keeps the handler from being called at all for other tools' events.
+      if (match && !("toolName" in event && match.matches(event.toolName))) return;
+      const out = await runHandler(handler, event, ctx, options.deadlines);
       if (!out.ok) options.onError({ extension, hook: type, error: out.error, timedOut: out.timedOut });
     });
   }
   return hook;
+}
+
+/** The taps of one stage that handle calls of `toolName`, in load order. */
+function forTool<H>(taps: readonly Tap<H>[], toolName: string): Tap<H>[] {
+  return taps.filter((t) => !t.match || t.match.matches(toolName));
+}
+
+/** The compiled stages for the calls of one tool: only the handlers whose matcher takes it. */
+interface ToolStages {
+  transform: ReturnType<typeof transformStage> | undefined;
+  enforce: ReturnType<typeof enforceStage> | undefined;
+  result: ReturnType<typeof toolResultChain> | undefined;
 }
 
 /**
@@ -54,9 +68,11 @@ function observerHook(taps: readonly Observer[], type: string, options: StageOpt
  * observers fail open; every failure goes to `onError` naming the extension.
  */
 export class HookBus implements LoopHooks {
-  readonly #transform;
-  readonly #enforce;
-  readonly #result;
+  readonly #transforms: Tap<TransformHandler>[] = [];
+  readonly #enforcers: Tap<EnforceHandler>[] = [];
+  readonly #results: Tap<ResultHandler>[] = [];
+  readonly #byTool = new Map<string, ToolStages>();
+  readonly #options: StageOptions;
   readonly #compact;
   readonly #observers = new Map<string, AsyncSeriesHook<[GatehouseEvent, HandlerContext]>>();
   readonly #sandbox: SandboxRuntime | undefined;
@@ -64,9 +80,10 @@ export class HookBus implements LoopHooks {
   constructor(registrations: readonly Registration[], busOptions: BusOptions) {
     this.#sandbox = busOptions.sandbox;
     const options: StageOptions = { deadlines: new DeadlineQueue(busOptions.timeoutMs), onError: busOptions.onError };
-    const transforms: { extension: string; handler: TransformHandler }[] = [];
-    const enforcers: { extension: string; handler: EnforceHandler }[] = [];
-    const results: { extension: string; handler: ResultHandler }[] = [];
+    this.#options = options;
+    const transforms = this.#transforms;
+    const enforcers = this.#enforcers;
+    const results = this.#results;
     const compactors: { extension: string; handler: CompactHandler }[] = [];
     const observers = new Map<string, Observer[]>();
     for (const r of registrations) {
@@ -80,34 +97,48 @@ export class HookBus implements LoopHooks {
         observers.set(r.event, list);
       }
     }
-    this.#transform = transforms.length > 0 ? transformStage(transforms, options) : undefined;
-    this.#enforce = enforcers.length > 0 ? enforceStage(enforcers, options) : undefined;
-    this.#result = results.length > 0 ? toolResultChain(results, options) : undefined;
     this.#compact = compactors.length > 0 ? compactHook(compactors, options) : undefined;
     for (const [type, taps] of observers) this.#observers.set(type, observerHook(taps, type, options));
   }
 
-  /** Stage 7: transform handlers, re-validation, then enforce handlers on the frozen final input. */
-  toolCall(request: ToolCallRequest): ToolCallVerdict | Promise<ToolCallVerdict> {
-    if (!this.#transform && !this.#enforce) return { action: "allow", input: deepFreeze(request.input) };
-    return this.#runToolCall(request);
+  /** The stages for calls of one tool, compiled from the handlers whose matchers take it. */
+  #stagesFor(toolName: string): ToolStages {
+    const known = this.#byTool.get(toolName);
+    if (known) return known;
+    const transforms = forTool(this.#transforms, toolName);
+    const enforcers = forTool(this.#enforcers, toolName);
+    const results = forTool(this.#results, toolName);
+    const stages: ToolStages = {
+      transform: transforms.length > 0 ? transformStage(transforms, this.#options) : undefined,
+      enforce: enforcers.length > 0 ? enforceStage(enforcers, this.#options) : undefined,
+      result: results.length > 0 ? toolResultChain(results, this.#options) : undefined,
+    };
+    if (this.#byTool.size < MAX_CACHED_TOOLS) this.#byTool.set(toolName, stages);
+    return stages;
   }
 
-  async #runToolCall(request: ToolCallRequest): Promise<ToolCallVerdict> {
+  /** Stage 7: transform handlers, re-validation, then enforce handlers on the frozen final input. */
+  toolCall(request: ToolCallRequest): ToolCallVerdict | Promise<ToolCallVerdict> {
+    const stages = this.#stagesFor(request.toolCall.name);
+    if (!stages.transform && !stages.enforce) return { action: "allow", input: deepFreeze(request.input) };
+    return this.#runToolCall(request, stages);
+  }
+
+  async #runToolCall(request: ToolCallRequest, stages: ToolStages): Promise<ToolCallVerdict> {
     const ctx = { signal: request.signal };
     let input = request.input;
-    if (this.#transform) {
+    if (stages.transform) {
       const state = { request, input, ctx };
-      const verdict = await this.#transform.promise(state);
+      const verdict = await stages.transform.promise(state);
       if (verdict) return verdict;
       input = state.input;
     }
     const frozen = deepFreeze(input);
-    if (!this.#enforce) return { action: "allow", input: frozen };
+    if (!stages.enforce) return { action: "allow", input: frozen };
     const grants = newGrants();
     const event = guardedEvent(request, frozen, grants);
     if ("action" in event) return event;
-    const verdict = await this.#enforce.promise({ event, ctx, grants });
+    const verdict = await stages.enforce.promise({ event, ctx, grants });
     if (!verdict)
       return grantsVerdict({ request, input: frozen, effects: event.effects, grants, sandbox: this.#sandbox });
     return verdict.action === "block" ? { ...verdict, input: frozen, effects: event.effects } : verdict;
@@ -115,8 +146,9 @@ export class HookBus implements LoopHooks {
 
   /** Stage 10: the `tool_result` patch chain. */
   toolResult(request: ToolResultRequest): FinalResult | Promise<FinalResult> {
-    if (!this.#result) return { result: request.result, isError: request.isError };
-    return runToolResultChain(this.#result, request);
+    const chain = this.#stagesFor(request.toolCall.name).result;
+    if (!chain) return { result: request.result, isError: request.isError };
+    return runToolResultChain(chain, request);
   }
 
   /** `session_before_compact`: lets extensions supply the summary or cancel. */

@@ -1,43 +1,36 @@
-import type {
-  GatehouseEventType,
-  GuardedToolCallEvent,
-  HandlerContext,
-  ObserverHandler,
-  SessionBeforeCompactEvent,
-  SessionBeforeCompactResult,
-  ToolCallEnforceResult,
-  ToolCallEvent,
-  ToolCallTransformResult,
-  ToolResultEvent,
-  ToolResultPatch,
-} from "@gatehouse/sdk";
+import type { GatehouseEventType, HookHandler } from "@gatehouse/sdk";
+import type { ToolMatch } from "./tool-matcher.ts";
 
-type Awaitable<T> = T | Promise<T>;
+// Every handler type below comes from the SDK's handler map (`HookMap`), the same map
+// `ExtensionAPI.on` is derived from: the host cannot drift from what extensions are told.
 
 /** A transform-stage `tool_call` handler. */
-export type TransformHandler = (event: ToolCallEvent, ctx: HandlerContext) => Awaitable<ToolCallTransformResult>;
+export type TransformHandler = HookHandler<"tool_call:transform">;
 /** An enforce-stage `tool_call` handler. */
-export type EnforceHandler = (event: GuardedToolCallEvent, ctx: HandlerContext) => Awaitable<ToolCallEnforceResult>;
+export type EnforceHandler = HookHandler<"tool_call:enforce">;
 /** A `tool_result` handler. */
-export type ResultHandler = (
-  event: ToolResultEvent,
-  ctx: HandlerContext,
-  // biome-ignore lint/suspicious/noConfusingVoidType: handlers that change nothing return void
-) => Awaitable<ToolResultPatch | undefined | void>;
-
+export type ResultHandler = HookHandler<"tool_result">;
 /** A `session_before_compact` handler. */
-export type CompactHandler = (
-  event: SessionBeforeCompactEvent,
-  ctx: HandlerContext,
-) => Awaitable<SessionBeforeCompactResult>;
+export type CompactHandler = HookHandler<"session_before_compact">;
+/** A handler of an observed event. */
+export type EventHandler = HookHandler<GatehouseEventType>;
+
+/** What every registration carries besides its handler. */
+interface RegistrationBase {
+  extension: string;
+  /** Only calls of the matched tools reach the handler (`{ tools }`); absent: every call. */
+  match?: ToolMatch | undefined;
+}
 
 /** One handler an extension registered, in load order. */
-export type Registration =
-  | { kind: "transform"; extension: string; handler: TransformHandler }
-  | { kind: "enforce"; extension: string; handler: EnforceHandler }
-  | { kind: "tool_result"; extension: string; handler: ResultHandler }
-  | { kind: "session_before_compact"; extension: string; handler: CompactHandler }
-  | { kind: "event"; event: GatehouseEventType; extension: string; handler: ObserverHandler<GatehouseEventType> };
+export type Registration = RegistrationBase &
+  (
+    | { kind: "transform"; handler: TransformHandler }
+    | { kind: "enforce"; handler: EnforceHandler }
+    | { kind: "tool_result"; handler: ResultHandler }
+    | { kind: "session_before_compact"; handler: CompactHandler }
+    | { kind: "event"; event: GatehouseEventType; handler: EventHandler }
+  );
 
 /** A handler failure, reported as `extension_error` and logged by the host. */
 export interface HandlerFailure {

@@ -54,9 +54,13 @@ function failedClosed(
   return { action: "block", blockedBy: extension, reason };
 }
 
-function blocked(extension: string, reason: unknown): ToolCallVerdict {
+/** A handler's `{ block: true, reason, terminate }` as a verdict; `terminate: true` also ends the run after the batch. */
+function blocked(extension: string, value: { reason?: unknown; terminate?: unknown }): ToolCallVerdict {
+  const { reason } = value;
   const text = typeof reason === "string" && reason.length > 0 ? reason : `Blocked by extension "${extension}".`;
-  return { action: "block", blockedBy: extension, reason: text };
+  const verdict: ToolCallVerdict = { action: "block", blockedBy: extension, reason: text };
+  if (value.terminate === true) verdict.terminate = true;
+  return verdict;
 }
 
 /** The transform stage: handlers may mutate or replace the input, or block; each change is re-validated. */
@@ -76,7 +80,7 @@ export function transformStage(
       const value = out.value as Record<string, unknown> | undefined | null;
       let candidate: unknown;
       if (value && typeof value === "object") {
-        if (value.block === true) return blocked(extension, value.reason);
+        if (value.block === true) return blocked(extension, value);
         if ("input" in value) candidate = value.input;
       }
       if (candidate === undefined && tracked.isDirty()) candidate = state.input;
@@ -106,8 +110,8 @@ export function enforceStage(
       const out = await runHandler(handler, state.event, state.ctx, options.deadlines);
       state.grants.current = undefined;
       if (!out.ok) return failedClosed(extension, name, out, options);
-      const value = out.value as { block?: unknown; reason?: unknown } | undefined | null;
-      if (value && typeof value === "object" && value.block === true) return blocked(extension, value.reason);
+      const value = out.value as { block?: unknown; reason?: unknown; terminate?: unknown } | undefined | null;
+      if (value && typeof value === "object" && value.block === true) return blocked(extension, value);
       return undefined;
     });
   }

@@ -120,7 +120,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
   await manager.reconcile(candidates());
   const down = manager.guardFailures();
   if (down.length > 0 && !options.inspect) {
-    manager.unloadAll();
+    await manager.unloadAll();
     project?.close();
     throw guardFailureError(down);
   }
@@ -183,6 +183,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
     const own = new AbortController();
     controller = own;
     let limitReached = false;
+    let halted: { extension: string; reason: string } | undefined;
     await reloads.settled();
     const failures = manager.guardFailures();
     if (failures.length > 0) {
@@ -211,6 +212,9 @@ export async function createHost(options: HostOptions): Promise<Host> {
           return true;
         },
         maxArgumentBytes,
+        onHalt: ({ by, reason }) => {
+          halted = { extension: by, reason };
+        },
         pinEffects: (effects) => pinEffectTargets(effects, options.cwd),
         cwd: options.cwd,
         logger,
@@ -219,6 +223,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
       const result: RunResult = { messages: added, stopReason: last?.stopReason, aborted: own.signal.aborted };
       if (last?.errorMessage !== undefined) result.errorMessage = last.errorMessage;
       if (limitReached) result.maxTurnsReached = true;
+      if (halted) result.terminatedBy = halted;
       const by = stoppedBy();
       if (by) {
         result.stoppedBy = by;
@@ -261,7 +266,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
     async close() {
       await watcher?.close();
       await reloads.settled();
-      manager.unloadAll();
+      await manager.unloadAll();
       project?.close();
       session?.close();
     },

@@ -87,6 +87,11 @@ export interface RunResult {
   maxTurnsReached?: boolean;
   /** Set when an extension stopped the run with `api.abortRun`. */
   stoppedBy?: { extension: string; reason: string };
+  /**
+   * Set when a guard ended the run by blocking a call with `{ block: true, reason, terminate: true }`:
+   * the batch finished, and no further turn, steering or follow-up ran.
+   */
+  terminatedBy?: { extension: string; reason: string };
 }
 
 /** Options of one run. */

@@ -62,6 +62,7 @@ export async function runAgentLoop(prompts: readonly Message[], config: LoopConf
       }
 
       moreToolCalls = false;
+      let halted = false;
       let toolResults: ToolResultMessage[] = [];
       if (assistant.content.some((block) => block.type === "toolCall")) {
         const batch = await runToolBatch(streamed, config, turn, signal);
@@ -71,10 +72,13 @@ export async function runAgentLoop(prompts: readonly Message[], config: LoopConf
           added.push(result);
         }
         moreToolCalls = !batch.terminate;
+        if (batch.halt) config.onHalt?.(batch.halt);
+        halted = batch.halt !== undefined;
       }
       await emit(config, { type: "turn_end", message: assistant, toolResults });
       turns++;
-      if (signal.aborted || config.shouldStopAfterTurn?.(turns, moreToolCalls)) {
+      // A guard's terminate ends the run here: no steering, no follow-up, no further turn.
+      if (halted || signal.aborted || config.shouldStopAfterTurn?.(turns, moreToolCalls)) {
         await emit(config, { type: "agent_end", messages: added });
         return added;
       }

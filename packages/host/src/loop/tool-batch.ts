@@ -4,7 +4,7 @@ import { argumentSizeProblem, DEFAULT_MAX_ARGUMENT_BYTES } from "./argument-size
 import type { StreamedAssistant } from "./assistant-turn.ts";
 import { executeAndFinalize } from "./tool-execution.ts";
 import { type PreparedCall, preflight } from "./tool-preflight.ts";
-import { type FinalizedCall, immediate, toResultMessage } from "./tool-results.ts";
+import { type FinalizedCall, immediate, type RunHalt, toResultMessage } from "./tool-results.ts";
 import type { LoopConfig, TurnState } from "./types.ts";
 
 /** The outcome of one assistant message's tool calls. */
@@ -12,6 +12,8 @@ export interface BatchResult {
   results: ToolResultMessage[];
   /** True when at least one call finalized and every finalized result asked to terminate. */
   terminate: boolean;
+  /** Set when a guard ended the run (the first such call in source order): nothing follows this batch. */
+  halt?: RunHalt | undefined;
 }
 
 type Settled = FinalizedCall | { skipped: ToolCall };
@@ -49,16 +51,34 @@ function duplicate(toolCall: ToolCall): FinalizedCall {
   return immediate(toolCall, "invalid", text, { reason: text });
 }
 
+/**
+ * A call from a message cut off at the output-token limit: its arguments may be cut too (and still
+ * parse, as a shorter `content`), so it does not run and the model is asked again (SPEC §4.1).
+ */
+function truncated(toolCall: ToolCall): FinalizedCall {
+  const text =
+    `Tool call ${toolCall.name} was not run: your message was cut off at the output-token limit ` +
+    '(stopReason "length"), so its arguments may be incomplete. Send the call again; split large ' +
+    "content over several smaller calls.";
+  return immediate(toolCall, "invalid", text, { reason: text });
+}
+
 /** What every call of one batch is checked against before its preflight. */
 interface BatchChecks {
   /** Ids already started in this message. */
   seen: Set<string>;
   /** Streamed argument bytes per call (see `StreamedAssistant`). */
   argumentBytes: ReadonlyMap<ToolCall, number>;
+  /** The message stopped at the output-token limit: none of its calls runs. */
+  truncated: boolean;
 }
 
-/** A call too large to look at, or a repeated id, is refused before its preflight; else undefined. */
+/**
+ * A call from a truncated message, a repeated id, or one too large to look at is refused before
+ * its preflight; else undefined.
+ */
 function refusal(toolCall: ToolCall, checks: BatchChecks, config: LoopConfig): FinalizedCall | undefined {
+  if (checks.truncated) return truncated(toolCall);
   const isDuplicate = checks.seen.has(toolCall.id);
   checks.seen.add(toolCall.id);
   if (isDuplicate) return duplicate(toolCall);
@@ -129,6 +149,18 @@ async function emitResult(slot: Settled, config: LoopConfig): Promise<ToolResult
   return message;
 }
 
+/** The first guard's halt in source order, if a guard ended the run. */
+function haltOf(slots: readonly Settled[]): RunHalt | undefined {
+  for (const slot of slots) if (!("skipped" in slot) && slot.halt) return slot.halt;
+  return undefined;
+}
+
+/** What the batch tells the loop: its results, and whether the run goes on. */
+function batchResult(results: ToolResultMessage[], settled: readonly Settled[]): BatchResult {
+  const halt = haltOf(settled);
+  return halt ? { results, terminate: true, halt } : { results, terminate: shouldTerminate(settled) };
+}
+
 function shouldTerminate(slots: readonly Settled[]): boolean {
   let finalized = 0;
   for (const slot of slots) {
@@ -156,7 +188,11 @@ export async function runToolBatch(
   for (const block of assistant.message.content) if (block.type === "toolCall") calls.push(block);
   const sequential =
     config.toolExecution === "sequential" || calls.some((c) => turn.tools.get(c.name)?.executionMode === "sequential");
-  const checks: BatchChecks = { seen: new Set<string>(), argumentBytes: assistant.argumentBytes };
+  const checks: BatchChecks = {
+    seen: new Set<string>(),
+    argumentBytes: assistant.argumentBytes,
+    truncated: assistant.message.stopReason === "length",
+  };
   const results: ToolResultMessage[] = [];
   const settled: Settled[] = [];
 
@@ -171,7 +207,7 @@ export async function runToolBatch(
       settled.push(slot);
       results.push(await emitResult(slot, config));
     }
-    return { results, terminate: shouldTerminate(settled) };
+    return batchResult(results, settled);
   }
 
   const pending: (Settled | PreparedCall)[] = [];
@@ -185,5 +221,5 @@ export async function runToolBatch(
   const running = pending.map((slot) => ("tool" in slot ? finish(slot, config, turn, signal) : slot));
   for (const slot of running) settled.push(await slot);
   for (const slot of settled) results.push(await emitResult(slot, config));
-  return { results, terminate: shouldTerminate(settled) };
+  return batchResult(results, settled);
 }

@@ -39,7 +39,13 @@ function fromVerdict(toolCall: ToolCall, tool: AnyToolDefinition, verdict: ToolC
     const args = verdict.input
       ? { ...extra, args: verdict.input as Record<string, unknown>, effects: verdict.effects }
       : extra;
-    return { kind: "immediate", call: immediate(toolCall, "blocked", verdict.reason, args) };
+    const call = immediate(toolCall, "blocked", verdict.reason, args);
+    if (verdict.terminate === true) {
+      // The result says so too, for views and the model: this refusal ends the run.
+      call.halt = { by: verdict.blockedBy, reason: verdict.reason };
+      call.result.terminate = true;
+    }
+    return { kind: "immediate", call };
   }
   return { kind: "immediate", call: immediate(toolCall, "invalid", verdict.reason, extra) };
 }

@@ -10,6 +10,14 @@ export interface FinalizedCall {
   blockedBy?: string | undefined;
   reason?: string | undefined;
   effects?: readonly ToolEffect[] | undefined;
+  /** Set when a guard blocked the call with `terminate: true`: the run ends after this batch. */
+  halt?: RunHalt | undefined;
+}
+
+/** Who ended the run after a batch, and why (a guard's `{ block, reason, terminate: true }`). */
+export interface RunHalt {
+  by: string;
+  reason: string;
 }
 
 /** A result carrying only an error text. */

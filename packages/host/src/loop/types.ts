@@ -59,6 +59,8 @@ export type ToolCallVerdict =
       reason: string;
       input?: Readonly<Record<string, unknown>>;
       effects?: readonly ToolEffect[] | undefined;
+      /** The guard also ends the run once this batch is finished (`{ block, reason, terminate: true }`). */
+      terminate?: boolean;
     }
   | { action: "invalid"; blockedBy: string; reason: string };
 
@@ -126,6 +128,11 @@ export interface LoopConfig {
    * what was checked, whether or not a guard pinned it too. Injected because it touches the disk.
    */
   pinEffects?: ((effects: readonly ToolEffect[]) => Map<string, readonly string[]>) | undefined;
+  /**
+   * Called when a guard blocked a call with `terminate: true`: the run ends after that batch (no
+   * steering, follow-up or further turn). Lets the embedder say who ended it.
+   */
+  onHalt?: ((halt: { by: string; reason: string }) => void) | undefined;
   /** Working directory and logger handed to tools. */
   cwd: string;
   logger: Logger;

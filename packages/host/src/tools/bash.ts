@@ -1,5 +1,10 @@
-import { type AnyToolDefinition, defineTool, type SandboxRunResult, type ToolResult } from "@gatehouse/sdk";
-import { z } from "zod";
+import {
+  type AnyToolDefinition,
+  builtinToolParameters,
+  defineTool,
+  type SandboxRunResult,
+  type ToolResult,
+} from "@gatehouse/sdk";
 import { CommandOutput, type CommandOutputSummary } from "./command-output.ts";
 import { runShell, type ShellExit } from "./run-shell.ts";
 import { throttle } from "./throttle.ts";
@@ -23,16 +28,7 @@ export interface BashDetails {
   violations?: { path: string; rule: string }[];
 }
 
-const parameters = z.object({
-  command: z.string().min(1).describe("Bash command line to run in the working directory."),
-  timeout: z
-    .number()
-    .positive()
-    .optional()
-    .describe(
-      `Seconds before the command and everything it started are killed (default ${BASH_DEFAULT_TIMEOUT_SECONDS}).`,
-    ),
-});
+const parameters = builtinToolParameters.bash;
 
 /** The output as the model sees it: the tail, with a marker on top saying what was cut and where the rest is. */
 function body(summary: CommandOutputSummary): string {

@@ -1,5 +1,11 @@
-import { type AnyToolDefinition, defineTool, type ToolContext, type ToolResult } from "@gatehouse/sdk";
-import { z } from "zod";
+import {
+  type AnyToolDefinition,
+  builtinToolParameters,
+  defineTool,
+  type ToolContext,
+  type ToolResult,
+} from "@gatehouse/sdk";
+import type { z } from "zod";
 import { applyEdits, type TextEdit } from "./apply-edits.ts";
 import { refuseUncheckedFile } from "./effect-pins.ts";
 import type { FileMutationQueue } from "./file-mutation-queue.ts";
@@ -21,43 +27,7 @@ export interface EditDetails {
   firstChangedLine?: number;
 }
 
-const editItem = z.object({
-  oldText: z.string().min(1).describe("Exact text to replace, including whitespace and indentation."),
-  newText: z.string().describe("Replacement text."),
-  replaceAll: z.boolean().optional().describe("Replace every occurrence instead of requiring exactly one."),
-});
-
-// One flat object (not a union) so providers that require an object schema accept it; the refinement
-// says in words which combination is missing.
-const parameters = z
-  .object({
-    path: z
-      .string()
-      .describe("File to edit; relative to the working directory unless absolute; ~ is the home directory."),
-    oldText: z.string().min(1).optional().describe("Exact text to replace; must occur exactly once unless replaceAll."),
-    newText: z.string().optional().describe("Replacement for oldText."),
-    replaceAll: z.boolean().optional().describe("Replace every occurrence of oldText (default false)."),
-    edits: z
-      .array(editItem)
-      .min(1)
-      .optional()
-      .describe(
-        "Several replacements in one call, instead of oldText/newText; each is matched against the original file.",
-      ),
-  })
-  .superRefine((args, ctx) => {
-    const single = args.oldText !== undefined || args.newText !== undefined;
-    if (args.edits !== undefined && single) {
-      ctx.addIssue({ code: "custom", path: ["edits"], message: "pass either oldText/newText or edits, not both" });
-      return;
-    }
-    if (args.edits !== undefined) return;
-    for (const key of ["oldText", "newText"] as const) {
-      if (args[key] === undefined) {
-        ctx.addIssue({ code: "custom", path: [key], message: "required (or pass edits: [{oldText, newText}])" });
-      }
-    }
-  });
+const parameters = builtinToolParameters.edit;
 
 type EditArgs = z.output<typeof parameters>;
 

@@ -1,7 +1,6 @@
 import { stat } from "node:fs/promises";
-import { type AnyToolDefinition, defineTool, type ToolResult } from "@gatehouse/sdk";
+import { type AnyToolDefinition, builtinToolParameters, defineTool, type ToolResult } from "@gatehouse/sdk";
 import { minimatch } from "minimatch";
-import { z } from "zod";
 import { resolveToolPath } from "./resolve-path.ts";
 import { describeFailure, failureResult, textResult } from "./tool-result.ts";
 import { byName, walkTree } from "./walk-tree.ts";
@@ -20,18 +19,7 @@ export interface FindDetails {
   withheld: number;
 }
 
-const parameters = z.object({
-  pattern: z
-    .string()
-    .min(1)
-    .describe('Glob, e.g. "**/*.ts", "src/**/test-*.js" or "*.md" (a pattern without "/" matches names at any depth).'),
-  path: z
-    .string()
-    .optional()
-    .describe(
-      "Directory to search (default: the working directory); relative unless absolute; ~ is the home directory.",
-    ),
-});
+const parameters = builtinToolParameters.find;
 
 async function search(options: {
   pattern: string;

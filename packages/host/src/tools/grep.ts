@@ -1,8 +1,7 @@
 import { realpath, stat } from "node:fs/promises";
 import path from "node:path";
-import { type AnyToolDefinition, defineTool, type ToolResult } from "@gatehouse/sdk";
+import { type AnyToolDefinition, builtinToolParameters, defineTool, type ToolResult } from "@gatehouse/sdk";
 import { minimatch } from "minimatch";
-import { z } from "zod";
 import { openChecked } from "./open-checked.ts";
 import { resolveToolPath } from "./resolve-path.ts";
 import { describeFailure, failureResult, textResult } from "./tool-result.ts";
@@ -28,22 +27,7 @@ export interface GrepDetails {
   withheld: number;
 }
 
-const parameters = z.object({
-  pattern: z
-    .string()
-    .min(1)
-    .describe('JavaScript regular expression matched against each line, e.g. "foo\\\\(" or "^import ".'),
-  path: z
-    .string()
-    .optional()
-    .describe(
-      "File or directory to search (default: the working directory); relative unless absolute; ~ is the home directory.",
-    ),
-  glob: z
-    .string()
-    .optional()
-    .describe('Only search files whose relative path or name matches this glob, e.g. "*.ts" or "src/**/*.md".'),
-});
+const parameters = builtinToolParameters.grep;
 
 type Target = { absPath: string; relPath: string };
 

@@ -1,7 +1,6 @@
 import { readdir, stat } from "node:fs/promises";
 import path from "node:path";
-import { type AnyToolDefinition, defineTool, type ToolResult } from "@gatehouse/sdk";
-import { z } from "zod";
+import { type AnyToolDefinition, builtinToolParameters, defineTool, type ToolResult } from "@gatehouse/sdk";
 import { resolveToolPath } from "./resolve-path.ts";
 import { describeFailure, failureResult, textResult } from "./tool-result.ts";
 import { byName } from "./walk-tree.ts";
@@ -19,12 +18,7 @@ export interface LsDetails {
   withheld: number;
 }
 
-const parameters = z.object({
-  path: z
-    .string()
-    .optional()
-    .describe("Directory to list (default: the working directory); relative unless absolute; ~ is the home directory."),
-});
+const parameters = builtinToolParameters.ls;
 
 /** Case-insensitive, then by code unit: a total order that does not depend on the machine's locale. */
 function compareNames(a: string, b: string): number {

@@ -1,6 +1,12 @@
 import path from "node:path";
-import { type AnyToolDefinition, defineTool, type ToolContext, type ToolResult } from "@gatehouse/sdk";
-import { z } from "zod";
+import {
+  type AnyToolDefinition,
+  builtinToolParameters,
+  defineTool,
+  type ToolContext,
+  type ToolResult,
+} from "@gatehouse/sdk";
+import type { z } from "zod";
 import { refuseUncheckedFile } from "./effect-pins.ts";
 import { resolveToolPath } from "./resolve-path.ts";
 import { describeFailure, failureResult, textResult } from "./tool-result.ts";
@@ -30,13 +36,7 @@ export interface ReadDetails {
   mimeType?: string;
 }
 
-const parameters = z.object({
-  path: z
-    .string()
-    .describe("File to read; relative to the working directory unless absolute; ~ is the home directory."),
-  offset: z.number().int().min(1).optional().describe("1-based number of the first line to show (default 1)."),
-  limit: z.number().int().min(1).optional().describe("Maximum number of lines to show."),
-});
+const parameters = builtinToolParameters.read;
 
 /** The marker under a partial view; it always says which offset to pass next. */
 function continuation(options: { from: number; to: number; total: number; view: Truncation }): string {

@@ -1,5 +1,4 @@
-import { type AnyToolDefinition, defineTool, type ToolContext } from "@gatehouse/sdk";
-import { z } from "zod";
+import { type AnyToolDefinition, builtinToolParameters, defineTool, type ToolContext } from "@gatehouse/sdk";
 import { refuseUncheckedFile } from "./effect-pins.ts";
 import type { FileMutationQueue } from "./file-mutation-queue.ts";
 import { resolveToolPath } from "./resolve-path.ts";
@@ -14,12 +13,7 @@ export interface WriteDetails {
   bytes: number;
 }
 
-const parameters = z.object({
-  path: z
-    .string()
-    .describe("File to write; relative to the working directory unless absolute; ~ is the home directory."),
-  content: z.string().describe("The complete new content of the file."),
-});
+const parameters = builtinToolParameters.write;
 
 /**
  * Writes `content` to exactly the file `target` names (see `openVerified`).

@@ -116,7 +116,7 @@ describe("createHost", () => {
   });
 
   it("on() rejects an unknown event name at setup, naming the allowed ones", async () => {
-    const typo = defineExtension({ name: "typo", setup: (api) => api.on("tool_cal" as never, () => {}) });
+    const typo = defineExtension({ name: "typo", setup: (api) => api.on("tool_cal" as never, (() => {}) as never) });
     const host = await createHost({
       cwd: tempDir(),
       model: createScriptedModel({ turns: [] } as never),

@@ -1,5 +1,7 @@
+import { builtinToolParameters } from "@gatehouse/sdk";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
+import { BASH_DEFAULT_TIMEOUT_SECONDS } from "../../src/tools/bash.ts";
 import { createBuiltinTools, FileMutationQueue } from "../../src/tools/index.ts";
 
 const byName = (name: string) => createBuiltinTools().find((t) => t.name === name)!;
@@ -13,6 +15,14 @@ describe("createBuiltinTools", () => {
       expect(z.toJSONSchema(tool.parameters)).toMatchObject({ type: "object" });
       expect(tool.effects).toBeTypeOf("function");
     }
+  });
+
+  it("validates against the SDK's schemas, the one source of BuiltinToolInputs", () => {
+    for (const tool of createBuiltinTools()) {
+      expect(tool.parameters).toBe(builtinToolParameters[tool.name as keyof typeof builtinToolParameters]);
+    }
+    const timeout = z.toJSONSchema(builtinToolParameters.bash).properties?.timeout;
+    expect(JSON.stringify(timeout)).toContain(`(default ${BASH_DEFAULT_TIMEOUT_SECONDS})`);
   });
 
   it("returns fresh definitions on every call", () => {

@@ -1,0 +1,2 @@
+import { packageBuild } from "../../tsdown.base.mjs";
+export default packageBuild({ index: "src/index.ts" });
