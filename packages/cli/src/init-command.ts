@@ -1,11 +1,10 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, isAbsolute, join, relative, sep } from "node:path";
+import { parseCommand } from "./help/parse-command.ts";
 import type { CliIo } from "./io.ts";
-import { parseFlags } from "./parse-flags.ts";
 import { projectDir } from "./run-command-support.ts";
-
-const USAGE = "gatehouse init [--cwd DIR] [--force]";
+import { initSpec } from "./specs/index.ts";
 
 /** What `gatehouse init` writes into `.gatehouse/settings.json`: both guards, their defaults spelled out. */
 const SETTINGS = {
@@ -88,7 +87,7 @@ function addIgnores(file: string, lines: readonly string[]): Outcome {
  * .gitignore only gains missing lines; every file written is listed with what it is for.
  */
 export async function initCommand(args: string[], io: CliIo): Promise<number> {
-  const { values } = parseFlags(args, { cwd: { type: "string" }, force: { type: "boolean", default: false } }, USAGE);
+  const { values } = parseCommand(initSpec, args);
   const cwd = projectDir(io, values.cwd);
   const force = values.force === true;
   const tsconfig = extensionsTsconfig(cwd);

@@ -196,10 +196,12 @@ export default defineExtension({ name: "vague", setup(api) {
     expect(json.find((t) => t.name === "bash")).toMatchObject({ declaresEffects: true, honoursSandbox: true });
   });
 
-  it("an unknown command is exit 2 with the usage", async () => {
+  it("an unknown command is exit 2 and names the closest command, or where the list is", async () => {
     const run = await runCli(["frobnicate"]);
     expect(run.code).toBe(2);
-    expect(run.stderr).toContain('unknown command "frobnicate"');
-    expect(run.stderr).toContain("gatehouse run");
+    expect(run.stderr).toBe('gatehouse: unknown command "frobnicate" (gatehouse --help lists every command)\n');
+    const typo = await runCli(["rnu"]);
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toContain('unknown command "rnu"; did you mean "gatehouse run"?');
   });
 });

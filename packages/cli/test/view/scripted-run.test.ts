@@ -21,7 +21,7 @@ const turns = [
 ];
 
 describe("live view driven by the scripted model through the real host", () => {
-  it("leaves the same screen in a terminal as plain mode prints, usage included", async () => {
+  it("leaves the same screen in a terminal as plain mode prints, usage included, a new file counted", async () => {
     const columns = 100;
     const tty = new MemoryStream({ isTTY: true, columns });
     const plain = new MemoryStream();
@@ -29,7 +29,7 @@ describe("live view driven by the scripted model through the real host", () => {
     const fixed = { now: () => 0, env: {}, color: false };
     const views = [
       createLiveView({ out: tty, ...fixed, setInterval: ticker.setInterval, clearInterval: ticker.clearInterval }),
-      createLiveView({ out: plain, ...fixed }),
+      createLiveView({ out: plain, ...fixed, width: columns - 1 }),
     ];
     const onEvent = (event: GatehouseEvent) => {
       for (const view of views) view.onEvent(event);
@@ -39,13 +39,17 @@ describe("live view driven by the scripted model through the real host", () => {
 
     expect(screen(tty.text, { columns })).toEqual(plain.lines());
     expect(plain.lines()).toEqual([
-      "thinking: The user wants a note. Write it, then answer.",
-      "I'll write the note now; it takes one call and a short answer after it.",
-      "→ write notes/x.txt (12 chars)",
-      "✓ write notes/x.txt (12 chars) · Wrote 12 bytes to notes/x.txt",
-      "Done.",
+      "› write a note",
       "",
-      "The note is in notes/x.txt.",
+      "✻ thinking: The user wants a note. Write it, then answer.",
+      "● I'll write the note now; it takes one call and a short answer after it.",
+      "",
+      "✓ write notes/x.txt · new file, 1 line",
+      "",
+      "● Done.",
+      "",
+      "  The note is in notes/x.txt.",
+      "",
       "done · 2 turns · 1 tool call: 1 ok · 2.5k in / 300 out tokens · 0.0s",
     ]);
     expect(ticker.timers.length).toBeGreaterThan(0);
