@@ -90,7 +90,7 @@ describe("output piped into a command that closes early", () => {
   it.each([
     ["stdout", "run --json"],
     ["stderr", "run (the live view on stdout, notices on a closed stderr)"],
-  ] as const)("a %s closed before the first write (%s) ends quietly with exit 0", async (which) => {
+  ] as const)("a %s closed before the first write (%s) ends quietly with exit 0", async (which, _what) => {
     const p = auditedProject();
     const json = which === "stdout" ? ["--json"] : [];
     const result = await withClosedPipe(["run", "--script", p.script, "--cwd", p.dir, ...json], p.env, which);
