@@ -20,6 +20,13 @@ const MAX_INLINE_VALUE = 40;
 const LARGE_TEXT_KEYS = new Set(["content", "newText", "oldText", "data", "patch", "diff", "body", "edits"]);
 
 /**
+ * Field names whose values are credentials whatever their shape (the names the audit's scrubber
+ * treats as secret in `NAME=value`, plus cookies): never shown, not even as a length.
+ */
+const SECRET_KEY =
+  /(secrets?|tokens?|passw(or)?d|passphrase|api[-_]?key|access[-_]?key([-_]?id)?|private[-_]?key|credentials?|session[-_]?id|auth|authorization|cookies?)$/i;
+
+/**
  * Characters of one argument looked at: a huge command is cut before it is sanitized or scrubbed
  * (long enough that a secret starting inside the shown part is still whole when scrubbed).
  */
@@ -64,6 +71,7 @@ const BUILT_INS = new Map<string, Summarize>(
 );
 
 function inlineValue(key: string, value: unknown): string {
+  if (SECRET_KEY.test(key)) return "[REDACTED:assignment]";
   if (typeof value === "string") {
     if (LARGE_TEXT_KEYS.has(key) || value.length > MAX_INLINE_VALUE) return `<${chars(value)}>`;
     const text = oneLine(value.slice(0, MAX_INPUT));
@@ -76,12 +84,14 @@ function inlineValue(key: string, value: unknown): string {
 
 /**
  * The fallback for custom tools: a lone string field shows as its value, anything else as
- * `key=value` pairs, with large strings, arrays and objects reduced to sizes.
+ * `key=value` pairs, with large strings, arrays and objects reduced to sizes, and credential-named
+ * fields (`password`, `apiKey`, `accessToken`…) redacted whatever their value, even a lone one.
  */
 export function formatGenericArgs(args: Args): string {
   const entries = Object.entries(args);
   const only = entries.length === 1 ? entries[0] : undefined;
-  if (only && typeof only[1] === "string" && !LARGE_TEXT_KEYS.has(only[0])) return oneLine(only[1].slice(0, MAX_INPUT));
+  if (only && typeof only[1] === "string" && !LARGE_TEXT_KEYS.has(only[0]) && !SECRET_KEY.test(only[0]))
+    return oneLine(only[1].slice(0, MAX_INPUT));
   return entries
     .slice(0, 20)
     .map(([key, value]) => `${oneLine(key.slice(0, 100))}=${inlineValue(key, value)}`)

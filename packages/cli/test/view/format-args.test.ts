@@ -36,6 +36,17 @@ describe("formatArgs", () => {
     ["a lone large-text field is still a length", { content: "hi" }, "content=<2 chars>"],
     ["arrays and objects become sizes", { items: [1, 2, 3], opts: { deep: "secret" } }, "items=[3] opts={…}"],
     ["no arguments give nothing", {}, ""],
+    [
+      "credential-named fields become lengths, however short",
+      { user: "ada", password: "hunter2", apiKey: "k1", accessToken: "t", author: "Bo" },
+      "user=ada password=[REDACTED:assignment] apiKey=[REDACTED:assignment] accessToken=[REDACTED:assignment] author=Bo",
+    ],
+    [
+      "credential fields stay redacted when quoted, long or not strings",
+      { password: "two words", token: "t".repeat(50), cookie: { sid: 1 } },
+      "password=[REDACTED:assignment] token=[REDACTED:assignment] cookie=[REDACTED:assignment]",
+    ],
+    ["a lone credential field is not shown bare", { client_secret: "s3cr3t" }, "client_secret=[REDACTED:assignment]"],
   ])("falls back for custom tools: %s", (_name, args, expected) => {
     expect(fmt("custom", args)).toBe(expected);
   });
