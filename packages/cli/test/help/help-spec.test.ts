@@ -1,15 +1,19 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { VERDICT_EXIT_CODES } from "@gatehouse/tool-audit/readers";
 import { describe, expect, it } from "vitest";
+import { ExitCode } from "../../src/exit-codes.ts";
 import { closest } from "../../src/help/closest.ts";
 import type { CommandSpec } from "../../src/help/command-spec.ts";
+import { exitCodeTable } from "../../src/help/exit-code-table.ts";
 import { parseCommand } from "../../src/help/parse-command.ts";
-import { renderHelp } from "../../src/help/render-help.ts";
+import { exitCodesOf, renderHelp } from "../../src/help/render-help.ts";
 import { UsageError } from "../../src/help/usage-error.ts";
 import { COMMANDS } from "../../src/main.ts";
 
 const SRC = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "src");
+const README = join(SRC, "..", "..", "..", "README.md");
 
 /** Every spec that parses arguments: commands without subcommands, and every subcommand. */
 const LEAVES: CommandSpec[] = Object.values(COMMANDS).flatMap(({ spec }) =>
@@ -88,6 +92,34 @@ describe("command specs: the help of every command is its parser's", () => {
       for (const flag of Object.values(spec.flags)) expect(flat, spec.name).toContain(flag.description);
       expect(flat).toContain(spec.summary);
     }
+  });
+});
+
+describe("exit codes", () => {
+  const codes = (name: string) => exitCodesOf(LEAVES.find((s) => s.name === name) as CommandSpec).map((e) => e.code);
+
+  it("the README's table is the one the specs give (run pnpm vitest after editing a spec's codes)", () => {
+    const table = exitCodeTable(Object.values(COMMANDS).map((c) => c.spec));
+    expect(readFileSync(README, "utf8")).toContain(`${table}\n`);
+    expect(table.split("\n")).toHaveLength(2 + LEAVES.length);
+  });
+
+  it("audit verify lists every verdict's code, and run every code of ExitCode", () => {
+    expect(codes("audit verify")).toEqual(expect.arrayContaining(Object.values(VERDICT_EXIT_CODES)));
+    expect(codes("run")).toEqual(expect.arrayContaining(Object.values(ExitCode)));
+  });
+
+  it("tail and stats list the codes of a missing or replaced log; every command lists 0, 1 and 2", () => {
+    for (const name of ["audit tail", "audit stats"]) {
+      expect(codes(name)).toEqual(expect.arrayContaining([VERDICT_EXIT_CODES.no_log, VERDICT_EXIT_CODES.replaced]));
+    }
+    for (const spec of LEAVES)
+      expect(
+        exitCodesOf(spec)
+          .map((e) => e.code)
+          .slice(0, 3),
+        spec.name,
+      ).toEqual([0, 1, 2]);
   });
 });
 
