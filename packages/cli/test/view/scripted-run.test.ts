@@ -1,6 +1,8 @@
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 import type { GatehouseEvent } from "@gatehouse/sdk";
 import { describe, expect, it } from "vitest";
-import { runScenario } from "../../../host/test/helpers/scenario.ts";
+import { runScenario, tempDir } from "../../../host/test/helpers/scenario.ts";
 import { createLiveView } from "../../src/view/index.ts";
 import { createFakeTicker } from "./helpers/fake-ticker.ts";
 import { MemoryStream, screen } from "./helpers/terminal.ts";
@@ -54,5 +56,30 @@ describe("live view driven by the scripted model through the real host", () => {
     ]);
     expect(ticker.timers.length).toBeGreaterThan(0);
     expect(ticker.alive()).toHaveLength(0);
+  });
+
+  it("shows a write over an existing file as a diff of what it replaced, like an edit", async () => {
+    const cwd = tempDir();
+    writeFileSync(join(cwd, "notes.txt"), "one\ntwo\nthree\n");
+    const out = new MemoryStream();
+    const view = createLiveView({ out, now: () => 0, env: {}, color: false, width: 80 });
+    await runScenario({
+      cwd,
+      prompt: "rewrite",
+      turns: [
+        {
+          content: [
+            { type: "toolCall", id: "W", name: "write", arguments: { path: "notes.txt", content: "one\n2\nthree\n" } },
+          ],
+        },
+        { content: [{ type: "text", text: "ok" }] },
+      ],
+      onEvent: (event) => view.onEvent(event),
+    });
+    view.close({ exitCode: 0 });
+    const lines = out.lines();
+    const call = lines.findIndex((line) => line.startsWith("✓ write notes.txt"));
+    expect(lines[call]).toBe("✓ write notes.txt · +1 −1");
+    expect(lines.slice(call + 1, call + 5)).toEqual(["  └ 1   one", "    2 - two", "    2 + 2", "    3   three"]);
   });
 });
