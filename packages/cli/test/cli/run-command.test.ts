@@ -1,9 +1,10 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, watch, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { compact, tempDir } from "../../../host/test/helpers/scenario.ts";
 import { noGuardNotice } from "../../src/guard-notice.ts";
-import { events, runCli, writeScript } from "./cli-helpers.ts";
+import { events, runCli, startCli, writeScript } from "./cli-helpers.ts";
 
 describe("gatehouse run (child process)", () => {
   it("--json prints every event as one JSON line, in the contract order, and the tools really run", async () => {
@@ -203,5 +204,49 @@ export default defineExtension({ name: "vague", setup(api) {
     const typo = await runCli(["rnu"]);
     expect(typo.code).toBe(2);
     expect(typo.stderr).toContain('unknown command "rnu"; did you mean "gatehouse run"?');
+  });
+});
+
+describe("gatehouse run interrupted (Ctrl-C)", () => {
+  it("says interrupted at once, exits 130, lists the call it stopped and the one never started, and leaves a session that checks clean", async () => {
+    const dir = tempDir();
+    const script = writeScript(dir, [
+      {
+        content: [
+          { type: "toolCall", id: "A", name: "write", arguments: { path: "a.txt", content: "a" } },
+          { type: "toolCall", id: "B", name: "bash", arguments: { command: "touch started && sleep 30" } },
+          { type: "toolCall", id: "C", name: "write", arguments: { path: "c.txt", content: "c" } },
+        ],
+      },
+      { content: [{ type: "text", text: "never reached" }] },
+    ]);
+    const home = mkdtempSync(join(tmpdir(), "gh-interrupt-home-"));
+    const started = new Promise<void>((resolve) => {
+      const watcher = watch(dir, () => {
+        if (!existsSync(join(dir, "started"))) return;
+        watcher.close();
+        resolve();
+      });
+    });
+    const cli = startCli(["run", "go", "--cwd", dir, "--script", script, "--sequential"], {
+      env: { GATEHOUSE_HOME: home },
+    });
+    await started;
+    cli.child.kill("SIGINT");
+    const run = await cli.exited;
+    expect(run.code).toBe(130);
+    const text = run.stdout.replace(/\n {2,}/g, " ");
+    expect(text).toContain("⏹ interrupted: stopping the running call");
+    expect(text).toContain("✓ write a.txt");
+    expect(text).toMatch(/✗ bash touch started && sleep 30 · aborted/);
+    expect(text).toContain("✗ write c.txt · never started");
+    expect(text).toMatch(/^interrupted · 1 turn · 3 tool calls: 1 ok, 1 stopped, 1 never started · /m);
+    expect(text).toMatch(
+      /left unfinished: bash touch started && sleep 30 \(stopped after [\d.]+s\) · write c\.txt \(never started\)/,
+    );
+    expect(text).not.toContain("never reached");
+    expect(existsSync(join(dir, "c.txt"))).toBe(false);
+    const check = await runCli(["session", "check", "--cwd", dir], { env: { GATEHOUSE_HOME: home } });
+    expect([check.code, check.stdout]).toEqual([0, expect.stringContaining("0 errors")]);
   });
 });
