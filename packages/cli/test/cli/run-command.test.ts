@@ -250,3 +250,34 @@ describe("gatehouse run interrupted (Ctrl-C)", () => {
     expect([check.code, check.stdout]).toEqual([0, expect.stringContaining("0 errors")]);
   });
 });
+
+describe("gatehouse run colours (child process, stdout a pipe)", () => {
+  it("none into a pipe by default or with NO_COLOR; FORCE_COLOR=1 colours the view without moving the cursor; FORCE_COLOR=0 does not", async () => {
+    // A project per run: they run at once, and each writes a new file.
+    const run = (env: NodeJS.ProcessEnv) => {
+      const dir = tempDir();
+      const script = writeScript(dir, [
+        { content: [{ type: "toolCall", id: "A", name: "write", arguments: { path: "a.txt", content: "a" } }] },
+        { content: [{ type: "text", text: "done" }] },
+      ]);
+      return runCli(["run", "go", "--cwd", dir, "--script", script], { env });
+    };
+    const unset = { NO_COLOR: undefined, FORCE_COLOR: undefined, NODE_DISABLE_COLORS: undefined };
+    const [plain, noColor, forced, forcedOff] = await Promise.all([
+      run(unset),
+      run({ ...unset, NO_COLOR: "1" }),
+      run({ ...unset, FORCE_COLOR: "1", NO_COLOR: "1" }),
+      run({ ...unset, FORCE_COLOR: "0" }),
+    ]);
+    for (const r of [plain, noColor, forced, forcedOff]) expect(r.code).toBe(0);
+    for (const r of [plain, noColor, forcedOff]) expect(r.stdout).not.toContain("\u001b");
+    expect(forced.stdout).toMatch(/\u001b\[[0-9;]*m/);
+    expect(forced.stdout).not.toMatch(/\u001b\[[0-9;]*[ABCDJKH]/);
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: removing colour codes is the point
+    const uncoloured = forced.stdout.replace(/\u001b\[[0-9;]*m/g, "");
+    // The same rows but the summary's (its time and session id differ from run to run).
+    const rows = (text: string) => text.trimEnd().split("\n").slice(0, -1);
+    expect(rows(uncoloured)).toEqual(rows(plain.stdout));
+    expect(rows(plain.stdout).length).toBeGreaterThan(3);
+  });
+});

@@ -86,7 +86,10 @@ export function createWriteTool(options: { queue: FileMutationQueue }): AnyToolD
           const target = checkedTarget({ absPath: resolved, queued: realTarget, displayPath: args.path, ctx, access });
           return writeTarget({ target, displayPath: args.path, content: args.content, pins: ctx.pinnedTargets });
         });
-        return textResult(`Wrote ${written.bytes} bytes to ${args.path}`, { path: absPath, ...written });
+        return textResult(`Wrote ${written.bytes} ${written.bytes === 1 ? "byte" : "bytes"} to ${args.path}`, {
+          path: absPath,
+          ...written,
+        });
       } catch (error) {
         const text = describeFailure({ action: "write", displayPath: args.path, absPath, error });
         return failureResult(text, { path: absPath ?? args.path, bytes: 0 });

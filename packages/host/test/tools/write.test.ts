@@ -51,6 +51,8 @@ describe("write", () => {
     const dir = await tempDir();
     const result = await run(write, { path: "empty", content: "" }, context(dir).ctx);
     expect(textOf(result)).toBe("Wrote 0 bytes to empty");
+    const one = await run(write, { path: "one", content: "x" }, context(dir).ctx);
+    expect(textOf(one)).toBe("Wrote 1 byte to one");
     expect(await readFile(path.join(dir, "empty"), "utf8")).toBe("");
   });
 
