@@ -3,7 +3,7 @@
 // colour, in plain mode and in a terminal. Review a golden file like a screenshot; after a
 // deliberate change to the view, regenerate with `npx vitest run -u <this file>` and read the diff.
 
-import { cpSync, mkdtempSync, realpathSync } from "node:fs";
+import { cpSync, mkdtempSync, readFileSync, realpathSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -70,6 +70,11 @@ function modelWords(): string[] {
 describe("the demo's live view at 60, 80 and 120 columns", () => {
   it.each(WIDTHS)("at %i columns matches its golden text", async (width) => {
     await expect(`${plain(width).join("\n")}\n`).toMatchFileSnapshot(join(HERE, "golden", `demo-${width}.txt`));
+  });
+
+  it("docs/live-view.md shows the 80-column golden text as it is", () => {
+    const doc = readFileSync(join(HERE, "..", "..", "..", "..", "docs", "live-view.md"), "utf8");
+    expect(doc).toContain(`\`\`\`\n${plain(80).join("\n")}\n\`\`\``);
   });
 
   it.each(WIDTHS)("at %i columns no line is wider than the width and no word is cut in two", (width) => {
