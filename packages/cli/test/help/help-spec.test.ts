@@ -100,7 +100,9 @@ describe("exit codes", () => {
 
   it("the README's table is the one the specs give (run pnpm vitest after editing a spec's codes)", () => {
     const table = exitCodeTable(Object.values(COMMANDS).map((c) => c.spec));
-    expect(readFileSync(README, "utf8")).toContain(`${table}\n`);
+    // Biome pads the README's tables into columns: compare the cells, not the padding.
+    const cells = (text: string) => text.replace(/ *\| */g, "|").replace(/\|-{3,}/g, "|---");
+    expect(cells(readFileSync(README, "utf8"))).toContain(`${cells(table)}\n`);
     expect(table.split("\n")).toHaveLength(2 + LEAVES.length);
   });
 
