@@ -28,7 +28,7 @@ if (!extra.includes("--json") && result.status === 0) {
   const verify = spawnSync(process.execPath, verifyArgs, { encoding: "utf8" });
   const report = JSON.parse(spawnSync(process.execPath, [...verifyArgs, "--json"], { encoding: "utf8" }).stdout);
   const auditFile = report.file;
-  console.log(`\naudit: ${auditFile}\n${verify.stdout.trim()}`);
+  console.log(`\n${verify.stdout.trim()}`); // the verdict, then the log it is about
   const text = readFileSync(auditFile, "utf8");
   const records = text
     .split("\n")

@@ -1,11 +1,5 @@
-import { GatehouseError } from "@gatehouse/host";
-import {
-  type AuditEntry,
-  auditStats,
-  tailAudit,
-  VERDICT_EXIT_CODES,
-  verifyAuditFile,
-} from "@gatehouse/tool-audit/readers";
+import { auditStats, tailAudit, VERDICT_EXIT_CODES, verifyAuditFile } from "@gatehouse/tool-audit/readers";
+import { alignRow, type ColumnWidths, fitColumns, statsLines, tailCells } from "./audit-lines.ts";
 import {
   type AuditLog,
   AuditLogError,
@@ -15,12 +9,11 @@ import {
   type LogPresence,
   logPresence,
 } from "./audit-log.ts";
+import { parseCommand, usageError } from "./help/parse-command.ts";
+import { pickSubcommand } from "./help/subcommand.ts";
 import type { CliIo } from "./io.ts";
-import { parseFlags } from "./parse-flags.ts";
-
-const USAGE = `gatehouse audit verify [FILE] [--cwd DIR] [--key FILE] [--seals DIR] [--json]
-       gatehouse audit tail [FILE] [--lines N] [--follow] [--json] [--cwd DIR]
-       gatehouse audit stats [FILE] [--cwd DIR] [--json]`;
+import { fitToTerminal, printError } from "./messages.ts";
+import { auditSpec, statsSpec, tailSpec, verifySpec } from "./specs/index.ts";
 
 /** Exit code of every audit command for a log that is missing or empty with nothing sealed. */
 const NO_LOG = VERDICT_EXIT_CODES.no_log;
@@ -29,80 +22,87 @@ const LOG_GONE = VERDICT_EXIT_CODES.replaced;
 /** Exit code for a log or key that cannot be used as it is. */
 const UNUSABLE = 1;
 
-function line(entry: AuditEntry): string {
-  if (!entry.ok) return `line ${entry.line}: not a record (${entry.error})`;
-  const r = entry.record as unknown as Record<string, unknown>;
-  const parts = [String(r.ts), `${String(r.session).slice(0, 8)}#${r.seq}`, String(r.kind).padEnd(13)];
-  if (r.tool) parts.push(String(r.tool), String(r.toolCallId));
-  if (r.kind === "call_end") {
-    parts.push(String(r.outcome));
-    if (r.blockedBy) parts.push(`by ${r.blockedBy}`);
-  }
-  return parts.join("  ");
-}
-
 /** Missing or empty: the same message and exit code for verify, tail and stats. */
 function absent(io: CliIo, log: AuditLog, presence: Exclude<LogPresence, { state: "present" }>): number {
-  io.stderr.write(`gatehouse: ${absentLogMessage(log, presence)}\n`);
+  printError(io, absentLogMessage(log, presence));
   return presence.sealedRecords > 0 ? LOG_GONE : NO_LOG;
 }
 
-async function verify(io: CliIo, log: AuditLog, json: boolean): Promise<number> {
+/** The report's summary for people: the verdict first, then the log it is about. */
+function verdictText(summary: string, file: string): string {
+  const head = `${file}: `;
+  const body = summary.startsWith(head) ? summary.slice(head.length) : summary;
+  return `${body}\nlog: ${file}\n`;
+}
+
+async function verify(io: CliIo, args: string[]): Promise<number> {
+  const { values, positionals } = parseCommand(verifySpec, args);
+  const log = findAuditLog(io, values, positionals[0]);
   const presence = logPresence(log);
   const key = auditKeyFor(log);
-  if (presence.state !== "present" && !json) {
+  if (presence.state !== "present" && !values.json) {
     const code = absent(io, log, presence);
     if (code === NO_LOG) return code;
   }
   const report = await verifyAuditFile(log.file, { key, sealDir: log.sealDir });
   const exitCode = VERDICT_EXIT_CODES[report.verdict];
-  io.stdout.write(json ? `${JSON.stringify({ ...report, exitCode }, null, 2)}\n` : `${report.summary}\n`);
+  io.stdout.write(
+    values.json
+      ? `${JSON.stringify({ ...report, exitCode }, null, 2)}\n`
+      : fitToTerminal(verdictText(report.summary, log.file), io.stdout),
+  );
   return exitCode;
 }
 
-async function stats(io: CliIo, log: AuditLog, json: boolean): Promise<number> {
+async function stats(io: CliIo, args: string[]): Promise<number> {
+  const { values, positionals } = parseCommand(statsSpec, args);
+  const log = findAuditLog(io, values, positionals[0]);
   const presence = logPresence(log);
   if (presence.state !== "present") return absent(io, log, presence);
   const result = await auditStats(log.file);
-  if (json) {
-    io.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
-    return 0;
-  }
-  io.stdout.write(
-    `${log.file}: ${result.records} records, ${result.sessions} sessions, ${result.ended} calls ended, ${result.unfinished} unfinished\n`,
-  );
-  for (const [tool, s] of Object.entries(result.tools)) {
-    const outcomes = Object.entries(s.outcomes)
-      .map(([outcome, n]) => `${outcome} ${n}`)
-      .join(", ");
-    io.stdout.write(`  ${tool.padEnd(16)} ${outcomes}${s.unfinished ? `, unfinished ${s.unfinished}` : ""}\n`);
-  }
+  io.stdout.write(values.json ? `${JSON.stringify(result, null, 2)}\n` : `${statsLines(result).join("\n")}\n`);
   return 0;
 }
 
-async function tail(
-  io: CliIo,
-  log: AuditLog,
-  options: { lines?: string; follow: boolean; json: boolean },
-): Promise<number> {
-  const lines = options.lines === undefined ? 10 : Number(options.lines);
-  if (!Number.isInteger(lines) || lines < 0)
-    throw new GatehouseError("GH_USAGE", `--lines must be a whole number.\nusage: ${USAGE}`);
+async function tail(io: CliIo, args: string[]): Promise<number> {
+  const { values, positionals } = parseCommand(tailSpec, args);
+  const lines = values.lines === undefined ? 10 : Number(values.lines);
+  if (!Number.isInteger(lines) || lines < 0) throw usageError(tailSpec, "--lines must be a whole number");
+  const log = findAuditLog(io, values, positionals[0]);
   const presence = logPresence(log);
   if (presence.state !== "present") {
-    if (!options.follow) return absent(io, log, presence);
-    io.stderr.write(`gatehouse: ${absentLogMessage(log, presence)}; waiting for records\n`);
+    if (!values.follow) return absent(io, log, presence);
+    printError(io, `${absentLogMessage(log, presence)}; waiting for records`);
   }
+  // The last lines come in one burst: they are aligned together, and followed records keep the widths.
+  const columns: ColumnWidths = { widths: [] };
+  let burst: string[][] | undefined = [];
+  const flush = () => {
+    if (!burst) return;
+    fitColumns(columns, burst);
+    for (const row of burst) io.stdout.write(`${alignRow(columns, row)}\n`);
+    burst = undefined;
+  };
   const controller = new AbortController();
   const stop = () => controller.abort();
   process.once("SIGINT", stop);
   try {
     await tailAudit(log.file, {
       lines,
-      follow: options.follow,
+      follow: values.follow,
       signal: controller.signal,
-      onRecord: (entry) => io.stdout.write(`${options.json ? entry.text : line(entry)}\n`),
+      onFollow: flush,
+      onRecord: (entry) => {
+        if (values.json) return void io.stdout.write(`${entry.text}\n`);
+        const row = tailCells(entry);
+        if (burst) burst.push(row);
+        else {
+          fitColumns(columns, [row]);
+          io.stdout.write(`${alignRow(columns, row)}\n`);
+        }
+      },
     });
+    flush();
     return 0;
   } finally {
     process.off("SIGINT", stop);
@@ -119,30 +119,14 @@ async function tail(
  * cannot be used exits 1 naming it — never a stack trace, never a hang.
  */
 export async function auditCommand(args: string[], io: CliIo): Promise<number> {
-  const [sub, ...rest] = args;
-  const { values, positionals } = parseFlags(
-    rest,
-    {
-      cwd: { type: "string" },
-      key: { type: "string" },
-      seals: { type: "string" },
-      json: { type: "boolean", default: false },
-      lines: { type: "string" },
-      follow: { type: "boolean", default: false },
-    },
-    USAGE,
-  );
-  if (sub !== "verify" && sub !== "stats" && sub !== "tail") {
-    throw new GatehouseError("GH_USAGE", `unknown audit command "${sub ?? ""}".\nusage: ${USAGE}`);
-  }
+  const { name, args: rest } = pickSubcommand(auditSpec, args);
   try {
-    const log = findAuditLog(io, values, positionals[0]);
-    if (sub === "verify") return await verify(io, log, values.json);
-    if (sub === "stats") return await stats(io, log, values.json);
-    return await tail(io, log, values);
+    if (name === "verify") return await verify(io, rest);
+    if (name === "stats") return await stats(io, rest);
+    return await tail(io, rest);
   } catch (error) {
     if (!(error instanceof AuditLogError)) throw error;
-    io.stderr.write(`gatehouse: ${error.message}\n`);
+    printError(io, error.message);
     return UNUSABLE;
   }
 }

@@ -1,16 +1,17 @@
 import { resolve } from "node:path";
 import {
   createScriptedModel,
-  GatehouseError,
   loadScript,
   type Model,
   type ModelSettings,
   openProject,
   resolveProviderOptions,
 } from "@gatehouse/host";
+import { usageError } from "./help/parse-command.ts";
 import type { CliIo } from "./io.ts";
 import { PACKAGE_BASES } from "./package-bases.ts";
 import { silentLogger } from "./run-command-support.ts";
+import { runSpec } from "./specs/index.ts";
 
 /** The model a run uses and the prompt it starts from. */
 export interface ChosenModel {
@@ -28,11 +29,9 @@ export async function chooseModel(
   cwd: string,
   flags: { script?: string | undefined; model?: string | undefined; "base-url"?: string | undefined },
   positionals: string[],
-  usage: string,
 ): Promise<ChosenModel> {
   const typed = positionals.join(" ");
-  if (flags.script && flags.model)
-    throw new GatehouseError("GH_USAGE", `pass --script or --model, not both.\nusage: ${usage}`);
+  if (flags.script && flags.model) throw usageError(runSpec, "pass --script or --model, not both");
   if (flags.script) {
     const script = await loadScript(resolve(io.cwd, flags.script));
     return { model: createScriptedModel(script), prompt: typed || script.prompt || "Run the script." };
@@ -40,14 +39,14 @@ export async function chooseModel(
   const settings = openProject({ cwd, env: io.env, packageBases: PACKAGE_BASES }, silentLogger(io)).settings.model;
   const spec = flags.model ?? settings.model;
   if (!spec) {
-    throw new GatehouseError(
-      "GH_USAGE",
-      `a model is needed: --script FILE (offline, scripted) or --model provider:model (e.g. openai:gpt-4.1), or "model": { "model": … } in the settings.\nusage: ${usage}`,
+    throw usageError(
+      runSpec,
+      'a model is needed: --script FILE (offline, scripted) or --model provider:model (e.g. openai:gpt-4.1), or "model": { "model": … } in the settings',
     );
   }
   if (!typed)
-    throw new GatehouseError(
-      "GH_USAGE",
+    throw usageError(
+      runSpec,
       `a prompt is needed with --model, e.g. gatehouse run "fix the failing test" --model ${spec}`,
     );
   // The settings schema has the same fields as ModelSettings; zod types absent keys as `| undefined`.

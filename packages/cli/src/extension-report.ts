@@ -5,6 +5,7 @@ import {
   type ExtensionRecord,
   levelLabel,
 } from "@gatehouse/host";
+import { ExitCode } from "./exit-codes.ts";
 
 const MAX_VALUE = 80;
 
@@ -48,4 +49,21 @@ export function describeRequiredFailures(failures: readonly ExtensionRecord[]): 
     ...(r.errors[0] ?? "it did not load").split("\n").map((line) => `  ${line}`),
   ]);
   return `${lines.join("\n")}\n`;
+}
+
+/**
+ * The exit code of a command that loaded the project's extensions (`extensions`, `tools`) and the
+ * line(s) for stderr that say why.
+ * Contract: 2 when a required guard is not running, else 1 when any extension failed to load,
+ * else 0 with no message; extensions skipped for want of trust are not failures (they run with
+ * --trust, and the listing says so).
+ */
+export function loadVerdict(records: readonly ExtensionRecord[]): { code: number; message: string } {
+  const required = requiredFailures(records);
+  if (required.length > 0) return { code: ExitCode.usage, message: describeRequiredFailures(required) };
+  const failed = records.filter((r) => r.status === "failed");
+  if (failed.length === 0) return { code: ExitCode.ok, message: "" };
+  const names = failed.map((r) => r.name).join(", ");
+  const what = failed.length === 1 ? "1 extension" : `${failed.length} extensions`;
+  return { code: ExitCode.runFailed, message: `gatehouse: ${what} failed to load: ${names}\n` };
 }

@@ -1,28 +1,23 @@
 import { describeEnabledAt } from "@gatehouse/host";
-import { ExitCode } from "./exit-codes.ts";
-import { describeConfig, describeRequiredFailures, requiredFailures } from "./extension-report.ts";
+import { describeConfig, loadVerdict } from "./extension-report.ts";
+import { parseCommand } from "./help/parse-command.ts";
 import type { CliIo } from "./io.ts";
-import { parseFlags } from "./parse-flags.ts";
 import { inspectionHost, projectDir } from "./run-command-support.ts";
-
-const USAGE = "gatehouse extensions [--cwd DIR] [--json] [--trust]";
+import { extensionsSpec } from "./specs/index.ts";
 
 /**
  * `gatehouse extensions`: every extension with its source, status, whether it is a required guard,
  * where it was enabled, the level that set each of its configuration keys, its tools, handlers and
  * errors.
- * Contract: exit 0, or 2 when a required guard is not running (the run would stop), shown on stderr.
+ * Contract: exit 0 when every extension that should run runs; 1 when one failed to load (shown on
+ * stderr with its error); 2 when a required guard is not running (the run would stop). Extensions
+ * skipped because the project is not trusted do not fail it (they are listed, and run with --trust).
  */
 export async function extensionsCommand(args: string[], io: CliIo): Promise<number> {
-  const { values } = parseFlags(
-    args,
-    { cwd: { type: "string" }, json: { type: "boolean", default: false }, trust: { type: "boolean", default: false } },
-    USAGE,
-  );
+  const { values } = parseCommand(extensionsSpec, args);
   const host = await inspectionHost(io, projectDir(io, values.cwd), values.trust);
   try {
     const records = host.extensions();
-    const failures = requiredFailures(records);
     if (values.json) io.stdout.write(`${JSON.stringify(records, null, 2)}\n`);
     else if (records.length === 0) {
       io.stdout.write(
@@ -39,9 +34,9 @@ export async function extensionsCommand(args: string[], io: CliIo): Promise<numb
         for (const e of r.errors) io.stdout.write(`  ! ${e.split("\n").join("\n    ")}\n`);
       }
     }
-    if (failures.length === 0) return ExitCode.ok;
-    io.stderr.write(describeRequiredFailures(failures));
-    return ExitCode.usage;
+    const verdict = loadVerdict(records);
+    io.stderr.write(verdict.message);
+    return verdict.code;
   } finally {
     await host.close();
   }

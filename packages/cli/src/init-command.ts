@@ -1,12 +1,10 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, isAbsolute, join, relative, sep } from "node:path";
-import { GatehouseError } from "@gatehouse/host";
+import { parseCommand } from "./help/parse-command.ts";
 import type { CliIo } from "./io.ts";
-import { parseFlags } from "./parse-flags.ts";
 import { projectDir } from "./run-command-support.ts";
-
-const USAGE = "gatehouse init [--cwd DIR] [--force] | gatehouse init extension NAME [--cwd DIR] [--force]";
+import { initSpec } from "./specs/index.ts";
 
 /** What `gatehouse init` writes into `.gatehouse/settings.json`: both guards, their defaults spelled out. */
 const SETTINGS = {
@@ -106,14 +104,7 @@ export async function initCommand(args: string[], io: CliIo): Promise<number> {
     const { initExtensionCommand } = await import("./init-extension.ts");
     return initExtensionCommand(args.slice(1), io, ensureTsconfig);
   }
-  const { values, positionals } = parseFlags(
-    args,
-    { cwd: { type: "string" }, force: { type: "boolean", default: false } },
-    USAGE,
-  );
-  if (positionals.length > 0) {
-    throw new GatehouseError("GH_USAGE", `init takes no argument "${positionals[0]}"\nusage: ${USAGE}`);
-  }
+  const { values } = parseCommand(initSpec, args);
   const cwd = projectDir(io, values.cwd);
   const force = values.force === true;
   const tsconfig = extensionsTsconfig(cwd);

@@ -2,11 +2,10 @@ import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { GatehouseError } from "@gatehouse/host";
 import { extensionSource, extensionTest } from "./extension-template.ts";
+import { parseCommand, usageError } from "./help/parse-command.ts";
 import type { CliIo } from "./io.ts";
-import { parseFlags } from "./parse-flags.ts";
 import { projectDir } from "./run-command-support.ts";
-
-const USAGE = "gatehouse init extension NAME [--cwd DIR] [--force]";
+import { initExtensionSpec } from "./specs/index.ts";
 
 /** Extension names the scaffold accepts: kebab-case, as settings and `config.<name>` spell them. */
 const NAME = /^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$/;
@@ -27,19 +26,13 @@ export async function initExtensionCommand(
   io: CliIo,
   ensureTsconfig: (cwd: string) => string | undefined,
 ): Promise<number> {
-  const { values, positionals } = parseFlags(
-    args,
-    { cwd: { type: "string" }, force: { type: "boolean", default: false } },
-    USAGE,
-  );
-  const [name, ...extra] = positionals;
-  if (name === undefined || extra.length > 0) {
-    throw new GatehouseError("GH_USAGE", `init extension takes one NAME\nusage: ${USAGE}`);
-  }
+  const { values, positionals } = parseCommand(initExtensionSpec, args);
+  const [name] = positionals;
+  if (name === undefined) throw usageError(initExtensionSpec, "init extension needs a NAME");
   if (!NAME.test(name) || name.length > 64) {
-    throw new GatehouseError(
-      "GH_USAGE",
-      `"${name}" is not an extension name: use lowercase letters, digits and single hyphens, starting with a letter (e.g. no-lockfile-edits)\nusage: ${USAGE}`,
+    throw usageError(
+      initExtensionSpec,
+      `"${name}" is not an extension name: use lowercase letters, digits and single hyphens, starting with a letter (e.g. no-lockfile-edits)`,
     );
   }
   const cwd = projectDir(io, values.cwd);

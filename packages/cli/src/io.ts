@@ -1,28 +1,62 @@
 /** Where a command writes; injectable so commands can be tested in-process. */
 export interface CliIo {
-  stdout: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
-  stderr: NodeJS.WritableStream;
+  stdout: NodeJS.WritableStream & { isTTY?: boolean; columns?: number; rows?: number };
+  stderr: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
+  /** Where a command asks the user something (the --resume picker); absent in tests. */
+  stdin?: NodeJS.ReadableStream & { isTTY?: boolean };
   env: NodeJS.ProcessEnv;
   /** The directory the user ran the command from. */
   cwd: string;
+  /**
+   * Registers what to do when the reader of stdout or stderr went away (`gatehouse ... | head -1`):
+   * a run stops its work cleanly instead of being cut off. Returns the function that unregisters it.
+   */
+  onOutputClosed?: (stop: () => void) => () => void;
+  /** True once stdout or stderr was closed by its reader: the command then exits 0. */
+  outputClosed?: () => boolean;
 }
 
-/** A reader that closed the pipe early (`gatehouse ... | head -1`) has all it wants: end quietly. */
-function endQuietlyOnClosedPipe(stream: NodeJS.WriteStream): void {
-  stream.on("error", (error: NodeJS.ErrnoException) => {
+/**
+ * A reader that closed the pipe early (`gatehouse ... | head -1`) has all it wants: end quietly,
+ * with exit 0 and no stack trace. A command that registered a stop (a run) is asked to stop and
+ * finishes cleanly; otherwise the process exits at once.
+ */
+function endQuietlyOnClosedPipe(streams: NodeJS.WriteStream[]) {
+  const stops = new Set<() => void>();
+  let closed = false;
+  const onError = (error: NodeJS.ErrnoException) => {
     if (error.code !== "EPIPE") throw error;
-    process.exit(0);
-  });
+    if (closed) return;
+    closed = true;
+    if (stops.size === 0) process.exit(0);
+    for (const stop of stops) stop();
+  };
+  for (const stream of streams) stream.on("error", onError);
+  return {
+    onOutputClosed(stop: () => void) {
+      stops.add(stop);
+      return () => {
+        stops.delete(stop);
+      };
+    },
+    outputClosed: () => closed,
+  };
 }
 
 /** The real process streams and the user's directory (pnpm scripts report it as INIT_CWD). */
 export function processIo(): CliIo {
-  endQuietlyOnClosedPipe(process.stdout);
+  const pipes = endQuietlyOnClosedPipe([process.stdout, process.stderr]);
   const fromPnpmScript = process.env.npm_lifecycle_event === "gatehouse" && process.env.INIT_CWD;
   return {
     stdout: process.stdout,
     stderr: process.stderr,
+    // A getter: touching process.stdin opens it, and only the --resume picker needs it.
+    get stdin() {
+      return process.stdin;
+    },
     env: process.env,
     cwd: fromPnpmScript ? (process.env.INIT_CWD as string) : process.cwd(),
+    onOutputClosed: pipes.onOutputClosed,
+    outputClosed: pipes.outputClosed,
   };
 }

@@ -5,6 +5,7 @@ export function jsonLines(out: NodeJS.WritableStream): {
   onEvent(event: GatehouseEvent): void;
   close(): void;
   noteInSummary(note: string): void;
+  interrupt(): void;
 } {
   return {
     onEvent(event) {
@@ -13,5 +14,6 @@ export function jsonLines(out: NodeJS.WritableStream): {
     close() {},
     // Machines get events only: a remark for people goes to stderr, never into the event stream.
     noteInSummary() {},
+    interrupt() {},
   };
 }

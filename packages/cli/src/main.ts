@@ -1,42 +1,48 @@
 import { createRequire } from "node:module";
+import { colorEnabled, terminalColumns } from "./color-support.ts";
 import { ExitCode } from "./exit-codes.ts";
+import { closest } from "./help/closest.ts";
+import type { CommandSpec } from "./help/command-spec.ts";
+import { renderMainHelp } from "./help/main-help.ts";
+import { type HelpStyle, renderHelp } from "./help/render-help.ts";
+import { UsageError } from "./help/usage-error.ts";
 import { type CliIo, processIo } from "./io.ts";
-import { RUN_USAGE } from "./run-usage.ts";
+import { printError } from "./messages.ts";
+import {
+  auditSpec,
+  extensionsSpec,
+  initSpec,
+  modelsSpec,
+  policySpec,
+  runSpec,
+  sessionSpec,
+  sessionsSpec,
+  toolsSpec,
+  trustSpec,
+} from "./specs/index.ts";
 
-const HELP = `gatehouse — a tool-call host for AI coding agents
+/** A command: its arguments after the command name, and where to write. Returns the exit code. */
+export type Command = (args: string[], io: CliIo) => Promise<number>;
 
-usage:
-  gatehouse --version
-  gatehouse init [--cwd DIR] [--force]
-  gatehouse init extension NAME [--cwd DIR] [--force]
-  ${RUN_USAGE}
-  gatehouse tools [--cwd DIR] [--json] [--trust]
-  gatehouse extensions [--cwd DIR] [--json] [--trust]
-  gatehouse trust [--cwd DIR] [--revoke]
-  gatehouse policy check --tool NAME --args JSON [--cwd DIR] [--json] [--explain]
-  gatehouse audit verify|tail|stats [FILE] [--cwd DIR] [--json]   (verify: --key FILE --seals DIR; tail: --lines N --follow)
-  gatehouse session show FILE | gatehouse session check FILE [--json]
-  gatehouse models [--cwd DIR] [--json]
+/** One entry of the command table: what help and the parser read, and the module that runs it. */
+export interface CommandEntry {
+  spec: CommandSpec;
+  /** Imported when the command runs, so `gatehouse --help` loads no host, plugin or provider code. */
+  load: () => Promise<Command>;
+}
 
-exit codes: 0 finished · 1 model error, host failure or a refused policy check
-            2 bad usage or input, a required guard that cannot run · 130 interrupted
-            audit verify: 3 unsealed tail · 4 no key · 5 no log · 6 tampered · 7 truncated
-                          8 session deleted · 9 log emptied or replaced · 10 reordered
-`;
-
-type Command = (args: string[], io: CliIo) => Promise<number>;
-
-// Each command is imported when it runs, so `gatehouse --help` loads no host, plugin or provider code.
-const COMMANDS: Record<string, () => Promise<Command>> = {
-  init: async () => (await import("./init-command.ts")).initCommand,
-  run: async () => (await import("./run-command.ts")).runCommand,
-  tools: async () => (await import("./tools-command.ts")).toolsCommand,
-  extensions: async () => (await import("./extensions-command.ts")).extensionsCommand,
-  trust: async () => (await import("./trust-command.ts")).trustCommand,
-  policy: async () => (await import("./policy-command.ts")).policyCommand,
-  audit: async () => (await import("./audit-command.ts")).auditCommand,
-  session: async () => (await import("./session-command.ts")).sessionCommand,
-  models: async () => (await import("./models-command.ts")).modelsCommand,
+/** Every command, in the order the main help lists them. */
+export const COMMANDS: Readonly<Record<string, CommandEntry>> = {
+  init: { spec: initSpec, load: async () => (await import("./init-command.ts")).initCommand },
+  run: { spec: runSpec, load: async () => (await import("./run-command.ts")).runCommand },
+  sessions: { spec: sessionsSpec, load: async () => (await import("./sessions-command.ts")).sessionsCommand },
+  session: { spec: sessionSpec, load: async () => (await import("./session-command.ts")).sessionCommand },
+  tools: { spec: toolsSpec, load: async () => (await import("./tools-command.ts")).toolsCommand },
+  extensions: { spec: extensionsSpec, load: async () => (await import("./extensions-command.ts")).extensionsCommand },
+  trust: { spec: trustSpec, load: async () => (await import("./trust-command.ts")).trustCommand },
+  policy: { spec: policySpec, load: async () => (await import("./policy-command.ts")).policyCommand },
+  audit: { spec: auditSpec, load: async () => (await import("./audit-command.ts")).auditCommand },
+  models: { spec: modelsSpec, load: async () => (await import("./models-command.ts")).modelsCommand },
 };
 
 const INPUT_ERRORS = new Set([
@@ -48,6 +54,9 @@ const INPUT_ERRORS = new Set([
   "GH_GUARD_FAILED",
   "GH_STATE_DIR",
 ]);
+
+/** Help wider than this is hard to read, whatever the terminal. */
+const MAX_HELP_WIDTH = 100;
 
 /** This package's version, read from its manifest (the same relative path from src/ and dist/). */
 function cliVersion(): string {
@@ -61,9 +70,48 @@ function isGatehouseError(error: unknown): error is Error & { code: string } {
   );
 }
 
+function helpStyle(stream: CliIo["stdout"], env: NodeJS.ProcessEnv): HelpStyle {
+  const bold = colorEnabled({ env, isTTY: stream.isTTY });
+  return {
+    width: Math.min(MAX_HELP_WIDTH, (terminalColumns(stream) ?? 81) - 1),
+    bold: bold ? (text) => `\u001b[1m${text}\u001b[22m` : (text) => text,
+  };
+}
+
+/** The spec `args` ask help for: a command, or one of its subcommands (`audit tail --help`). */
+function specFor(entry: CommandEntry, args: readonly string[]): CommandSpec {
+  const sub = args[0];
+  const subs = entry.spec.subcommands ?? entry.spec.variants;
+  return sub !== undefined && subs && Object.hasOwn(subs, sub) ? (subs[sub] as CommandSpec) : entry.spec;
+}
+
+/** True when `--help` or `-h` comes before any `--`. */
+function asksForHelp(args: readonly string[]): boolean {
+  for (const arg of args) {
+    if (arg === "--") return false;
+    if (arg === "--help" || arg === "-h") return true;
+  }
+  return false;
+}
+
+function lookup(name: string): CommandEntry | undefined {
+  return Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
+}
+
+function unknownCommand(io: CliIo, name: string): number {
+  const guess = closest(name, Object.keys(COMMANDS));
+  const what = name.startsWith("-") ? `unknown option ${name}` : `unknown command "${name}"`;
+  printError(
+    io,
+    `${what}${guess ? `; did you mean "gatehouse ${guess}"?` : ""} (gatehouse --help lists every command)`,
+  );
+  return ExitCode.usage;
+}
+
 /**
  * The CLI entry point.
  * Contract: never throws; prints errors to stderr as "gatehouse: <message>" and returns an exit code.
+ * `--help`/`-h` after any command prints that command's help (exit 0) without loading it.
  */
 export async function main(argv: string[], io: CliIo = processIo()): Promise<number> {
   const [command, ...rest] = argv;
@@ -72,24 +120,37 @@ export async function main(argv: string[], io: CliIo = processIo()): Promise<num
     return ExitCode.ok;
   }
   if (command === undefined || command === "help" || command === "--help" || command === "-h") {
-    (command === undefined ? io.stderr : io.stdout).write(HELP);
+    const topic = command === "help" && rest[0] !== undefined ? lookup(rest[0]) : undefined;
+    if (command === "help" && rest[0] !== undefined && !topic) return unknownCommand(io, rest[0]);
+    const out = command === undefined ? io.stderr : io.stdout;
+    const style = helpStyle(out, io.env);
+    out.write(
+      topic
+        ? renderHelp(specFor(topic, rest.slice(1)), style)
+        : renderMainHelp({ commands: COMMANDS, version: cliVersion(), style }),
+    );
     return command === undefined ? ExitCode.usage : ExitCode.ok;
   }
-  const load = COMMANDS[command];
-  if (!load) {
-    io.stderr.write(`gatehouse: unknown command "${command}"\n\n${HELP}`);
-    return ExitCode.usage;
+  const entry = lookup(command);
+  if (!entry) return unknownCommand(io, command);
+  if (asksForHelp(rest)) {
+    io.stdout.write(renderHelp(specFor(entry, rest), helpStyle(io.stdout, io.env)));
+    return ExitCode.ok;
   }
   try {
-    return await (await load())(rest, io);
+    const code = await (await entry.load())(rest, io);
+    return io.outputClosed?.() ? ExitCode.ok : code;
   } catch (error) {
+    if (io.outputClosed?.()) return ExitCode.ok;
+    if (error instanceof UsageError) {
+      printError(io, error.message);
+      return ExitCode.usage;
+    }
     if (isGatehouseError(error)) {
-      io.stderr.write(`gatehouse: ${error.message}\n`);
+      printError(io, error.message);
       return INPUT_ERRORS.has(error.code) ? ExitCode.usage : ExitCode.runFailed;
     }
-    io.stderr.write(
-      `gatehouse: unexpected failure: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
-    );
+    printError(io, `unexpected failure: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
     return ExitCode.runFailed;
   }
 }

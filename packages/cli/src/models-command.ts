@@ -1,17 +1,16 @@
 import { listConfiguredProviders, openProject } from "@gatehouse/host";
+import { parseCommand } from "./help/parse-command.ts";
 import type { CliIo } from "./io.ts";
 import { PACKAGE_BASES } from "./package-bases.ts";
-import { parseFlags } from "./parse-flags.ts";
 import { projectDir, silentLogger } from "./run-command-support.ts";
-
-const USAGE = "gatehouse models [--cwd DIR] [--json]";
+import { modelsSpec } from "./specs/index.ts";
 
 /**
  * `gatehouse models`: which providers are configured (a key in the environment, a base URL) and
  * the project's default model. Never prints a key.
  */
 export async function modelsCommand(args: string[], io: CliIo): Promise<number> {
-  const { values } = parseFlags(args, { cwd: { type: "string" }, json: { type: "boolean", default: false } }, USAGE);
+  const { values } = parseCommand(modelsSpec, args);
   const providers = listConfiguredProviders(io.env);
   const settings = openProject(
     { cwd: projectDir(io, values.cwd), env: io.env, packageBases: PACKAGE_BASES },

@@ -1,14 +1,15 @@
 import { homedir } from "node:os";
-import { type CheckResult, type ConfigExplanation, GatehouseError } from "@gatehouse/host";
+import type { CheckResult, ConfigExplanation } from "@gatehouse/host";
 import { createPolicy } from "@gatehouse/protected-paths";
 import type { ToolEffect } from "@gatehouse/sdk";
 import { ExitCode } from "./exit-codes.ts";
 import { describeConfig, describeRequiredFailures, requiredFailures } from "./extension-report.ts";
+import type { CommandSpec } from "./help/command-spec.ts";
+import { parseCommand, usageError } from "./help/parse-command.ts";
+import { pickSubcommand } from "./help/subcommand.ts";
 import type { CliIo } from "./io.ts";
-import { parseFlags } from "./parse-flags.ts";
 import { inspectionHost, projectDir } from "./run-command-support.ts";
-
-const USAGE = "gatehouse policy check --tool NAME --args JSON [--cwd DIR] [--json] [--trust] [--explain]";
+import { policyCheckSpec, policySpec } from "./specs/index.ts";
 
 /** Every resolved spelling of each effect's path, and the rule that decided it, per protected-paths. */
 interface EffectExplanation {
@@ -18,16 +19,16 @@ interface EffectExplanation {
   spellings: { form: string; path: string }[];
 }
 
-function parseArgsJson(text: string | undefined): Record<string, unknown> {
-  if (text === undefined) throw new GatehouseError("GH_USAGE", `--args JSON is required.\nusage: ${USAGE}`);
+function parseArgsJson(spec: CommandSpec, text: string | undefined): Record<string, unknown> {
+  if (text === undefined) throw usageError(spec, "--args JSON is required");
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (error) {
-    throw new GatehouseError("GH_USAGE", `--args is not valid JSON (${(error as Error).message}).\nusage: ${USAGE}`);
+    throw usageError(spec, `--args is not valid JSON (${(error as Error).message})`);
   }
   if (!value || typeof value !== "object" || Array.isArray(value)) {
-    throw new GatehouseError("GH_USAGE", '--args must be a JSON object, e.g. --args \'{"path":".env"}\'');
+    throw usageError(spec, '--args must be a JSON object, e.g. --args \'{"path":".env"}\'');
   }
   return value as Record<string, unknown>;
 }
@@ -83,22 +84,11 @@ function render(result: CheckResult, explained: EffectExplanation[] | undefined)
  * never answer "allowed").
  */
 export async function policyCommand(args: string[], io: CliIo): Promise<number> {
-  const [sub, ...rest] = args;
-  if (sub !== "check") throw new GatehouseError("GH_USAGE", `unknown policy command "${sub ?? ""}".\nusage: ${USAGE}`);
-  const { values } = parseFlags(
-    rest,
-    {
-      tool: { type: "string" },
-      args: { type: "string" },
-      cwd: { type: "string" },
-      json: { type: "boolean", default: false },
-      trust: { type: "boolean", default: false },
-      explain: { type: "boolean", default: false },
-    },
-    USAGE,
-  );
-  if (!values.tool) throw new GatehouseError("GH_USAGE", `--tool NAME is required.\nusage: ${USAGE}`);
-  const callArgs = parseArgsJson(values.args);
+  const { args: rest } = pickSubcommand(policySpec, args);
+  const spec = policyCheckSpec;
+  const { values } = parseCommand(spec, rest);
+  if (!values.tool) throw usageError(spec, "--tool NAME is required");
+  const callArgs = parseArgsJson(spec, values.args);
   const cwd = projectDir(io, values.cwd);
   const host = await inspectionHost(io, cwd, values.trust);
   try {

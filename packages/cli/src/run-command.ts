@@ -1,117 +1,90 @@
-import { existsSync } from "node:fs";
-import { resolve } from "node:path";
-import { createHost, GatehouseError, Session } from "@gatehouse/host";
+import { basename } from "node:path";
+import { createHost, type Host } from "@gatehouse/host";
 import { chooseModel } from "./choose-model.ts";
+import { colorEnabled } from "./color-support.ts";
 import { ExitCode } from "./exit-codes.ts";
 import { extensionNotices } from "./extension-notices.ts";
 import { noGuardNotice } from "./guard-notice.ts";
+import { parseCommand, usageError } from "./help/parse-command.ts";
 import type { CliIo } from "./io.ts";
 import { jsonLines } from "./json-lines.ts";
+import { fitToTerminal } from "./messages.ts";
 import { PACKAGE_BASES } from "./package-bases.ts";
-import { parseFlags } from "./parse-flags.ts";
 import { projectDir, silentLogger } from "./run-command-support.ts";
-import { RUN_USAGE } from "./run-usage.ts";
+import { type OpenedSession, openSession, planSession } from "./sessions/run-session.ts";
+import { runSpec } from "./specs/index.ts";
 import { createLiveView } from "./view/index.ts";
 
 /**
- * Opens the --session file: a new file is created; an existing one needs --continue (resume from
- * the last leaf) or --branch (resume from an earlier entry), so a run never mixes into an old
- * transcript by accident.
- */
-function openSessionFor(
-  io: CliIo,
-  cwd: string,
-  flags: { session?: string | undefined; continue?: boolean | undefined; branch?: string | undefined },
-): Session | undefined {
-  if (!flags.session) {
-    if (flags.continue || flags.branch)
-      throw new GatehouseError("GH_USAGE", `--continue and --branch need --session FILE.\nusage: ${RUN_USAGE}`);
-    return undefined;
-  }
-  const file = resolve(io.cwd, flags.session);
-  const resuming = flags.continue || flags.branch !== undefined;
-  if (existsSync(file) && !resuming) {
-    throw new GatehouseError(
-      "GH_USAGE",
-      `session ${file} already exists: pass --continue to resume it, or --branch ENTRY_ID to branch from an entry`,
-    );
-  }
-  if (!existsSync(file) && resuming) throw new GatehouseError("GH_USAGE", `no session at ${file} to resume`);
-  const session = resuming ? Session.open(file) : Session.create(file, { cwd });
-  for (const warning of session.warnings) io.stderr.write(`gatehouse: ${warning}\n`);
-  return session;
-}
-
-/**
- * `gatehouse run`: the agent loop on the scripted model, with a live view or JSON lines.
- * Contract: returns an exit code of ExitCode; Ctrl-C aborts the run (a second one exits at once).
+ * `gatehouse run`: the agent loop on the scripted or a real model, with a live view or JSON lines,
+ * recorded as a session (see sessions/run-session.ts).
+ * Contract: returns an exit code of ExitCode. Everything that can be refused (flags, --cwd, the
+ * script or model, the session and --branch target) is checked before any file is written, and a
+ * new session file is removed again when the host cannot start (exit 2, a required guard that
+ * cannot run). Ctrl-C aborts the run and says what was left unfinished (exit 130); a second one
+ * exits at once. A reader that closes the output (`| head`) stops the run cleanly (exit 0).
  */
 export async function runCommand(args: string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parseFlags(
-    args,
-    {
-      script: { type: "string" },
-      cwd: { type: "string" },
-      json: { type: "boolean", default: false },
-      sequential: { type: "boolean", default: false },
-      trust: { type: "boolean", default: false },
-      watch: { type: "boolean", default: false },
-      session: { type: "string" },
-      continue: { type: "boolean", default: false },
-      branch: { type: "string" },
-      model: { type: "string" },
-      "base-url": { type: "string" },
-      "max-turns": { type: "string" },
-    },
-    RUN_USAGE,
-  );
+  const { values, positionals } = parseCommand(runSpec, args);
   const cwd = projectDir(io, values.cwd);
   const maxTurns = values["max-turns"] === undefined ? undefined : Number(values["max-turns"]);
   if (maxTurns !== undefined && (!Number.isInteger(maxTurns) || maxTurns < 1)) {
-    throw new GatehouseError("GH_USAGE", `--max-turns must be a positive whole number.\nusage: ${RUN_USAGE}`);
+    throw usageError(runSpec, "--max-turns must be a positive whole number");
   }
-  const { model, prompt } = await chooseModel(io, cwd, values, positionals, RUN_USAGE);
+  const { model, prompt } = await chooseModel(io, cwd, values, positionals);
+  const plan = await planSession(io, cwd, values);
 
-  const session = openSessionFor(io, cwd, values);
-  const view = values.json ? jsonLines(io.stdout) : createLiveView({ out: io.stdout });
-  const creating = createHost({
-    cwd,
-    model,
-    ...(values.sequential ? { toolExecution: "sequential" as const } : {}),
-    ...(maxTurns ? { maxTurns } : {}),
-    onEvent: (event) => view.onEvent(event),
-    logger: silentLogger(io, values.json ? "warn" : "silent"),
-    discover: true,
-    packageBases: PACKAGE_BASES,
-    trust: values.trust,
-    watch: values.watch,
-    env: io.env,
-    ...(session ? { session } : {}),
-  });
-  // A required guard that cannot run rejects here, before the first model request (exit 2).
-  const host = await creating.catch((error: unknown) => {
+  const opened: OpenedSession | undefined = plan.kind === "none" ? undefined : openSession(io, cwd, plan);
+  const view = values.json
+    ? jsonLines(io.stdout)
+    : createLiveView({ out: io.stdout, color: colorEnabled({ env: io.env, isTTY: io.stdout.isTTY }), env: io.env });
+  let host: Host;
+  try {
+    host = await createHost({
+      cwd,
+      model,
+      ...(values.sequential ? { toolExecution: "sequential" as const } : {}),
+      ...(maxTurns ? { maxTurns } : {}),
+      onEvent: (event) => view.onEvent(event),
+      logger: silentLogger(io, values.json ? "warn" : "silent"),
+      discover: true,
+      packageBases: PACKAGE_BASES,
+      trust: values.trust,
+      watch: values.watch,
+      env: io.env,
+      ...(opened ? { session: opened.session } : {}),
+    });
+  } catch (error) {
+    // A required guard that cannot run rejects here, before the first model request (exit 2).
     view.close();
-    session?.close();
+    opened?.discard();
     throw error;
-  });
-  io.stderr.write(extensionNotices(host.extensions()));
+  }
+  io.stderr.write(fitToTerminal(extensionNotices(host.extensions()), io.stderr));
   const unguarded = noGuardNotice(host.extensions(), cwd);
   if (unguarded) {
-    io.stderr.write(unguarded);
+    io.stderr.write(fitToTerminal(unguarded, io.stderr));
     view.noteInSummary("no path guard");
   }
-  if (values.branch) host.branch(values.branch);
+  if (plan.kind !== "none") view.noteInSummary(`session ${plan.id ?? basename(plan.file)}`);
 
   let interrupts = 0;
   const onSigint = () => {
     interrupts++;
-    if (interrupts === 1) host.abort();
-    else process.exit(ExitCode.interrupted);
+    if (interrupts === 1) {
+      view.interrupt();
+      host.abort();
+      return;
+    }
+    view.close({ exitCode: ExitCode.interrupted });
+    process.exit(ExitCode.interrupted);
   };
   process.on("SIGINT", onSigint);
+  const offClosed = io.onOutputClosed?.(() => host.abort());
   try {
+    if (plan.kind === "resume" && plan.branch !== undefined) host.branch(plan.branch);
     const result = await host.run(prompt);
-    if (result.stoppedBy) io.stderr.write(`gatehouse: ${result.errorMessage}\n`);
+    if (result.stoppedBy) io.stderr.write(fitToTerminal(`gatehouse: ${result.errorMessage}\n`, io.stderr));
     const code = result.stoppedBy
       ? ExitCode.runFailed
       : result.aborted
@@ -122,6 +95,7 @@ export async function runCommand(args: string[], io: CliIo): Promise<number> {
     view.close({ exitCode: code });
     return code;
   } finally {
+    offClosed?.();
     process.off("SIGINT", onSigint);
     await host.close();
   }

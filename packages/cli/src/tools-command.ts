@@ -1,24 +1,31 @@
+import { ExitCode } from "./exit-codes.ts";
 import { extensionNotices } from "./extension-notices.ts";
+import { loadVerdict } from "./extension-report.ts";
+import { parseCommand } from "./help/parse-command.ts";
 import type { CliIo } from "./io.ts";
-import { parseFlags } from "./parse-flags.ts";
 import { inspectionHost, projectDir } from "./run-command-support.ts";
+import { toolsSpec } from "./specs/index.ts";
 
-const USAGE = "gatehouse tools [--cwd DIR] [--json] [--trust]";
-
-/** `gatehouse tools`: every active tool, its source, and the built-in it overrides. */
+/**
+ * `gatehouse tools`: every active tool, its source, and the built-in it overrides.
+ * Contract: exit codes as `gatehouse extensions`: 1 when an extension failed to load (its tools
+ * are missing from the list), 2 when a required guard is not running.
+ */
 export async function toolsCommand(args: string[], io: CliIo): Promise<number> {
-  const { values } = parseFlags(
-    args,
-    { cwd: { type: "string" }, json: { type: "boolean", default: false }, trust: { type: "boolean", default: false } },
-    USAGE,
-  );
+  const { values } = parseCommand(toolsSpec, args);
   const host = await inspectionHost(io, projectDir(io, values.cwd), values.trust);
   io.stderr.write(extensionNotices(host.extensions()));
   try {
     const tools = host.tools();
+    const verdict = loadVerdict(host.extensions());
+    // Failed extensions are already named above; a guard that is not running needs its explanation.
+    const code = () => {
+      if (verdict.code === ExitCode.usage) io.stderr.write(verdict.message);
+      return verdict.code;
+    };
     if (values.json) {
       io.stdout.write(`${JSON.stringify(tools, null, 2)}\n`);
-      return 0;
+      return code();
     }
     const width = Math.max(...tools.map((t) => t.name.length));
     for (const t of tools) {
@@ -29,7 +36,7 @@ export async function toolsCommand(args: string[], io: CliIo): Promise<number> {
         (t.declaresEffects ? "" : "  [no effects declared: a path policy cannot check it]");
       io.stdout.write(`${t.name.padEnd(width)}  ${from}${note}\n`);
     }
-    return 0;
+    return code();
   } finally {
     await host.close();
   }

@@ -1,12 +1,11 @@
 import { realpathSync } from "node:fs";
 import { relative } from "node:path";
 import { grantTrust, openProject, revokeTrust } from "@gatehouse/host";
+import { parseCommand } from "./help/parse-command.ts";
 import type { CliIo } from "./io.ts";
 import { PACKAGE_BASES } from "./package-bases.ts";
-import { parseFlags } from "./parse-flags.ts";
 import { projectDir, silentLogger } from "./run-command-support.ts";
-
-const USAGE = "gatehouse trust [--cwd DIR] [--revoke]";
+import { trustSpec } from "./specs/index.ts";
 
 /**
  * `gatehouse trust`: allows the project's own extension code to run, as it is now.
@@ -15,7 +14,7 @@ const USAGE = "gatehouse trust [--cwd DIR] [--revoke]";
  * needs trust again, while unrelated files do not matter.
  */
 export async function trustCommand(args: string[], io: CliIo): Promise<number> {
-  const { values } = parseFlags(args, { cwd: { type: "string" }, revoke: { type: "boolean", default: false } }, USAGE);
+  const { values } = parseCommand(trustSpec, args);
   const cwd = projectDir(io, values.cwd);
   const project = openProject({ cwd, env: io.env, packageBases: PACKAGE_BASES }, silentLogger(io));
   try {

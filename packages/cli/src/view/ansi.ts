@@ -9,6 +9,12 @@ const ESC = "\u001b";
 /** Moves the cursor to column 0 and erases the whole line it is on. */
 export const ERASE_LINE = `\r${ESC}[2K`;
 
+/** Moves the cursor up `n` rows (n ≥ 1). */
+export const cursorUp = (n: number): string => `${ESC}[${n}A`;
+
+/** Erases from the cursor to the end of the screen. */
+export const ERASE_DOWN = `${ESC}[J`;
+
 /** Every escape sequence the view (or a tool) might print: CSI, OSC and single-character escapes. */
 // biome-ignore lint/suspicious/noControlCharactersInRegex: matching escape sequences is the point
 const ESCAPES = /\u001b(?:\[[0-?]*[ -/]*[@-~]|\][^\u0007\u001b]*(?:\u0007|\u001b\\)?|[@-Z\\-_])/g;
@@ -24,6 +30,7 @@ export type Style = (text: string) => string;
 export interface Palette {
   bold: Style;
   dim: Style;
+  italic: Style;
   red: Style;
   green: Style;
   yellow: Style;
@@ -33,6 +40,7 @@ export interface Palette {
 const CODES: Record<keyof Palette, readonly [number, number]> = {
   bold: [1, 22],
   dim: [2, 22],
+  italic: [3, 23],
   red: [31, 39],
   green: [32, 39],
   yellow: [33, 39],
@@ -52,6 +60,7 @@ export function createPalette(options: { enabled: boolean }): Palette {
   return {
     bold: style("bold"),
     dim: style("dim"),
+    italic: style("italic"),
     red: style("red"),
     green: style("green"),
     yellow: style("yellow"),
@@ -76,9 +85,4 @@ export function sanitize(text: string): string {
 /** Sanitizes `text` and collapses all whitespace, newlines included, to single spaces. */
 export function oneLine(text: string): string {
   return sanitize(text).replace(/\s+/g, " ").trim();
-}
-
-/** True when the `NO_COLOR` convention (https://no-color.org) asks for no colors: set and non-empty. */
-export function noColorRequested(env: { NO_COLOR?: string | undefined }): boolean {
-  return env.NO_COLOR !== undefined && env.NO_COLOR !== "";
 }

@@ -1,65 +1,58 @@
 /**
- * The lines the view prints for a finalized assistant message: its text as written, its
- * thinking shortened to one line, and a clear line when the model stopped on an error.
+ * The rows the view prints for a finalized assistant message: its text wrapped and marked, its
+ * thinking shortened to one row, and a clear row when the model stopped on an error.
  */
 import type { AssistantMessage } from "@gatehouse/sdk";
-import { oneLine, sanitize } from "./ansi.ts";
-import { truncateToWidth } from "./text-width.ts";
+import { sanitize } from "./ansi.ts";
+import { textLines } from "./result-text.ts";
+import type { LineStyle } from "./styled-lines.ts";
+import { textLayout, textRows } from "./text-stream.ts";
+import { thinkingRow } from "./thinking-stream.ts";
+import { wrapWords } from "./word-wrap.ts";
 
-/** How one printed line of an assistant message is styled. */
-export type AssistantLineKind = "text" | "thinking" | "error" | "warning";
-
-/** One printed line of an assistant message, sanitized, before styling. */
-export interface AssistantLine {
-  kind: AssistantLineKind;
-  text: string;
-}
-
-/** Columns a thinking block is shortened to. */
-const THINKING_WIDTH = 100;
-
-function textLines(text: string): string[] {
-  const lines = sanitize(text).split("\n");
-  while (lines.length > 0 && lines[0]!.trim() === "") lines.shift();
-  while (lines.length > 0 && lines[lines.length - 1]!.trim() === "") lines.pop();
-  return lines.map((line) => line.trimEnd());
-}
-
-function stopLines(message: AssistantMessage): AssistantLine[] {
-  const detail = textLines(message.errorMessage ?? "");
-  const [head, ...rest] = detail;
-  const label = message.stopReason === "error" ? "model error" : "aborted";
-  const fallback = message.stopReason === "error" ? "the model request failed" : "the run was aborted";
+function stopRows(message: AssistantMessage, style: LineStyle, interrupted: boolean): string[] {
+  const p = style.palette;
+  const [head, ...rest] = textLines(sanitize(message.errorMessage ?? ""));
+  const label = message.stopReason === "error" ? "model error" : interrupted ? "interrupted" : "aborted";
+  const fallback =
+    message.stopReason === "error"
+      ? "the model request failed"
+      : interrupted
+        ? "the answer was cut off"
+        : "the run was aborted";
+  const tone = message.stopReason === "error" ? p.red : p.yellow;
   return [
-    { kind: "error", text: `${label}: ${head ?? fallback}` },
-    ...rest.map((line): AssistantLine => ({ kind: "error", text: `  ${line}` })),
-  ];
+    ...wrapWords(`${label}: ${head ?? fallback}`, { width: style.width, first: "✗ ", rest: "  " }),
+    ...rest.flatMap((line) => wrapWords(line, { width: style.width, first: "  ", rest: "  " })),
+  ].map((row) => tone(row));
 }
 
 /**
  * Describes a finalized assistant message, leaving out the blocks at the indexes in `skip` (the
  * ones the view already streamed).
- * Contract: text blocks keep their lines (outer blank lines dropped); each thinking block is one
- * line of at most 100 columns; tool calls print nothing here (their start line says it); stopReason
- * `error` or `aborted` adds the error message, `length` a warning, whatever was skipped.
+ * Contract: text blocks become the rows streaming them writes (wrapped at spaces, `● ` first);
+ * each thinking block is one dim row; tool calls print nothing here (their block says it);
+ * stopReason `error` or `aborted` adds the error message, `length` a warning, whatever was skipped.
  */
 export function describeAssistant(
   message: AssistantMessage,
-  options: { skip?: ReadonlySet<number> | undefined } = {},
-): AssistantLine[] {
-  const lines: AssistantLine[] = [];
+  options: { skip?: ReadonlySet<number> | undefined; style: LineStyle; interrupted?: boolean },
+): string[] {
+  const { style } = options;
+  const p = style.palette;
+  const rows: string[] = [];
   const content = Array.isArray(message.content) ? message.content : [];
   for (const [index, block] of content.entries()) {
     if (options.skip?.has(index)) continue;
-    if (block.type === "text") {
-      for (const text of textLines(block.text)) lines.push({ kind: "text", text });
-    } else if (block.type === "thinking") {
-      const thinking = oneLine(block.thinking);
-      if (thinking !== "")
-        lines.push({ kind: "thinking", text: truncateToWidth(`thinking: ${thinking}`, THINKING_WIDTH) });
+    if (block.type === "text") rows.push(...textRows(block.text, textLayout(style.width, p.bold)));
+    else if (block.type === "thinking") {
+      const row = thinkingRow(block.thinking, style.width);
+      if (row !== "") rows.push(p.dim(p.italic(row)));
     }
   }
-  if (message.stopReason === "error" || message.stopReason === "aborted") lines.push(...stopLines(message));
-  if (message.stopReason === "length") lines.push({ kind: "warning", text: "stopped: the model hit its output limit" });
-  return lines;
+  if (message.stopReason === "error" || message.stopReason === "aborted") {
+    rows.push(...stopRows(message, style, options.interrupted === true));
+  }
+  if (message.stopReason === "length") rows.push(p.yellow("⚠ stopped: the model hit its output limit"));
+  return rows;
 }

@@ -3,7 +3,7 @@
  * of a hot reload.
  */
 import type { GatehouseEventOf } from "@gatehouse/sdk";
-import { firstLine } from "./format-result.ts";
+import { firstLine } from "./result-text.ts";
 
 /**
  * The warning for an `extension_error`, e.g. `extension tool-audit failed in tool_result: disk full`.

@@ -3,6 +3,7 @@
  * `done · 2 turns · 6 tool calls: 4 ok, 1 failed, 1 blocked · 12.4k in / 1.2k out tokens · 0.8s`.
  */
 import type { StopReason, ToolOutcome } from "@gatehouse/sdk";
+import { plural } from "../plural.ts";
 import { formatUsage, type TokenTotals } from "./token-usage.ts";
 
 /** What the view has counted so far in one run. */
@@ -16,6 +17,10 @@ export interface RunCounts {
   lastStopReason?: StopReason | undefined;
   /** Tokens summed over the assistant messages that reported usage; undefined when none did. */
   usage?: TokenTotals | undefined;
+  /** The user pressed Ctrl-C: the run was interrupted, whatever the model's last word. */
+  interrupted?: boolean;
+  /** Calls not started because of an abort (they have an error result, and no start or end event). */
+  skipped?: number;
 }
 
 /** The order and the words outcomes are listed with. */
@@ -25,10 +30,8 @@ const OUTCOME_LABELS: readonly (readonly [ToolOutcome, string])[] = [
   ["blocked", "blocked"],
   ["invalid", "invalid"],
   ["unknown", "unknown"],
-  ["aborted", "aborted"],
+  ["aborted", "stopped"],
 ];
-
-const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? "" : "s"}`;
 
 /** Formats a duration: `0.8s`, `12.0s`, `2m05s`. */
 export function formatDuration(ms: number): string {
@@ -45,14 +48,16 @@ function toolCalls(counts: RunCounts): string {
   for (const [outcome, n] of counts.outcomes) {
     if (!OUTCOME_LABELS.some(([known]) => known === outcome) && n > 0) parts.push(`${n} ${outcome}`);
   }
+  if ((counts.skipped ?? 0) > 0) parts.push(`${counts.skipped} never started`);
   if (counts.unfinished > 0) parts.push(`${counts.unfinished} unfinished`);
-  let total = counts.unfinished;
+  let total = counts.unfinished + (counts.skipped ?? 0);
   for (const n of counts.outcomes.values()) total += n;
   return total === 0 ? "no tool calls" : `${plural(total, "tool call")}: ${parts.join(", ")}`;
 }
 
 /** The word that opens the summary, from how the run ended. */
 export function summaryLabel(options: { counts: RunCounts; finished: boolean; exitCode?: number | undefined }): string {
+  if (options.counts.interrupted) return "interrupted";
   if (!options.finished) {
     return options.exitCode === undefined ? "stopped" : `stopped (exit ${options.exitCode})`;
   }
@@ -64,8 +69,8 @@ export function summaryLabel(options: { counts: RunCounts; finished: boolean; ex
 /**
  * Formats the summary line.
  * Contract: lists only outcomes that occurred, in a fixed order (ok, failed, blocked, invalid,
- * unknown, aborted, then unfinished); the tool-call total is the sum of those counts; token usage
- * comes before the duration, only when some message reported it.
+ * unknown, stopped (aborted), never started, then unfinished); the tool-call total is the sum of
+ * those counts; token usage comes before the duration, only when some message reported it.
  */
 export function formatSummary(options: { label: string; counts: RunCounts; elapsedMs: number }): string {
   const { counts } = options;

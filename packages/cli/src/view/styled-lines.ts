@@ -1,84 +1,56 @@
 /**
- * Turns described events into finished lines: marks, colors and width. Every line here is one
- * terminal row except assistant text, which keeps its length and lets the terminal wrap it.
+ * Shared styling of the view's rows: the width a row may take, tool names, the nesting marks
+ * under a call, warnings, notes and the summary.
  */
-import type { GatehouseEventOf, ToolExecutionEndEvent } from "@gatehouse/sdk";
-import type { Palette, Style } from "./ansi.ts";
-import { formatArgs } from "./format-args.ts";
-import type { AssistantLine } from "./format-assistant.ts";
-import { describeEnd, type EndTone, firstLine } from "./format-result.ts";
-import { displayWidth, truncateToWidth } from "./text-width.ts";
+import type { Palette } from "./ansi.ts";
+import { firstLine } from "./result-text.ts";
+import { truncateToWidth } from "./text-width.ts";
+import { wrapWords } from "./word-wrap.ts";
 
-/** How lines are styled and how wide a row may be. */
+/** How rows are styled and how wide a row may be. */
 export interface LineStyle {
   palette: Palette;
   /** Columns a row may take. */
   width: number;
 }
 
-/** The `tool args` head of a mark line is cut to at most this many columns, to leave room for the detail. */
-const END_HEAD_WIDTH = 48;
-
 /** Tool names are cut to this many columns so a silly name cannot push the rest off the row. */
 const NAME_WIDTH = 32;
+
+/** Prefix of the first row nested under a call. */
+export const NEST_FIRST = "  └ ";
+/** Prefix of the other rows nested under a call. */
+export const NEST_REST = "    ";
 
 /** A tool name as the view shows it: one line, at most 32 columns, `(unnamed)` when blank. */
 export function toolLabel(toolName: string): string {
   return truncateToWidth(firstLine(toolName) || "(unnamed)", NAME_WIDTH);
 }
 
-function toneStyle(palette: Palette, tone: EndTone): Style {
-  return tone === "ok" ? palette.green : tone === "blocked" ? palette.yellow : palette.red;
+/** Rows nested under a call: `  └ first`, `    next`, each cut to the row (already styled text). */
+export function nested(rows: readonly string[], style: LineStyle): string[] {
+  return rows.map((row, i) =>
+    truncateToWidth(`${i === 0 ? style.palette.dim(NEST_FIRST) : NEST_REST}${row}`, style.width),
+  );
 }
 
-/** The line printed when a call starts: `→ write playground/x.txt (12 chars)`. */
-export function startLine(event: GatehouseEventOf<"tool_execution_start">, style: LineStyle): string {
-  const p = style.palette;
-  const summary = formatArgs({ toolName: event.toolName, args: event.args });
-  const args = summary === "" ? "" : ` ${summary}`;
-  return truncateToWidth(`${p.dim("→")} ${p.bold(toolLabel(event.toolName))}${args}`, style.width);
+/** A message nested under a call, wrapped at word boundaries, at most `max` rows (the last ends with …). */
+export function nestedText(
+  text: string,
+  style: LineStyle,
+  options: { max: number; tone: (s: string) => string },
+): string[] {
+  const rows = wrapWords(text, { width: Math.max(10, style.width - NEST_REST.length) });
+  const kept = rows.length > options.max ? [...rows.slice(0, options.max - 1), `${rows[options.max - 1]} …`] : rows;
+  return kept.map((row, i) => `${i === 0 ? style.palette.dim(NEST_FIRST) : NEST_REST}${options.tone(row)}`);
 }
 
-/** The mark line printed when a call ends: `✓ read a.ts · first line`, `⊘ write .env · blocked by …`. */
-export function endLine(event: ToolExecutionEndEvent, style: LineStyle): string {
-  const p = style.palette;
-  const { mark, tone, detail } = describeEnd(event);
-  const name = toolLabel(event.toolName);
-  const summary = formatArgs({ toolName: event.toolName, args: event.args });
-  const rest = summary === "" ? "" : truncateToWidth(` ${summary}`, END_HEAD_WIDTH - displayWidth(name));
-  const color = toneStyle(p, tone);
-  const tail = detail === "" ? "" : ` ${p.dim("·")} ${tone === "ok" ? p.dim(detail) : color(detail)}`;
-  return truncateToWidth(`${color(mark)} ${p.bold(name)}${rest}${tail}`, style.width);
+/** A warning row about the host or an extension: `⚠ extension x failed in tool_call: …`, wrapped. */
+export function warningLines(text: string, style: LineStyle): string[] {
+  return wrapWords(text, { width: style.width, first: "⚠ ", rest: "  " }).map((row) => style.palette.yellow(row));
 }
 
-/** One line of an assistant message; text is left whole, the rest is cut to the row. */
-export function assistantLine(line: AssistantLine, style: LineStyle): string {
-  const p = style.palette;
-  switch (line.kind) {
-    case "text":
-      return line.text;
-    case "thinking":
-      return p.dim(truncateToWidth(line.text, style.width));
-    case "error":
-      return p.red(line.text.startsWith("  ") ? line.text : `✗ ${line.text}`);
-    case "warning":
-      return p.yellow(`⚠ ${line.text}`);
-  }
-}
-
-/** A warning line about the host or an extension: `⚠ extension x failed in tool_call: …`. */
-export function warningLine(text: string, style: LineStyle): string {
-  return style.palette.yellow(`⚠ ${text}`);
-}
-
-/** An informational line: `↻ extensions reloaded: …`. */
+/** An informational row: `↻ extensions reloaded: …`. */
 export function noteLine(text: string, style: LineStyle): string {
-  return style.palette.dim(`↻ ${text}`);
-}
-
-/** The summary line, its leading word colored by how the run ended. */
-export function summaryLine(options: { label: string; text: string; style: LineStyle }): string {
-  const p = options.style.palette;
-  const color = options.label === "done" ? p.green : options.label === "aborted" ? p.yellow : p.red;
-  return `${p.bold(color(options.label))}${options.text.slice(options.label.length)}`;
+  return style.palette.dim(truncateToWidth(`↻ ${text}`, style.width));
 }

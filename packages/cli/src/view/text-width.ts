@@ -49,8 +49,12 @@ export function charWidth(codePoint: number): number {
   return inRanges(codePoint, WIDE) ? 2 : 1;
 }
 
+/** Printable ASCII only: one column per character, no escapes to skip (the common case, made fast). */
+const PLAIN_ASCII = /^[\x20-\x7e]*$/;
+
 /** Columns `text` takes in a terminal; escape sequences count as zero. */
 export function displayWidth(text: string): number {
+  if (PLAIN_ASCII.test(text)) return text.length;
   let width = 0;
   for (const { chunk, isEscape } of chunks(text)) if (!isEscape) width += charWidth(chunk.codePointAt(0)!);
   return width;
@@ -86,6 +90,7 @@ export function truncateToWidth(text: string, width: number): string {
  * Contract: never splits a wide character; escape sequences are kept.
  */
 export function takeWidth(text: string, width: number): string {
+  if (PLAIN_ASCII.test(text)) return text.slice(0, Math.max(0, width));
   let out = "";
   let used = 0;
   for (const { chunk, isEscape } of chunks(text)) {

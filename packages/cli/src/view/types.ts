@@ -2,6 +2,7 @@
  * The public shapes of the live view: its options and the handle `createLiveView` returns.
  */
 import type { GatehouseEvent } from "@gatehouse/sdk";
+import type { ColorEnv } from "../color-support.ts";
 import type { ClearIntervalFn, SetIntervalFn } from "./spinner.ts";
 
 /** Where the view writes: a stream, optionally a terminal with a width. */
@@ -11,11 +12,11 @@ export type LiveViewOutput = NodeJS.WritableStream & { isTTY?: boolean; columns?
 export interface LiveViewOptions {
   /** The stream to render to, usually `process.stdout`. */
   out: LiveViewOutput;
-  /** Colors in TTY mode; default on. Never used in plain mode, and off whenever `NO_COLOR` is set. */
+  /** Colours on or off; default: the environment's convention for this output (`colorEnabled`). */
   color?: boolean;
   /** Forces TTY mode on or off; default `out.isTTY`. */
   tty?: boolean;
-  /** Line width; default `out.columns` (80 when unknown) in TTY mode, 200 in plain mode. */
+  /** Columns of the output; default `out.columns` in a terminal, else 80. */
   width?: number;
   /** The clock, in milliseconds; default `Date.now`. */
   now?: () => number;
@@ -23,8 +24,8 @@ export interface LiveViewOptions {
   setInterval?: SetIntervalFn;
   /** Stops the spinner's interval; default the global `clearInterval`. */
   clearInterval?: ClearIntervalFn;
-  /** Where `NO_COLOR` is read from; default `process.env`. */
-  env?: { NO_COLOR?: string | undefined };
+  /** Where the colour conventions (`FORCE_COLOR`, `NO_COLOR`, `TERM`) are read from; default `process.env`. */
+  env?: ColorEnv;
 }
 
 /** What `close` may be told about how the run ended. */
@@ -41,4 +42,6 @@ export interface LiveView {
   close(summary?: LiveViewCloseSummary): void;
   /** Adds a remark to the end of the run's summary line (e.g. that no path guard is loaded). */
   noteInSummary(note: string): void;
+  /** Ctrl-C: says so at once, and the summary then reads "interrupted" and lists what was left unfinished. */
+  interrupt(): void;
 }

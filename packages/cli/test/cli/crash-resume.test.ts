@@ -84,7 +84,7 @@ describe("resume after a SIGKILL mid-batch", () => {
       message: { toolCallId: "B", isError: true, content: [{ text: NO_RESULT_TEXT }] },
     });
     const recheck = await runCli(["session", "check", file]);
-    expect(recheck.stdout).toContain("0 error(s), 0 warning(s)");
+    expect(recheck.stdout).toContain("0 errors, 0 warnings");
   });
 
   it("a torn last line is reported on resume and repaired; a corrupt middle line stops the run with its line", async () => {

@@ -102,3 +102,55 @@ describe("gatehouse run --watch", () => {
     expect(reload).toBeLessThan(types.indexOf("tool_execution_start:C"));
   });
 });
+
+describe("exit codes CI can gate on", () => {
+  it("extensions and tools exit 1 when an extension failed to load, naming it, and the setup error carries file:line", async () => {
+    const p = makeProject({
+      ".gatehouse/extensions/good.ts": toolExtension("good", "good_tool", "x"),
+      ".gatehouse/extensions/bad.ts":
+        'import { defineExtension } from "@gatehouse/sdk";\nfunction key(): string {\n  throw new Error("BAD_API_KEY is not set");\n}\nexport default defineExtension({ name: "bad", setup() { key(); } });\n',
+    });
+    const [extensions, tools, json] = await Promise.all([
+      runCli(["extensions", "--trust", "--cwd", p.dir], { env: p.env }),
+      runCli(["tools", "--trust", "--cwd", p.dir], { env: p.env }),
+      runCli(["extensions", "--json", "--trust", "--cwd", p.dir], { env: p.env }),
+    ]);
+    const file = join(p.dir, ".gatehouse/extensions/bad.ts");
+    expect(extensions.code).toBe(1);
+    expect(extensions.stdout).toContain(`! BAD_API_KEY is not set (at ${file}:3)`);
+    expect(extensions.stderr).toBe("gatehouse: 1 extension failed to load: bad\n");
+    expect(json.code).toBe(1);
+    expect(tools.code).toBe(1);
+    expect(tools.stdout).toMatch(/^good_tool /m);
+    expect(tools.stderr).toContain(
+      `gatehouse: extension bad (${file}) failed to load: BAD_API_KEY is not set (at ${file}:3)`,
+    );
+  });
+
+  it("extensions and tools exit 0 when everything loaded, and when project code was only skipped for want of trust", async () => {
+    const p = makeProject({ ".gatehouse/extensions/good.ts": toolExtension("good", "good_tool", "x") });
+    const runs = await Promise.all([
+      runCli(["extensions", "--cwd", p.dir], { env: p.env }),
+      runCli(["tools", "--cwd", p.dir], { env: p.env }),
+      runCli(["extensions", "--trust", "--cwd", p.dir], { env: p.env }),
+    ]);
+    expect(runs.map((r) => r.code)).toEqual([0, 0, 0]);
+    expect(runs[0]?.stdout).toContain("good  skipped");
+  });
+
+  it("tools exits 2 when a required guard cannot run, with the same explanation as extensions", async () => {
+    const p = makeProject({
+      ".gatehouse/settings.json": JSON.stringify({
+        extensions: ["@gatehouse/protected-paths"],
+        config: { "protected-paths": { bash: "bogus" } },
+      }),
+    });
+    const [tools, extensions] = await Promise.all([
+      runCli(["tools", "--cwd", p.dir], { env: p.env }),
+      runCli(["extensions", "--cwd", p.dir], { env: p.env }),
+    ]);
+    expect([tools.code, extensions.code]).toEqual([2, 2]);
+    expect(tools.stderr).toContain('required guard "protected-paths"');
+    expect(tools.stderr).toContain(extensions.stderr.split("\n")[0] as string);
+  });
+});

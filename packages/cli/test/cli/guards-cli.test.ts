@@ -144,7 +144,9 @@ describe("no guard, no silence", () => {
     const plain = await runCli(["run", "--cwd", p.dir, "--script", script], { env: p.env });
     expect(plain.code).toBe(0);
     const notice = plain.stderr.split("\n").filter((line) => line.includes("no path guard"));
-    expect(plain.stdout.trimEnd().split("\n").at(-1)).toMatch(/^done · 1 turn · no tool calls · .* · no path guard$/);
+    expect(plain.stdout.trimEnd().split("\n").at(-1)).toMatch(
+      /^done · 1 turn · no tool calls · .* · no path guard · session [0-9a-f]{8}$/,
+    );
     const dir = join(p.dir, ".gatehouse");
     expect(notice).toEqual([
       `gatehouse: no path guard is loaded, so tools may read and write any file the OS allows; enable one with: mkdir -p '${dir}' && echo '{ "extensions": ["@gatehouse/protected-paths"] }' > '${dir}/settings.json'`,

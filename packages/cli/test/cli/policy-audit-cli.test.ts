@@ -130,7 +130,7 @@ describe("the demo scenario through the CLI", () => {
       runCli(["audit", "stats", "--cwd", p.dir, "--json"], { env: p.env }),
     ]);
     expect(verify.stdout).toBe(
-      `${auditPath(p)}: INTACT: ${lines.length} records in 1 session, 1 seal; every MAC, chain and seal verified.\n`,
+      `INTACT: ${lines.length} records in 1 session, 1 seal; every MAC, chain and seal verified.\nlog: ${auditPath(p)}\n`,
     );
     expect(verify.code).toBe(0);
 
@@ -191,11 +191,39 @@ describe("the demo scenario through the CLI", () => {
       const r = last[i]?.record as AuditLine["record"];
       expect(row).toContain(`${r.session.slice(0, 8)}#${r.seq}`);
       expect(row).toContain(r.kind);
-      if (r.kind === "call_end") expect(row).toContain(`${r.toolCallId}  ${r.outcome}`);
+      if (r.kind === "call_end") expect(row).toMatch(new RegExp(`${r.toolCallId} +${r.outcome}`));
       expect(row).not.toContain("{");
     });
     expect(json.code).toBe(0);
     expect(json.stdout).toBe(`${last.map((l) => l.text).join("\n")}\n`);
+  });
+
+  it("audit tail aligns its columns and shows what each call touched; audit stats counts in the right number", async () => {
+    const [tail, stats] = await Promise.all([
+      runCli(["audit", "tail", "--lines", "1000", "--cwd", p.dir], { env: p.env }),
+      runCli(["audit", "stats", "--cwd", p.dir], { env: p.env }),
+    ]);
+    const rows = tail.stdout.trimEnd().split("\n");
+    expect(rows).toHaveLength(lines.length);
+    // The call id column starts at the same place on every row of a call record.
+    const idColumns = new Set(
+      lines.flatMap((l, i) => {
+        const id = (l.record as { toolCallId?: string }).toolCallId;
+        return id === undefined ? [] : [(rows[i] as string).search(new RegExp(`  ${id}( |$)`))];
+      }),
+    );
+    expect([...idColumns]).toHaveLength(1);
+    const envEnd = rows.find((row) => row.includes("call_end") && row.includes(" write-env "));
+    expect(envEnd).toMatch(/ write-env +blocked by protected-paths +write \.env$/);
+    expect(rows.find((row) => row.includes("call_start") && row.includes(" read-todo "))).toMatch(/ notes\/todo\.md$/);
+    expect(rows.find((row) => row.includes("call_end") && row.includes(" run-main "))).toMatch(
+      / executed +exec \(\d+ chars\)$/,
+    );
+    expect(stats.stdout.split("\n")[0]).toBe(
+      `${auditPath(p)}: ${lines.length} records, 1 session, ${calls.length} calls ended, 0 unfinished`,
+    );
+    expect(stats.stdout).toMatch(/^ {2}write +4 calls +executed 2, blocked 1, invalid 1$/m);
+    expect(stats.stdout).toMatch(/^ {2}edit +1 call +executed 1$/m);
   });
 
   it("audit tail --follow prints the records a new run appends, and exits 0 on SIGINT", async () => {

@@ -1,9 +1,10 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, watch, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { compact, tempDir } from "../../../host/test/helpers/scenario.ts";
 import { noGuardNotice } from "../../src/guard-notice.ts";
-import { events, runCli, writeScript } from "./cli-helpers.ts";
+import { events, runCli, startCli, writeScript } from "./cli-helpers.ts";
 
 describe("gatehouse run (child process)", () => {
   it("--json prints every event as one JSON line, in the contract order, and the tools really run", async () => {
@@ -196,10 +197,89 @@ export default defineExtension({ name: "vague", setup(api) {
     expect(json.find((t) => t.name === "bash")).toMatchObject({ declaresEffects: true, honoursSandbox: true });
   });
 
-  it("an unknown command is exit 2 with the usage", async () => {
+  it("an unknown command is exit 2 and names the closest command, or where the list is", async () => {
     const run = await runCli(["frobnicate"]);
     expect(run.code).toBe(2);
-    expect(run.stderr).toContain('unknown command "frobnicate"');
-    expect(run.stderr).toContain("gatehouse run");
+    expect(run.stderr).toBe('gatehouse: unknown command "frobnicate" (gatehouse --help lists every command)\n');
+    const typo = await runCli(["rnu"]);
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toContain('unknown command "rnu"; did you mean "gatehouse run"?');
+  });
+});
+
+describe("gatehouse run interrupted (Ctrl-C)", () => {
+  it("says interrupted at once, exits 130, lists the call it stopped and the one never started, and leaves a session that checks clean", async () => {
+    const dir = tempDir();
+    const script = writeScript(dir, [
+      {
+        content: [
+          { type: "toolCall", id: "A", name: "write", arguments: { path: "a.txt", content: "a" } },
+          { type: "toolCall", id: "B", name: "bash", arguments: { command: "touch started && sleep 30" } },
+          { type: "toolCall", id: "C", name: "write", arguments: { path: "c.txt", content: "c" } },
+        ],
+      },
+      { content: [{ type: "text", text: "never reached" }] },
+    ]);
+    const home = mkdtempSync(join(tmpdir(), "gh-interrupt-home-"));
+    const started = new Promise<void>((resolve) => {
+      const watcher = watch(dir, () => {
+        if (!existsSync(join(dir, "started"))) return;
+        watcher.close();
+        resolve();
+      });
+    });
+    const cli = startCli(["run", "go", "--cwd", dir, "--script", script, "--sequential"], {
+      env: { GATEHOUSE_HOME: home },
+    });
+    await started;
+    cli.child.kill("SIGINT");
+    const run = await cli.exited;
+    expect(run.code).toBe(130);
+    const text = run.stdout.replace(/\n {2,}/g, " ");
+    expect(text).toContain("⏹ interrupted: stopping the running call");
+    expect(text).toContain("✓ write a.txt");
+    expect(text).toMatch(/✗ bash touch started && sleep 30 · aborted/);
+    expect(text).toContain("✗ write c.txt · never started");
+    expect(text).toMatch(/^interrupted · 1 turn · 3 tool calls: 1 ok, 1 stopped, 1 never started · /m);
+    expect(text).toMatch(
+      /left unfinished: bash touch started && sleep 30 \(stopped after [\d.]+s\) · write c\.txt \(never started\)/,
+    );
+    expect(text).not.toContain("never reached");
+    expect(existsSync(join(dir, "c.txt"))).toBe(false);
+    const check = await runCli(["session", "check", "--cwd", dir], { env: { GATEHOUSE_HOME: home } });
+    expect([check.code, check.stdout]).toEqual([0, expect.stringContaining("0 errors")]);
+  });
+});
+
+const ESC = "\u001b";
+
+describe("gatehouse run colours (child process, stdout a pipe)", () => {
+  it("none into a pipe by default or with NO_COLOR; FORCE_COLOR=1 colours the view without moving the cursor; FORCE_COLOR=0 does not", async () => {
+    // A project per run: they run at once, and each writes a new file.
+    const run = (env: NodeJS.ProcessEnv) => {
+      const dir = tempDir();
+      const script = writeScript(dir, [
+        { content: [{ type: "toolCall", id: "A", name: "write", arguments: { path: "a.txt", content: "a" } }] },
+        { content: [{ type: "text", text: "done" }] },
+      ]);
+      return runCli(["run", "go", "--cwd", dir, "--script", script], { env });
+    };
+    const unset = { NO_COLOR: undefined, FORCE_COLOR: undefined, NODE_DISABLE_COLORS: undefined };
+    const [plain, noColor, forced, forcedOff] = await Promise.all([
+      run(unset),
+      run({ ...unset, NO_COLOR: "1" }),
+      run({ ...unset, FORCE_COLOR: "1", NO_COLOR: "1" }),
+      run({ ...unset, FORCE_COLOR: "0" }),
+    ]);
+    for (const r of [plain, noColor, forced, forcedOff]) expect(r.code).toBe(0);
+    for (const r of [plain, noColor, forcedOff]) expect(r.stdout).not.toContain("\u001b");
+    const sgr = new RegExp(`${ESC}\\[[0-9;]*m`, "g");
+    expect(forced.stdout).toMatch(sgr);
+    expect(forced.stdout).not.toMatch(new RegExp(`${ESC}\\[[0-9;]*[ABCDJKH]`));
+    const uncoloured = forced.stdout.replace(sgr, "");
+    // The same rows but the summary's (its time and session id differ from run to run).
+    const rows = (text: string) => text.trimEnd().split("\n").slice(0, -1);
+    expect(rows(uncoloured)).toEqual(rows(plain.stdout));
+    expect(rows(plain.stdout).length).toBeGreaterThan(3);
   });
 });

@@ -59,8 +59,10 @@ describe("live view, TTY mode, the model's status", () => {
     partial.content.push(call("W", "write", {}));
     view.onEvent(updateOf(partial, { type: "toolcall_start", contentIndex: 0, id: "W", name: "write" }));
     expect(screen(out.text)).toEqual(["⠋ model 0.0s · write…"]);
-    view.onEvent(argsDelta(partial, { path: "playground/x.txt" }, '{"path":"playground/x.txt","content":"'));
-    expect(screen(out.text)).toEqual(["⠋ model 0.0s · write playground/x.txt…"]);
+    view.onEvent(
+      argsDelta(partial, { path: "playground/x.txt", content: "" }, '{"path":"playground/x.txt","content":"'),
+    );
+    expect(screen(out.text)).toEqual(["⠋ model 0.0s · write playground/x.txt (0 chars)…"]);
     clock.advance(300);
     view.onEvent(argsDelta(partial, { path: "playground/x.txt", content: "y".repeat(60) }, "y".repeat(60)));
     view.onEvent(argsDelta(partial, { path: "playground/x.txt", content: "y".repeat(120) }, "y".repeat(60)));
@@ -71,7 +73,7 @@ describe("live view, TTY mode, the model's status", () => {
     expect(screen(out.text)).toEqual(["⠋ model 0.3s"]);
     view.onEvent({ type: "message_end", message: assistant([final]) });
     view.onEvent(start("W", "write", final.arguments));
-    expect(screen(out.text)).toEqual(["→ write playground/x.txt (120 chars)", "⠋ write 0.0s"]);
+    expect(screen(out.text)).toEqual(["⠋ write playground/x.txt · 0.0s"]);
   });
 
   it("runs the ticker only while the model answers or tools run, and never after the run", () => {
@@ -115,9 +117,13 @@ describe("token usage in the summary", () => {
     play({ view, clock, steps: usageRun() });
     view.close();
     expect(screen(out.text)).toEqual([
-      "→ write a.txt (1 char)",
-      "✓ write a.txt (1 char) · Wrote 1 byte",
-      "Done.",
+      "› go",
+      "",
+      "✓ write a.txt",
+      "  └ Wrote 1 byte",
+      "",
+      "● Done.",
+      "",
       USAGE_SUMMARY,
     ]);
   });

@@ -20,7 +20,7 @@ describe("run summary", () => {
       ["failed", 1],
     ]);
     expect(formatSummary({ label: "done", counts: c, elapsedMs: 812 })).toBe(
-      "done · 2 turns · 12 tool calls: 4 ok, 1 failed, 1 blocked, 3 invalid, 1 unknown, 2 aborted · 0.8s",
+      "done · 2 turns · 12 tool calls: 4 ok, 1 failed, 1 blocked, 3 invalid, 1 unknown, 2 stopped · 0.8s",
     );
   });
 

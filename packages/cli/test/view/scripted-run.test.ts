@@ -1,6 +1,8 @@
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 import type { GatehouseEvent } from "@gatehouse/sdk";
 import { describe, expect, it } from "vitest";
-import { runScenario } from "../../../host/test/helpers/scenario.ts";
+import { runScenario, tempDir } from "../../../host/test/helpers/scenario.ts";
 import { createLiveView } from "../../src/view/index.ts";
 import { createFakeTicker } from "./helpers/fake-ticker.ts";
 import { MemoryStream, screen } from "./helpers/terminal.ts";
@@ -21,7 +23,7 @@ const turns = [
 ];
 
 describe("live view driven by the scripted model through the real host", () => {
-  it("leaves the same screen in a terminal as plain mode prints, usage included", async () => {
+  it("leaves the same screen in a terminal as plain mode prints, usage included, a new file counted", async () => {
     const columns = 100;
     const tty = new MemoryStream({ isTTY: true, columns });
     const plain = new MemoryStream();
@@ -29,7 +31,7 @@ describe("live view driven by the scripted model through the real host", () => {
     const fixed = { now: () => 0, env: {}, color: false };
     const views = [
       createLiveView({ out: tty, ...fixed, setInterval: ticker.setInterval, clearInterval: ticker.clearInterval }),
-      createLiveView({ out: plain, ...fixed }),
+      createLiveView({ out: plain, ...fixed, width: columns - 1 }),
     ];
     const onEvent = (event: GatehouseEvent) => {
       for (const view of views) view.onEvent(event);
@@ -39,16 +41,45 @@ describe("live view driven by the scripted model through the real host", () => {
 
     expect(screen(tty.text, { columns })).toEqual(plain.lines());
     expect(plain.lines()).toEqual([
-      "thinking: The user wants a note. Write it, then answer.",
-      "I'll write the note now; it takes one call and a short answer after it.",
-      "→ write notes/x.txt (12 chars)",
-      "✓ write notes/x.txt (12 chars) · Wrote 12 bytes to notes/x.txt",
-      "Done.",
+      "› write a note",
       "",
-      "The note is in notes/x.txt.",
+      "✻ thinking: The user wants a note. Write it, then answer.",
+      "● I'll write the note now; it takes one call and a short answer after it.",
+      "",
+      "✓ write notes/x.txt · new file, 1 line",
+      "",
+      "● Done.",
+      "",
+      "  The note is in notes/x.txt.",
+      "",
       "done · 2 turns · 1 tool call: 1 ok · 2.5k in / 300 out tokens · 0.0s",
     ]);
     expect(ticker.timers.length).toBeGreaterThan(0);
     expect(ticker.alive()).toHaveLength(0);
+  });
+
+  it("shows a write over an existing file as a diff of what it replaced, like an edit", async () => {
+    const cwd = tempDir();
+    writeFileSync(join(cwd, "notes.txt"), "one\ntwo\nthree\n");
+    const out = new MemoryStream();
+    const view = createLiveView({ out, now: () => 0, env: {}, color: false, width: 80 });
+    await runScenario({
+      cwd,
+      prompt: "rewrite",
+      turns: [
+        {
+          content: [
+            { type: "toolCall", id: "W", name: "write", arguments: { path: "notes.txt", content: "one\n2\nthree\n" } },
+          ],
+        },
+        { content: [{ type: "text", text: "ok" }] },
+      ],
+      onEvent: (event) => view.onEvent(event),
+    });
+    view.close({ exitCode: 0 });
+    const lines = out.lines();
+    const call = lines.findIndex((line) => line.startsWith("✓ write notes.txt"));
+    expect(lines[call]).toBe("✓ write notes.txt · +1 −1");
+    expect(lines.slice(call + 1, call + 5)).toEqual(["  └ 1   one", "    2 - two", "    2 + 2", "    3   three"]);
   });
 });

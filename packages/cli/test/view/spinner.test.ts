@@ -37,13 +37,13 @@ describe("live view spinner", () => {
   it("advances one frame per tick and updates the elapsed time", () => {
     const { out, clock, ticker, view } = ttyView();
     view.onEvent(start("B", "bash", cmd));
-    expect(lastRow(out.text)).toBe(`${SPINNER_FRAMES[0]} bash 0.0s`);
+    expect(lastRow(out.text)).toBe(`${SPINNER_FRAMES[0]} bash make · 0.0s`);
     clock.advance(80);
     ticker.tick();
-    expect(lastRow(out.text)).toBe(`${SPINNER_FRAMES[1]} bash 0.1s`);
+    expect(lastRow(out.text)).toBe(`${SPINNER_FRAMES[1]} bash make · 0.1s`);
     clock.advance(1_000);
     ticker.tick();
-    expect(lastRow(out.text)).toBe(`${SPINNER_FRAMES[2]} bash 1.1s`);
+    expect(lastRow(out.text)).toBe(`${SPINNER_FRAMES[2]} bash make · 1.1s`);
   });
 
   it("stops the timer when the last running call ends and restarts it for the next batch", () => {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { sanitize } from "../../src/view/ansi.ts";
+import { createPalette, sanitize } from "../../src/view/ansi.ts";
 import { describeAssistant } from "../../src/view/format-assistant.ts";
 import { createStreamSanitizer } from "../../src/view/stream-sanitizer.ts";
-import { createTextStream } from "../../src/view/text-stream.ts";
+import { createTextStream, textLayout } from "../../src/view/text-stream.ts";
 import { assistant, text } from "./helpers/events.ts";
 
 const NASTY =
@@ -26,14 +26,21 @@ describe("text arriving in pieces", () => {
     }
   });
 
-  it("streams exactly the lines printed for the whole block however the pieces are cut", () => {
-    const lines = describeAssistant(assistant([text(NASTY)])).map((line) => `${line.text}\n`);
-    for (const pieces of splits(NASTY)) {
-      const stream = createTextStream();
-      let out = "";
-      for (const piece of pieces) out += stream.push(piece, out !== "" && !out.endsWith("\n"));
-      out += stream.end(out !== "" && !out.endsWith("\n"));
-      expect(out, JSON.stringify(pieces)).toBe(lines.join(""));
-    }
-  });
+  it.each([12, 30, 80])(
+    "streams exactly the rows printed for the whole block however the pieces are cut (%i columns)",
+    (width) => {
+      const palette = createPalette({ enabled: false });
+      const lines = describeAssistant(assistant([text(NASTY)]), { style: { palette, width } }).map(
+        (line) => `${line}\n`,
+      );
+      expect(lines.length).toBeGreaterThan(3);
+      for (const pieces of splits(NASTY)) {
+        const stream = createTextStream(textLayout(width, palette.bold));
+        let out = "";
+        for (const piece of pieces) out += stream.push(piece, out !== "" && !out.endsWith("\n"));
+        out += stream.end(out !== "" && !out.endsWith("\n"));
+        expect(out, JSON.stringify(pieces)).toBe(lines.join(""));
+      }
+    },
+  );
 });

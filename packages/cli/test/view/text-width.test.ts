@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { createPalette, noColorRequested, sanitize, stripAnsi } from "../../src/view/ansi.ts";
+import { colorEnabled } from "../../src/color-support.ts";
+import { createPalette, sanitize, stripAnsi } from "../../src/view/ansi.ts";
 import { displayWidth, truncateToWidth } from "../../src/view/text-width.ts";
 
 describe("display width and truncation", () => {
@@ -33,10 +34,20 @@ describe("ansi helpers", () => {
     expect(createPalette({ enabled: false }).red("x")).toBe("x");
   });
 
-  it("follows NO_COLOR: set and non-empty", () => {
-    expect(noColorRequested({ NO_COLOR: "1" })).toBe(true);
-    expect(noColorRequested({ NO_COLOR: "" })).toBe(false);
-    expect(noColorRequested({})).toBe(false);
+  it.each([
+    ["a terminal", {}, true, true],
+    ["a pipe", {}, false, false],
+    ["NO_COLOR=1 on a terminal", { NO_COLOR: "1" }, true, false],
+    ["an empty NO_COLOR (unset by the convention)", { NO_COLOR: "" }, true, true],
+    ["NODE_DISABLE_COLORS=1", { NODE_DISABLE_COLORS: "1" }, true, false],
+    ["TERM=dumb", { TERM: "dumb" }, true, false],
+    ["FORCE_COLOR=1 into a pipe", { FORCE_COLOR: "1" }, false, true],
+    ["FORCE_COLOR= (empty) into a pipe", { FORCE_COLOR: "" }, false, true],
+    ["FORCE_COLOR over NO_COLOR", { FORCE_COLOR: "3", NO_COLOR: "1" }, false, true],
+    ["FORCE_COLOR=0 on a terminal", { FORCE_COLOR: "0" }, true, false],
+    ["FORCE_COLOR=false on a terminal", { FORCE_COLOR: "false" }, true, false],
+  ])("decides colours like Node does: %s", (_name, env, isTTY, expected) => {
+    expect(colorEnabled({ env, isTTY })).toBe(expected);
   });
 
   it("sanitizes escape sequences, carriage returns and control characters out of untrusted text", () => {

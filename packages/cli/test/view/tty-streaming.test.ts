@@ -1,6 +1,5 @@
 import type { AssistantMessage, GatehouseEvent } from "@gatehouse/sdk";
 import { describe, expect, it } from "vitest";
-import { THINKING_STREAM_WIDTH } from "../../src/view/thinking-stream.ts";
 import { assistant, message, pieces, streamUpdates, text, thinking } from "./helpers/events.ts";
 import { screen, stripAnsi } from "./helpers/terminal.ts";
 import { partialAssistant, plainView, textDeltas, ttyView, updateOf } from "./helpers/views.ts";
@@ -8,7 +7,7 @@ import { partialAssistant, plainView, textDeltas, ttyView, updateOf } from "./he
 /** Feeds `events` to a TTY view and a plain view; returns the TTY screen and the plain lines. */
 function bothModes(events: readonly GatehouseEvent[], columns = 100): { tty: string[]; plain: string[] } {
   const t = ttyView({ columns });
-  const p = plainView();
+  const p = plainView(columns - 1);
   for (const event of events) {
     t.view.onEvent(event);
     p.view.onEvent(event);
@@ -28,23 +27,27 @@ function streamed(m: AssistantMessage, size: number): GatehouseEvent[] {
   ];
 }
 
+const PROSE =
+  "Gatehouse owns everything after the model's intent: lookup, validation, the guards, execution and the audit of every call.";
+
 describe("live view, TTY mode, streaming assistant text", () => {
-  it("writes text as its deltas arrive and continues a partial line with the next delta", () => {
+  it("writes each word as soon as it is complete and continues the row with the next", () => {
     const { out, view } = ttyView();
     const partial = partialAssistant();
     const [d1, d2, d3] = textDeltas(partial, 0, ["Hello wo", "rld.\nSecond", " line"]);
     view.onEvent({ type: "message_start", message: partial });
     view.onEvent(updateOf(partial, { type: "text_start", contentIndex: 0 }));
     view.onEvent(d1!);
-    expect(screen(out.text)).toEqual(["Hello wo"]);
+    expect(screen(out.text)).toEqual(["● Hello"]);
     view.onEvent(d2!);
-    expect(screen(out.text)).toEqual(["Hello world.", "Second"]);
+    // The row ended with the newline; "Second" waits for the end of its word, the region shows meanwhile.
+    expect(screen(out.text)).toEqual(["● Hello world.", "⠋ model 0.0s"]);
     view.onEvent(d3!);
-    expect(screen(out.text)).toEqual(["Hello world.", "Second line"]);
+    expect(screen(out.text)).toEqual(["● Hello world.", "  Second"]);
     view.onEvent(updateOf(partial, { type: "text_end", contentIndex: 0, content: "Hello world.\nSecond line" }));
-    expect(screen(out.text)).toEqual(["Hello world.", "Second line", "⠋ model 0.0s"]);
+    expect(screen(out.text)).toEqual(["● Hello world.", "  Second line", "⠋ model 0.0s"]);
     view.onEvent({ type: "message_end", message: assistant([text("Hello world.\nSecond line")]) });
-    expect(screen(out.text)).toEqual(["Hello world.", "Second line"]);
+    expect(screen(out.text)).toEqual(["● Hello world.", "  Second line"]);
   });
 
   it("prints streamed text once: message_end adds nothing for blocks already written", () => {
@@ -52,23 +55,23 @@ describe("live view, TTY mode, streaming assistant text", () => {
     const { out, view } = ttyView();
     for (const event of message(final)) view.onEvent(event);
     view.close();
-    expect(screen(out.text)).toEqual(["Only once, please."]);
+    expect(screen(out.text)).toEqual(["● Only once, please."]);
     expect(stripAnsi(out.text).split("Only once").length - 1).toBe(1);
   });
 
-  it("redraws the status line between streamed lines without touching the text above it", () => {
+  it("redraws the live region between streamed rows without touching the text above it", () => {
     const { out, clock, ticker, view } = ttyView();
     const partial = partialAssistant();
-    const [d1, d2] = textDeltas(partial, 0, ["first line\n", "second"]);
+    const [d1, d2] = textDeltas(partial, 0, ["first line\n", "second "]);
     view.onEvent({ type: "turn_start" });
     view.onEvent({ type: "message_start", message: partial });
     view.onEvent(d1!);
     clock.advance(500);
     ticker.tick();
-    expect(screen(out.text)).toEqual(["first line", "⠙ model 0.5s"]);
+    expect(screen(out.text)).toEqual(["● first line", "⠙ model 0.5s"]);
     view.onEvent(d2!);
-    expect(screen(out.text)).toEqual(["first line", "second"]);
-    // While a line is open the status line waits: a tick writes nothing into the text.
+    expect(screen(out.text)).toEqual(["● first line", "  second"]);
+    // While a row is open the region waits: a tick writes nothing into the text.
     const written = out.text;
     clock.advance(500);
     ticker.tick();
@@ -85,22 +88,34 @@ describe("live view, TTY mode, streaming assistant text", () => {
     const { tty, plain } = bothModes(streamed(m, size));
     expect(tty).toEqual(plain);
     expect(plain).toEqual([
-      "thinking: Plan: read first, then write.",
-      "  Indented first line",
+      "✻ thinking: Plan: read first, then write.",
+      "●   Indented first line",
       "",
       "",
       "",
-      "second  line",
-      "third",
-      "Another block.",
+      "  second  line",
+      "  third",
+      "● Another block.",
     ]);
   });
 
-  it("lets a long streamed line wrap at the terminal's edge", () => {
-    const columns = 20;
-    const long = "abcdefghij".repeat(5);
-    const { tty } = bothModes(streamed(assistant([text(long)]), 7), columns);
-    expect(tty).toEqual(["abcdefghij".repeat(2), "abcdefghij".repeat(2), "abcdefghij"]);
+  it.each([60, 80, 120])(
+    "wraps a long line at spaces, never inside a word, at %i columns, as plain mode does",
+    (columns) => {
+      for (const size of [1, 5, 16]) {
+        const { tty, plain } = bothModes(streamed(assistant([text(`${PROSE} ${PROSE}`)]), size), columns);
+        expect(tty).toEqual(plain);
+        expect(tty.length).toBeGreaterThan(1);
+        for (const row of tty) expect(row.length).toBeLessThanOrEqual(columns - 1);
+        const words = `${PROSE} ${PROSE}`.split(" ");
+        expect(tty.flatMap((row) => row.replace(/^● /, "").trim().split(" "))).toEqual(words);
+      }
+    },
+  );
+
+  it("cuts a word longer than a whole row at the row's end", () => {
+    const { tty } = bothModes(streamed(assistant([text(`see ${"x".repeat(50)} now`)]), 7), 21);
+    expect(tty).toEqual(["● see", `  ${"x".repeat(18)}`, `  ${"x".repeat(18)}`, `  ${"x".repeat(14)} now`]);
   });
 
   it("strips escape sequences and carriage returns even when a delta splits them", () => {
@@ -113,10 +128,10 @@ describe("live view, TTY mode, streaming assistant text", () => {
     ];
     const t = ttyView();
     for (const event of events) t.view.onEvent(event);
-    expect(screen(t.out.text)).toEqual(["hi red done", "next!"]);
+    expect(screen(t.out.text)).toEqual(["● hi red done", "  next!"]);
     expect(t.out.text).not.toContain("\u001b]");
     expect(t.out.text).not.toContain("\u001b[2J");
-    expect(bothModes(events).plain).toEqual(["hi red done", "next!"]);
+    expect(bothModes(events).plain).toEqual(["● hi red done", "  next!"]);
   });
 
   it("shows an error clearly below text streamed before the model failed", () => {
@@ -135,14 +150,15 @@ describe("live view, TTY mode, streaming assistant text", () => {
     view.onEvent({ type: "turn_end", message: failed, toolResults: [] });
     view.onEvent({ type: "agent_end", messages: [failed] });
     expect(screen(out.text)).toEqual([
-      "Let me che",
+      "● Let me che",
       "✗ model error: 429 Too Many Requests: rate limited",
       "  retry after 20s",
+      "",
       "failed · 1 turn · no tool calls · 0.0s",
     ]);
   });
 
-  it("puts a warning that comes mid-line on its own row and continues the text below it", () => {
+  it("puts a warning that comes mid-row on its own row and continues the text below it", () => {
     const { out, view } = ttyView();
     const partial = partialAssistant();
     const [d1, d2] = textDeltas(partial, 0, ["half a ", "line\nnext"]);
@@ -152,23 +168,23 @@ describe("live view, TTY mode, streaming assistant text", () => {
     view.onEvent(d2!);
     view.onEvent({ type: "message_end", message: assistant([text("half a line\nnext")]) });
     expect(screen(out.text)).toEqual([
-      "half a",
+      "● half a",
       "⚠ extension audit failed in message_update: disk full",
-      "line",
-      "next",
+      "  line",
+      "  next",
     ]);
   });
 
-  it("erases the status line before text and redraws it only once a line is complete", () => {
-    const { out, view } = ttyView();
+  it("erases the region before text and draws it again only once a row is complete", () => {
+    const { out, view } = ttyView({ color: false });
     const partial = partialAssistant();
-    const [d1, d2] = textDeltas(partial, 0, ["one", " two\n"]);
+    const [d1, d2] = textDeltas(partial, 0, ["one ", "two\n"]);
     view.onEvent({ type: "turn_start" });
     view.onEvent({ type: "message_start", message: partial });
     const before = out.chunks.length;
     view.onEvent(d1!);
     view.onEvent(d2!);
-    expect(out.chunks.slice(before)).toEqual(["\r\u001b[2Kone", " two\n⠋ model 0.0s"]);
+    expect(out.chunks.slice(before)).toEqual(["\r\u001b[J● one", " two\n⠋ model 0.0s"]);
   });
 
   it("writes a text block whole from its end event when no delta came", () => {
@@ -179,51 +195,54 @@ describe("live view, TTY mode, streaming assistant text", () => {
       updateOf(partial, { type: "text_end", contentIndex: 0, content: "Whole at once" }),
       { type: "message_end", message: assistant([text("Whole at once")]) },
     ];
-    expect(bothModes(events).tty).toEqual(["Whole at once"]);
+    expect(bothModes(events).tty).toEqual(["● Whole at once"]);
   });
 });
 
 describe("live view, TTY mode, streaming thinking", () => {
-  it("streams thinking dimmed on one line that fills in", () => {
+  it("streams thinking dimmed and in italics on one row that fills in", () => {
     const { out, view } = ttyView({ color: true });
     const partial = partialAssistant();
     view.onEvent({ type: "message_start", message: partial });
     view.onEvent(updateOf(partial, { type: "thinking_start", contentIndex: 0 }));
     view.onEvent(updateOf(partial, { type: "thinking_delta", contentIndex: 0, delta: "Check the\n" }));
-    expect(screen(out.text)).toEqual(["thinking: Check the"]);
+    expect(screen(out.text)).toEqual(["✻ thinking: Check the"]);
     view.onEvent(updateOf(partial, { type: "thinking_delta", contentIndex: 0, delta: "  policy." }));
-    expect(screen(out.text)).toEqual(["thinking: Check the policy."]);
-    expect(out.text).toContain("\u001b[2mthinking: Check the\u001b[22m");
+    expect(screen(out.text)).toEqual(["✻ thinking: Check the policy."]);
+    expect(out.text).toContain("\u001b[2m\u001b[3m✻ thinking: Check the\u001b[23m\u001b[22m");
   });
 
-  it("shows at most the first 200 columns of a thinking block, then … and the status line again", () => {
-    const columns = 300;
-    const { out, view } = ttyView({ columns });
-    const long = `${"word ".repeat(60)}SECRET-TAIL ${"more ".repeat(40)}`;
-    const partial = partialAssistant();
-    view.onEvent({ type: "turn_start" });
-    view.onEvent({ type: "message_start", message: partial });
-    view.onEvent(updateOf(partial, { type: "thinking_start", contentIndex: 0 }));
-    for (const delta of pieces(long, 16)) {
-      view.onEvent(updateOf(partial, { type: "thinking_delta", contentIndex: 0, delta }));
-    }
-    const line = `thinking: ${long.slice(0, THINKING_STREAM_WIDTH - 1)}…`;
-    expect(screen(out.text, { columns })).toEqual([line, "⠋ model 0.0s · thinking…"]);
-    view.onEvent(updateOf(partial, { type: "thinking_end", contentIndex: 0, content: long }));
-    view.onEvent({ type: "message_end", message: assistant([thinking(long)]) });
-    expect(screen(out.text, { columns })).toEqual([line]);
-    expect(out.text).not.toContain("SECRET-TAIL");
-  });
+  it.each([60, 120])(
+    "cuts a long thinking block at the row's end (%i columns), then … and the region again",
+    (columns) => {
+      const { out, view } = ttyView({ columns });
+      const long = `${"word ".repeat(60)}SECRET-TAIL ${"more ".repeat(40)}`;
+      const partial = partialAssistant();
+      view.onEvent({ type: "turn_start" });
+      view.onEvent({ type: "message_start", message: partial });
+      view.onEvent(updateOf(partial, { type: "thinking_start", contentIndex: 0 }));
+      for (const delta of pieces(long, 16)) {
+        view.onEvent(updateOf(partial, { type: "thinking_delta", contentIndex: 0, delta }));
+      }
+      const line = `✻ thinking: ${long.slice(0, columns - 1 - 13)}…`;
+      expect(screen(out.text, { columns })).toEqual([line, "⠋ model 0.0s · thinking…"]);
+      view.onEvent(updateOf(partial, { type: "thinking_end", contentIndex: 0, content: long }));
+      view.onEvent({ type: "message_end", message: assistant([thinking(long)]) });
+      expect(screen(out.text, { columns })).toEqual([line]);
+      expect(line.length).toBe(columns - 1);
+      expect(out.text).not.toContain("SECRET-TAIL");
+    },
+  );
 
-  it("keeps a short thinking block identical to the line plain mode prints", () => {
+  it("keeps a short thinking block identical to the row plain mode prints", () => {
     const m = assistant([thinking("The user wants a file.\nCheck the policy first."), text("ok")]);
     const { tty, plain } = bothModes(streamed(m, 16));
     expect(tty).toEqual(plain);
-    expect(tty[0]).toBe("thinking: The user wants a file. Check the policy first.");
+    expect(tty).toEqual(["✻ thinking: The user wants a file. Check the policy first.", "● ok"]);
   });
 
-  it("writes no thinking line for a blank thinking block", () => {
+  it("writes no thinking row for a blank thinking block", () => {
     const m = assistant([thinking(" \n "), text("answer")]);
-    expect(bothModes(streamed(m, 2)).tty).toEqual(["answer"]);
+    expect(bothModes(streamed(m, 2)).tty).toEqual(["● answer"]);
   });
 });

@@ -1,3 +1,5 @@
+import { isAbsolute } from "node:path";
+import { fileURLToPath } from "node:url";
 import type { ExtensionAPI, ExtensionExport } from "@gatehouse/sdk";
 import { errorMessage } from "../common/errors.ts";
 import { createExtensionApi, type ExtensionApiContext, type ExtensionApiHandle } from "./api.ts";
@@ -27,6 +29,32 @@ function withTimeout(work: unknown, ms: number, name: string): Promise<void> {
       },
     );
   });
+}
+
+/** This module's own file: stack frames from here down are the host's, not the extension's. */
+const HOST_FRAME = fileURLToPath(import.meta.url);
+
+/** `at fn (file:line:col)` or `at file:line:col` of a V8 stack frame. */
+const FRAME = /^\s+at (?:.*? \()?(.+?):(\d+):(\d+)\)?$/;
+
+/**
+ * Where an extension's setup threw: the first frame of the stack above the host's own frames that
+ * is a file (not Node's internals), preferring the extension's code over packages it uses.
+ */
+export function throwSite(error: unknown): string | undefined {
+  const stack = error instanceof Error && typeof error.stack === "string" ? error.stack : "";
+  const sites: { file: string; at: string }[] = [];
+  for (const line of stack.split("\n").slice(1)) {
+    const match = FRAME.exec(line);
+    if (!match) continue;
+    let file = match[1] as string;
+    if (file.startsWith("file://")) file = fileURLToPath(file);
+    if (file === HOST_FRAME) break;
+    if (!isAbsolute(file)) continue; // node:internal/…, native, eval
+    // file:line only: a transpiled module's columns need not match the source the author wrote.
+    sites.push({ file, at: `${file}:${match[2]}` });
+  }
+  return (sites.find((s) => !s.file.includes("/node_modules/")) ?? sites[0])?.at;
 }
 
 /** The setup function of a module's default export, or why there is none. */
@@ -109,7 +137,9 @@ export async function setupExtension(
   } catch (error) {
     handle.revoke();
     record.status = "failed";
-    record.errors.unshift(errorMessage(error));
+    // A throw names the file and line it came from, so the author can go straight there.
+    const site = throwSite(error);
+    record.errors.unshift(site ? `${errorMessage(error)} (at ${site})` : errorMessage(error));
     return { ok: false, record, handle };
   }
   return { ok: true, record, handle };

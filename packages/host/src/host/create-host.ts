@@ -257,7 +257,10 @@ export async function createHost(options: HostOptions): Promise<Host> {
     branch(entryId) {
       const s = idle("Branching");
       s.branch(entryId);
-      context.splice(0, context.length, ...s.context().messages);
+      // Calls a crash left without a result on the new path are answered explicitly, in the file too.
+      const built = s.context();
+      for (const result of built.synthesized) s.appendMessage(result, { synthetic: true });
+      context.splice(0, context.length, ...built.messages);
     },
     compact: ({ summary, keepLast }) =>
       compactContext({ session: idle("Compacting"), bus: handlers.bus(), context, summary, keepLast }),

@@ -51,6 +51,8 @@ export class Session {
   readonly #newId: () => string;
   readonly #now: () => Date;
   readonly #readOnly: boolean;
+  /** Where a torn last line starts: cut off before the next append, so only a run that records anything repairs. */
+  #tornAt: number | undefined;
 
   private constructor(file: string, header: SessionHeader, entries: SessionEntry[], options: SessionOptions) {
     this.file = file;
@@ -88,7 +90,7 @@ export class Session {
       session.warnings.push(
         `${file}:${read.tornTail.line}: ignored an incomplete last line (${read.tornTail.bytes} bytes; the process stopped mid-write)`,
       );
-      if (!session.#readOnly) session.#writer.truncateTo(read.validBytes);
+      session.#tornAt = read.validBytes;
     }
     if (read.migrated && !session.#readOnly) session.#rewrite();
     return session;
@@ -137,8 +139,42 @@ export class Session {
 
   /** Moves the leaf to an earlier entry; persisted, so it survives even without a later append. */
   branch(targetId: string): BranchEntry {
-    this.#mustExist(targetId);
+    this.assertBranchable(targetId);
     return this.#append<BranchEntry>({ type: "branch", targetId });
+  }
+
+  /**
+   * Refuses a branch target that does not exist, or that ends in the middle of a tool-call batch:
+   * an assistant message whose calls have no result on the path to it (the target itself, or one
+   * of its first results). Continuing from there would leave calls unanswered or answer them with a
+   * made-up error; the message names the entries to branch onto instead.
+   * Contract: reads only; throws GH_SESSION.
+   */
+  assertBranchable(targetId: string): void {
+    this.#mustExist(targetId);
+    const path = this.#tree.pathTo(targetId);
+    const messages = path.filter((e): e is MessageEntry => e.type === "message");
+    let at = messages.length - 1;
+    while (at >= 0 && (messages[at] as MessageEntry).message.role === "toolResult") at--;
+    const owner = messages[at];
+    if (owner?.message.role !== "assistant") return;
+    const open = buildContext(path).orphans.filter((o) => o.entryId === owner.id);
+    if (open.length === 0) return;
+    const calls = open.map((o) => `${o.toolCallId} (${o.toolName})`).join(", ");
+    const answers = this.#tree
+      .entries()
+      .filter((e) => e.parentId !== null && e.type === "message" && (e as MessageEntry).message.role === "toolResult");
+    const resultsOf = (id: string): string | undefined => answers.find((e) => e.parentId === id)?.id;
+    let last: string | undefined;
+    for (let next = resultsOf(owner.id); next !== undefined; next = resultsOf(next)) last = next;
+    const onto = [
+      ...(last !== undefined && last !== targetId ? [`${last} (after its results)`] : []),
+      ...(owner.parentId !== null ? [`${owner.parentId} (before the model asked)`] : []),
+    ];
+    throw new GatehouseError(
+      "GH_SESSION",
+      `Cannot branch onto ${targetId}: the assistant message ${owner.id} asks for tool calls ${calls} that have no result on that path${onto.length > 0 ? `; branch onto ${onto.join(" or ")}` : ""}.`,
+    );
   }
 
   /**
@@ -178,6 +214,10 @@ export class Session {
 
   #append<E extends SessionEntry>(draft: Draft<E>): E {
     if (this.#readOnly) throw new GatehouseError("GH_SESSION", `Session ${this.file} was opened read-only.`);
+    if (this.#tornAt !== undefined) {
+      this.#writer.truncateTo(this.#tornAt);
+      this.#tornAt = undefined;
+    }
     let id = this.#newId();
     while (this.#tree.get(id)) id = this.#newId();
     const entry = { id, parentId: this.#tree.leaf, timestamp: this.#now().toISOString(), ...draft } as unknown as E;

@@ -9,6 +9,7 @@ import type { z } from "zod";
 import { applyEdits, type TextEdit } from "./apply-edits.ts";
 import { refuseUncheckedFile } from "./effect-pins.ts";
 import type { FileMutationQueue } from "./file-mutation-queue.ts";
+import { type LineDiff, lineDiff, MAX_DIFF_BYTES } from "./line-diff.ts";
 import { resolveToolPath } from "./resolve-path.ts";
 import { describeFailure, failureResult, textResult } from "./tool-result.ts";
 import { closeFile, openVerified, readWhole, type VerifiedFile, writeWhole } from "./verified-open.ts";
@@ -25,6 +26,8 @@ export interface EditDetails {
   counts: number[];
   /** 1-based line of the first change. */
   firstChangedLine?: number;
+  /** What changed, for files of at most 1 MiB (for viewers; not sent to the model). */
+  diff?: LineDiff;
 }
 
 const parameters = builtinToolParameters.edit;
@@ -89,6 +92,8 @@ async function editOpenFile(options: {
   const replacements = outcome.counts.reduce((sum, n) => sum + n, 0);
   const details: EditDetails = { ...empty, replacements, counts: outcome.counts };
   details.firstChangedLine = outcome.firstChangedLine;
+  const diff = raw.length <= MAX_DIFF_BYTES ? lineDiff(content, outcome.content) : undefined;
+  if (diff) details.diff = diff;
   return textResult(summary(displayPath, outcome.counts), details);
 }
 

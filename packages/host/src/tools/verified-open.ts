@@ -175,6 +175,13 @@ function openEntry(at: string, options: OpenVerifiedOptions): { fd: number; crea
     } catch (error) {
       if (code(error) !== "EEXIST") throw error;
     }
+    // Read and write, so the writer can say what it replaced (its diff); a file the user may only
+    // write is still written.
+    try {
+      return { fd: open(constants.O_RDWR | base), created: false };
+    } catch (error) {
+      if (code(error) !== "EACCES") throw error;
+    }
     return { fd: open(constants.O_WRONLY | base), created: false };
   }
   return { fd: open((options.intent === "read" ? constants.O_RDONLY : constants.O_RDWR) | base), created: false };

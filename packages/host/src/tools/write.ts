@@ -1,9 +1,10 @@
 import { type AnyToolDefinition, builtinToolParameters, defineTool, type ToolContext } from "@gatehouse/sdk";
 import { refuseUncheckedFile } from "./effect-pins.ts";
 import type { FileMutationQueue } from "./file-mutation-queue.ts";
+import { type LineDiff, lineDiff, MAX_DIFF_BYTES } from "./line-diff.ts";
 import { resolveToolPath } from "./resolve-path.ts";
 import { describeFailure, failureResult, textResult } from "./tool-result.ts";
-import { closeFile, openVerified, writeWhole } from "./verified-open.ts";
+import { closeFile, openVerified, readWhole, writeWhole } from "./verified-open.ts";
 import { checkedTarget } from "./verify-target.ts";
 
 /** What a write result tells the host. */
@@ -11,6 +12,10 @@ export interface WriteDetails {
   /** The absolute path as the model spelled it (before symlinks are resolved). */
   path: string;
   bytes: number;
+  /** True when the write created the file. */
+  created?: boolean;
+  /** What changed in an existing text file of at most 1 MiB (for viewers; not sent to the model). */
+  diff?: LineDiff;
 }
 
 const parameters = builtinToolParameters.write;
@@ -19,22 +24,30 @@ const parameters = builtinToolParameters.write;
  * Writes `content` to exactly the file `target` names (see `openVerified`).
  * Contract: a target that is not a regular file (a FIFO, a device), or a hard link made after the
  * guards checked it, is refused before anything is written; an existing file is truncated only once
- * it is proven to be the target.
+ * it is proven to be the target. Its previous text (UTF-8, at most 1 MiB) is read through the same
+ * descriptor, so the diff describes exactly the file that was replaced.
  */
 async function writeTarget(options: {
   target: string;
   displayPath: string;
   content: string;
   pins: ToolContext["pinnedTargets"];
-}): Promise<number> {
+}): Promise<Omit<WriteDetails, "path">> {
   const { target, displayPath } = options;
   const file = openVerified({ target, intent: "replace", displayPath });
   try {
     if (!file.stats.isFile()) throw new Error(`${displayPath} is not a regular file; nothing was written.`);
     refuseUncheckedFile({ pins: options.pins, target, stats: file.stats, displayPath, access: "write" });
     const data = Buffer.from(options.content, "utf8");
+    const before =
+      !file.created && file.stats.size <= MAX_DIFF_BYTES ? await readWhole(file).catch(() => undefined) : undefined;
     await writeWhole(file, data);
-    return data.length;
+    const previous = before?.toString("utf8");
+    const diff =
+      previous !== undefined && Buffer.from(previous, "utf8").equals(before as Buffer)
+        ? lineDiff(previous, options.content)
+        : undefined;
+    return { bytes: data.length, ...(file.created ? { created: true } : {}), ...(diff ? { diff } : {}) };
   } finally {
     await closeFile(file);
   }
@@ -61,13 +74,16 @@ export function createWriteTool(options: { queue: FileMutationQueue }): AnyToolD
         const resolved = resolveToolPath(args.path, ctx.cwd);
         absPath = resolved;
         // No await before enqueueing: the queue's order must be the order the calls arrived in.
-        const bytes = await queue.run(resolved, async (realTarget) => {
+        const written = await queue.run(resolved, async (realTarget) => {
           if (ctx.signal.aborted) throw new Error(`Write to ${args.path} was aborted before it started.`);
           const access = "write";
           const target = checkedTarget({ absPath: resolved, queued: realTarget, displayPath: args.path, ctx, access });
           return writeTarget({ target, displayPath: args.path, content: args.content, pins: ctx.pinnedTargets });
         });
-        return textResult(`Wrote ${bytes} bytes to ${args.path}`, { path: absPath, bytes });
+        return textResult(`Wrote ${written.bytes} ${written.bytes === 1 ? "byte" : "bytes"} to ${args.path}`, {
+          path: absPath,
+          ...written,
+        });
       } catch (error) {
         const text = describeFailure({ action: "write", displayPath: args.path, absPath, error });
         return failureResult(text, { path: absPath ?? args.path, bytes: 0 });

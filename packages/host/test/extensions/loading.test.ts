@@ -54,6 +54,8 @@ export default defineExtension({ name: "my-read", setup(api) {
       ".gatehouse/settings.json": JSON.stringify({ config: { configured: { level: "high" } } }, null, 2),
       ".gatehouse/extensions/a-syntax.ts": "export default defineExtension({ name: 'x', setup( { ",
       ".gatehouse/extensions/b-throws.ts": `export default { name: "throws", setup() { throw new Error("setup exploded"); } };`,
+      ".gatehouse/extensions/e-deep.ts":
+        'type N = number;\nfunction check(n: N): void {\n  if (n > 0) throw new Error("no API key");\n}\nexport default { name: "deep", setup() {\n  check(1);\n} };\n',
       ".gatehouse/extensions/c-nothing.ts": `export default 42;`,
       ".gatehouse/extensions/d-config.ts": `import { defineExtension, z } from "@gatehouse/sdk";
 export default defineExtension({ name: "configured", setup(api) { api.config(z.object({ level: z.number() })); } });`,
@@ -63,7 +65,11 @@ export default defineExtension({ name: "configured", setup(api) { api.config(z.o
     const byName = Object.fromEntries(host.extensions().map((r) => [r.name, r]));
     expect(byName["a-syntax"]?.status).toBe("failed");
     expect(byName["a-syntax"]?.source).toBe(join(p.dir, ".gatehouse/extensions/a-syntax.ts"));
-    expect(byName.throws).toMatchObject({ status: "failed", errors: ["setup exploded"] });
+    // A throw names the line it came from, so the author can go straight there.
+    const file = join(p.dir, ".gatehouse/extensions/b-throws.ts");
+    expect(byName.throws).toMatchObject({ status: "failed", errors: [`setup exploded (at ${file}:1)`] });
+    // In a helper the setup calls: the line of the throw, in the TypeScript the author wrote.
+    expect(byName.deep?.errors).toEqual([`no API key (at ${join(p.dir, ".gatehouse/extensions/e-deep.ts")}:3)`]);
     expect(byName["c-nothing"]?.errors[0]).toContain("default export must be defineExtension");
     const configError = byName.configured?.errors[0] ?? "";
     expect(configError).toContain(`${join(p.dir, ".gatehouse/settings.json")}:`);
@@ -72,7 +78,7 @@ export default defineExtension({ name: "configured", setup(api) { api.config(z.o
     const reported = events
       .filter((e) => e.type === "extension_error")
       .map((e) => (e.type === "extension_error" ? e.extension : ""));
-    expect(reported.sort()).toEqual(["a-syntax", "c-nothing", "configured", "throws"]);
+    expect(reported.sort()).toEqual(["a-syntax", "c-nothing", "configured", "deep", "throws"]);
   });
 
   it("a handler that throws or hangs in a file extension blocks the call and is reported; other extensions run", async () => {

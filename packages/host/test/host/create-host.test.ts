@@ -71,12 +71,14 @@ describe("createHost", () => {
       ["broken", "failed"],
       ["fine", "loaded"],
     ]);
-    expect(records[0]?.errors[0]).toBe("setup exploded");
+    // The message, then where the setup threw (this file's line), so a reader can find it.
+    const thrown = records[0]?.errors[0] as string;
+    expect(thrown).toMatch(/^setup exploded \(at \/.*\/create-host\.test\.ts:\d+\)$/);
     const names = host.tools().map((t) => t.name);
     expect(names).toContain("whole");
     expect(names).not.toContain("half");
     expect(events).toContainEqual(
-      expect.objectContaining({ type: "extension_error", extension: "broken", error: "setup exploded" }),
+      expect.objectContaining({ type: "extension_error", extension: "broken", error: thrown }),
     );
   });
 

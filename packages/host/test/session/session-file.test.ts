@@ -66,6 +66,27 @@ describe("session file", () => {
     expect(again.context().messages.map((m) => m.content)).toEqual(["a", "c"]);
   });
 
+  it("refuses a branch that leaves a call of a batch unanswered: onto the asking message or a first result", () => {
+    const file = fresh();
+    const s = Session.create(file);
+    const prompt = s.appendMessage(user("go"));
+    const asks = s.appendMessage(assistant(["A", "B"]));
+    const a = s.appendMessage(result("A"));
+    const b = s.appendMessage(result("B"));
+    s.appendMessage(user("next"));
+    const before = readFileSync(file, "utf8");
+    expect(() => s.branch(asks.id)).toThrow(
+      `Cannot branch onto ${asks.id}: the assistant message ${asks.id} asks for tool calls A (read), B (read) that have no result on that path; branch onto ${b.id} (after its results) or ${prompt.id} (before the model asked).`,
+    );
+    expect(() => s.branch(a.id)).toThrow(/tool calls B \(read\) that have no result/);
+    expect(() => s.branch("nope")).toThrow(/nope/);
+    expect(readFileSync(file, "utf8")).toBe(before);
+    s.branch(b.id);
+    expect(s.context().messages.map((m) => m.role)).toEqual(["user", "assistant", "toolResult", "toolResult"]);
+    s.branch(prompt.id);
+    expect(s.leafId).toBe(prompt.id);
+  });
+
   it("custom, label and model_change entries never reach the model", () => {
     const s = Session.create(fresh());
     s.appendMessage(user("a"));

@@ -1,4 +1,4 @@
-import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { chmod, mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { builtin, context, run, tempDir, textOf } from "./helpers.ts";
@@ -11,21 +11,48 @@ describe("write", () => {
     const result = await run(write, { path: "a/b/c.txt", content: "héllo" }, context(dir).ctx);
     expect(result.isError).toBeUndefined();
     expect(textOf(result)).toBe("Wrote 6 bytes to a/b/c.txt");
-    expect(result.details).toEqual({ path: path.join(dir, "a/b/c.txt"), bytes: 6 });
+    expect(result.details).toEqual({ path: path.join(dir, "a/b/c.txt"), bytes: 6, created: true });
     expect(await readFile(path.join(dir, "a/b/c.txt"), "utf8")).toBe("héllo");
   });
 
-  it("overwrites an existing file whole", async () => {
+  it("overwrites an existing file whole and says what it replaced, for a viewer (details.diff)", async () => {
     const dir = await tempDir();
-    await writeFile(path.join(dir, "f.txt"), "old content that is longer");
-    await run(write, { path: path.join(dir, "f.txt"), content: "new" }, context("/").ctx);
-    expect(await readFile(path.join(dir, "f.txt"), "utf8")).toBe("new");
+    await writeFile(path.join(dir, "f.txt"), "keep\nold content that is longer\nend\n");
+    const result = await run(write, { path: path.join(dir, "f.txt"), content: "keep\nnew\nend\n" }, context("/").ctx);
+    expect(await readFile(path.join(dir, "f.txt"), "utf8")).toBe("keep\nnew\nend\n");
+    expect(result.details).toEqual({
+      path: path.join(dir, "f.txt"),
+      bytes: 13,
+      diff: {
+        added: 1,
+        removed: 1,
+        hunks: [{ oldStart: 1, newStart: 1, lines: [" keep", "-old content that is longer", "+new", " end"] }],
+      },
+    });
+  });
+
+  it("writes a file its owner may only write (no diff then), and gives no diff for a binary file", async () => {
+    const dir = await tempDir();
+    const only = path.join(dir, "w.txt");
+    await writeFile(only, "before");
+    await chmod(only, 0o200);
+    const written = await run(write, { path: only, content: "after" }, context("/").ctx);
+    await chmod(only, 0o600);
+    expect(written.isError).toBeUndefined();
+    expect(await readFile(only, "utf8")).toBe("after");
+    if (process.getuid?.() !== 0) expect(written.details).toEqual({ path: only, bytes: 5 });
+    const binary = path.join(dir, "b.bin");
+    await writeFile(binary, Buffer.from([0xff, 0xfe, 0x00, 0x80]));
+    const replaced = await run(write, { path: binary, content: "text" }, context("/").ctx);
+    expect(replaced.details).toEqual({ path: binary, bytes: 4 });
   });
 
   it("writing an empty file reports 0 bytes", async () => {
     const dir = await tempDir();
     const result = await run(write, { path: "empty", content: "" }, context(dir).ctx);
     expect(textOf(result)).toBe("Wrote 0 bytes to empty");
+    const one = await run(write, { path: "one", content: "x" }, context(dir).ctx);
+    expect(textOf(one)).toBe("Wrote 1 byte to one");
     expect(await readFile(path.join(dir, "empty"), "utf8")).toBe("");
   });
 

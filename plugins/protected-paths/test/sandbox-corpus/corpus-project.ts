@@ -165,14 +165,17 @@ export interface CorpusRun {
   stderr: string;
 }
 
-/** Runs `gatehouse run --json` on the project with the given scripted turns. */
+/**
+ * Runs `gatehouse run --json --no-session` on the project with the given scripted turns. No session
+ * is recorded, so the corpus can demand that nothing at all changes under GATEHOUSE_HOME.
+ */
 export function runCorpus(project: CorpusProject, turns: unknown[], name: string): Promise<CorpusRun> {
   const script = path.join(project.base, `${name}.json`);
   writeFileSync(script, JSON.stringify({ turns: [...turns, { content: [{ type: "text", text: "done" }] }] }));
   return new Promise((resolve, reject) => {
     const child = spawn(
       process.execPath,
-      [...CLI_ARGV, "run", "go", "--script", script, "--cwd", project.ws, "--json"],
+      [...CLI_ARGV, "run", "go", "--script", script, "--cwd", project.ws, "--json", "--no-session"],
       {
         env: project.env,
         stdio: ["ignore", "pipe", "pipe"],

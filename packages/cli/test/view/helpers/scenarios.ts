@@ -82,18 +82,24 @@ export function parallelBatchRun(): Step[] {
   ];
 }
 
-/** The plain-mode output of `parallelBatchRun`, line by line. */
+/** The plain-mode output of `parallelBatchRun`, line by line (and what a terminal is left with). */
 export const PARALLEL_BATCH_LINES: readonly string[] = [
-  "thinking: The user wants a file. Check the policy first.",
-  "I'll write the files and run the check.",
-  "→ write .env (3 chars)",
-  "⊘ write .env (3 chars) · blocked by protected-paths: writes to .env are denied",
-  "→ bash sleep 0.2; exit 3",
-  "→ write playground/x.txt (12 chars)",
+  "› write the files",
+  "",
+  "✻ thinking: The user wants a file. Check the policy first.",
+  "● I'll write the files and run the check.",
+  "",
+  "⊘ write .env · blocked by protected-paths",
+  "  └ writes to .env are denied",
   "⚠ extension tool-audit failed in tool_result: disk full",
-  "✓ write playground/x.txt (12 chars) · Wrote 12 bytes to playground/x.txt",
-  "✗ bash sleep 0.2; exit 3 · failed: Command exited with code 3",
-  "Done: x.txt written; .env is protected.",
+  "✓ write playground/x.txt",
+  "  └ Wrote 12 bytes to playground/x.txt",
+  "✗ bash sleep 0.2; exit 3 · failed",
+  "  └ Command exited with code 3",
+  "    step 2/2",
+  "",
+  "● Done: x.txt written; .env is protected.",
+  "",
   "done · 2 turns · 3 tool calls: 1 ok, 1 failed, 1 blocked · 0.8s",
 ];
 

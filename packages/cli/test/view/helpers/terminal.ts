@@ -23,8 +23,9 @@ export interface ScreenOptions {
 
 /**
  * Replays `output` and returns the visible rows, trailing spaces and a trailing empty row removed.
- * Contract: SGR color codes are ignored; `ESC[2K` / `ESC[K` erase; any other escape sequence or
- * control character throws, so a test notices output it did not expect.
+ * Contract: SGR color codes are ignored; `ESC[2K` / `ESC[K` erase the row, `ESC[J` everything
+ * below the cursor, `ESC[nA` moves the cursor up; any other escape sequence or control character
+ * throws, so a test notices output it did not expect.
  */
 export function screen(output: string, options: ScreenOptions = {}): string[] {
   const rows: string[][] = [[]];
@@ -39,6 +40,10 @@ export function screen(output: string, options: ScreenOptions = {}): string[] {
       const [all, params, final] = match;
       if (final === "K" && params === "2") rows[row] = [];
       else if (final === "K" && (params === "" || params === "0")) rows[row] = rows[row]!.slice(0, col);
+      else if (final === "J" && (params === "" || params === "0")) {
+        rows[row] = rows[row]!.slice(0, col);
+        rows.length = row + 1;
+      } else if (final === "A") row = Math.max(0, row - Number(params || "1"));
       else if (final !== "m") throw new Error(`unexpected sequence ${JSON.stringify(all)}`);
       i += all.length;
       continue;

@@ -3,12 +3,13 @@
  * streaming events of one assistant message.
  */
 import type { AssistantMessage, AssistantMessageEvent, GatehouseEvent } from "@gatehouse/sdk";
+import type { ColorEnv } from "../../../src/color-support.ts";
 import { createLiveView } from "../../../src/view/index.ts";
 import { createClock, createFakeTicker } from "./fake-ticker.ts";
 import { MemoryStream } from "./terminal.ts";
 
 /** A view in TTY mode with the view's own color default (NO_COLOR taken from `env`). */
-export function ttyViewWith(options: { columns?: number; color?: boolean; env?: { NO_COLOR?: string } } = {}) {
+export function ttyViewWith(options: { columns?: number; color?: boolean; env?: ColorEnv } = {}) {
   const out = new MemoryStream({ isTTY: true, columns: options.columns ?? 100 });
   const clock = createClock();
   const ticker = createFakeTicker();
@@ -28,12 +29,12 @@ export function ttyView(options: { columns?: number; color?: boolean } = {}) {
   return ttyViewWith({ ...options, color: options.color ?? false });
 }
 
-/** A view in plain mode. */
-export function plainView() {
+/** A view in plain mode, `width` columns wide (default 80), colours off. */
+export function plainView(width?: number) {
   const out = new MemoryStream();
   const clock = createClock();
   const ticker = createFakeTicker();
-  const view = createLiveView({ out, now: clock.now, ...ticker, env: {} });
+  const view = createLiveView({ out, now: clock.now, ...ticker, env: {}, color: false, ...(width ? { width } : {}) });
   return { out, clock, ticker, view };
 }
 
