@@ -16,6 +16,8 @@ usage:
   gatehouse audit verify|tail|stats [FILE] [--cwd DIR] [--json]   (verify: --key FILE --seals DIR; tail: --lines N --follow)
   gatehouse session show FILE | gatehouse session check FILE [--json]
   gatehouse models [--cwd DIR] [--json]
+  gatehouse hook claude-code|codex [--cwd DIR]   (an agent's hook: the call as JSON on stdin)
+  gatehouse hook install claude-code|codex [--project|--user] [--uninstall] [--cwd DIR] [--command CMD]
 
 exit codes: 0 finished · 1 model error, host failure or a refused policy check
             2 bad usage or input, a required guard that cannot run · 130 interrupted
@@ -36,6 +38,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   audit: async () => (await import("./audit-command.ts")).auditCommand,
   session: async () => (await import("./session-command.ts")).sessionCommand,
   models: async () => (await import("./models-command.ts")).modelsCommand,
+  hook: async () => (await import("./hook/hook-command.ts")).hookCommand,
 };
 
 const INPUT_ERRORS = new Set([

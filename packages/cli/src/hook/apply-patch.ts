@@ -1,0 +1,52 @@
+/** One file an apply_patch envelope touches. */
+export interface PatchTarget {
+  op: "add" | "update" | "delete" | "move";
+  path: string;
+}
+
+const HEADERS: readonly [string, PatchTarget["op"]][] = [
+  ["*** Add File:", "add"],
+  ["*** Update File:", "update"],
+  ["*** Delete File:", "delete"],
+  ["*** Move to:", "move"],
+];
+
+/** The envelope text of a Codex `apply_patch` call: `command` as a string, or the argv form's patch. */
+export function patchText(command: unknown): string | undefined {
+  if (typeof command === "string") return command;
+  if (Array.isArray(command)) {
+    const found = command.find((part) => typeof part === "string" && part.includes("*** Begin Patch"));
+    return typeof found === "string" ? found : undefined;
+  }
+  return undefined;
+}
+
+/**
+ * The files a Codex patch envelope adds, updates, deletes or moves to.
+ * Contract: over-approximates — any line that is a file header once leading whitespace is removed
+ * counts (a lenient parser could take it as one), and paths are trimmed (a path that differs only
+ * by surrounding spaces is checked as the trimmed one, which policy matches). Throws when the text
+ * holds no file operation or does not begin with `*** Begin Patch`: what it touches cannot be told,
+ * so the caller refuses it.
+ */
+export function patchTargets(envelope: string): PatchTarget[] {
+  const lines = envelope.split(/\r?\n|\r/);
+  const first = lines.findIndex((line) => line.trim() !== "");
+  // The envelope may come inside a here-document (`apply_patch <<'EOF'`): start at its marker.
+  const begin = lines.findIndex((line) => line.trim() === "*** Begin Patch");
+  if (begin < 0 || (first !== begin && !/apply_patch|<</.test(lines[first] ?? ""))) {
+    throw new Error("the patch does not begin with *** Begin Patch");
+  }
+  const targets: PatchTarget[] = [];
+  for (const line of lines.slice(begin + 1)) {
+    const trimmed = line.trimStart();
+    for (const [prefix, op] of HEADERS) {
+      if (!trimmed.startsWith(prefix)) continue;
+      const path = trimmed.slice(prefix.length).trim();
+      if (path === "") throw new Error(`"${prefix}" names no file`);
+      targets.push({ op, path });
+    }
+  }
+  if (targets.length === 0) throw new Error("the patch names no file");
+  return targets;
+}
