@@ -4,7 +4,7 @@ import { type BashMode, checkExec } from "./check/check-exec.ts";
 import { type EvaluateOptions, evaluatePath } from "./check/evaluate-path.ts";
 import { matchView } from "./check/match-view.ts";
 import type { Access, PolicyContext } from "./check/policy-context.ts";
-import { type ProtectedPathsConfigInput, protectedPathsConfigSchema } from "./config.ts";
+import type { ProtectedPathsConfig } from "./config.ts";
 import { allow, type Decision, deny } from "./decision.ts";
 import { detectCaseFolding } from "./paths/case-folding.ts";
 import { showPath } from "./paths/path-text.ts";
@@ -71,14 +71,14 @@ function realOrSelf(p: string): string {
 }
 
 /**
- * Compiles a policy from a `protected-paths` configuration.
- * Contract: the configuration is parsed with `protectedPathsConfigSchema` (throws a ZodError when it
- * is invalid: validate first where a clear message matters); roots, case folding ("auto" probes the
- * first root) and globs are resolved once; each check afterwards only consults `fs`, except the
- * hard-link check of reads and the sandbox, which consult the real filesystem through the deny index.
+ * Compiles a policy from an already parsed `protected-paths` configuration (what the extension's
+ * `api.config` returned, defaults filled in). This module loads no schema library, so a process
+ * that only decides (an agent hook) starts fast; `createPolicy` parses first.
+ * Contract: roots, case folding ("auto" probes the first root) and globs are resolved once; each
+ * check afterwards only consults `fs`, except the hard-link check of reads and the sandbox, which
+ * consult the real filesystem through the deny index.
  */
-export function createPolicy(config: ProtectedPathsConfigInput, options: PolicyOptions): Policy {
-  const parsed = protectedPathsConfigSchema.parse(config);
+export function compilePolicy(parsed: ProtectedPathsConfig, options: PolicyOptions): Policy {
   const fs = options.fs ?? nodePolicyFs;
   const { cwd, home } = options;
   const roots = resolveRoots(parsed.workspace ?? [cwd], { cwd, home, fs });

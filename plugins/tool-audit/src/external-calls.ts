@@ -5,7 +5,7 @@ import type { ToolEffect, ToolExecutionEndEvent, ToolResult } from "@gatehouse/s
 import { auditLocation, projectLogSegments } from "./audit-location.ts";
 import { locationProblem, prepareAudit } from "./audit-prepare.ts";
 import { openAuditSession } from "./audit-session.ts";
-import { type ToolAuditConfig, toolAuditConfigSchema } from "./config.ts";
+import type { ToolAuditConfig } from "./config.ts";
 import { gatehouseVersion } from "./gatehouse-version.ts";
 import { createRedactor, mergeVerbatim } from "./redact.ts";
 import type { AuditWriteFailure } from "./sink.ts";
@@ -35,8 +35,11 @@ export interface ExternalCallsOptions {
   home: string;
   /** Creates (or checks) a private folder under GATEHOUSE_HOME, like `api.privateDir`. */
   privateDir: (...segments: string[]) => string;
-  /** The effective `config.tool-audit` section (as the loaded extension parsed and merged it). */
-  config: unknown;
+  /**
+   * The effective `config.tool-audit` section as the loaded extension parsed and merged it
+   * (defaults filled in): the extension record's `config.value`.
+   */
+  config: ToolAuditConfig;
 }
 
 /** What recording did: `stops` when the failure must block the call (`onWriteError: "stop"` or tampering). */
@@ -78,13 +81,8 @@ export async function recordExternalCalls(
   options: ExternalCallsOptions,
   events: readonly ExternalCallEvent[],
 ): Promise<ExternalCallsResult> {
-  let config: ToolAuditConfig;
+  const { config } = options;
   let failure: AuditWriteFailure | undefined;
-  try {
-    config = toolAuditConfigSchema.parse(options.config ?? {});
-  } catch (error) {
-    return { ok: false, stops: true, error: `config.tool-audit is invalid: ${(error as Error).message}` };
-  }
   const stops = () => config.onWriteError === "stop" || failure?.op === "replaced";
   try {
     const location = auditLocation({ home: options.home, cwd: options.cwd, file: config.file, key: config.key });

@@ -1,5 +1,5 @@
 import { isAbsolute, resolve } from "node:path";
-import type { AgentHookSettings } from "@gatehouse/host";
+import type { AgentHookSettings } from "@gatehouse/host/hook-plan";
 import type { ToolEffect } from "@gatehouse/sdk";
 import { patchTargets, patchText } from "./apply-patch.ts";
 import type { HookPayload } from "./hook-payload.ts";

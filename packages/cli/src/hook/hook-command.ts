@@ -57,7 +57,7 @@ async function answerHook(
     text = await readStdin(stdin, MAX_PAYLOAD_BYTES);
     event = eventOf(text);
     const payload = parseHookPayload(text, agent);
-    const { decideHook } = await import("./hook-decision.ts");
+    const { decideHook } = await import("./hook-decide.ts");
     const deadline = new Promise<HookAnswer>((resolve) => {
       timer = setTimeout(
         () =>

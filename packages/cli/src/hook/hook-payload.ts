@@ -1,5 +1,4 @@
 import { isAbsolute } from "node:path";
-import { GatehouseError } from "@gatehouse/host";
 
 /** The agents whose hooks Gatehouse answers. */
 export type HookAgent = "claude-code" | "codex";
@@ -33,7 +32,7 @@ const EVENTS: Record<HookAgent, readonly HookEventName[]> = {
 };
 
 function bad(message: string): never {
-  throw new GatehouseError("GH_USAGE", `hook input: ${message}`);
+  throw new Error(`hook input: ${message}`);
 }
 
 function text(value: Record<string, unknown>, key: string, required: boolean): string | undefined {
@@ -48,7 +47,7 @@ function text(value: Record<string, unknown>, key: string, required: boolean): s
 
 /**
  * Parses one hook invocation's stdin.
- * Contract: throws GH_USAGE naming the field for anything that is not the agent's documented
+ * Contract: throws an error naming the field for anything that is not the agent's documented
  * shape (the caller turns it into a block, never an allow): not one JSON object, an event the
  * agent does not send, a missing tool name, a tool input that is not an object, a relative cwd.
  */

@@ -31,6 +31,8 @@ export interface CallEvaluation {
   confinedBy?: string;
   /** The project's extensions as loaded for the decision (status, effective configuration). */
   extensions: ExtensionRecord[];
+  /** False when the project could not be loaded (bad settings, a required guard failing): nothing was asked. */
+  guardsRunning: boolean;
 }
 
 /**
@@ -78,19 +80,26 @@ export async function evaluateToolCall(options: EvaluateCallOptions): Promise<Ca
       blockedBy: "gatehouse",
       reason: `Gatehouse cannot decide${code}: ${message}`,
       extensions: [],
+      guardsRunning: false,
     };
   }
   try {
     const result = await host.check(options.toolName, options.input);
     const extensions = host.extensions();
     if (result.outcome === "allowed") {
-      return { outcome: "allowed", extensions, ...(result.confinedBy ? { confinedBy: result.confinedBy } : {}) };
+      return {
+        outcome: "allowed",
+        extensions,
+        guardsRunning: true,
+        ...(result.confinedBy ? { confinedBy: result.confinedBy } : {}),
+      };
     }
     return {
       outcome: "blocked",
       blockedBy: result.blockedBy ?? "gatehouse",
       reason: result.reason ?? `the call was ${result.outcome}`,
       extensions,
+      guardsRunning: true,
     };
   } finally {
     await host.close();
