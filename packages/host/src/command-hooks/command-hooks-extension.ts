@@ -93,8 +93,9 @@ export function commandHooksExtension(options: CommandHooksOptions): ExtensionDe
       const denied = new Map<string, string>();
       api.on("tool_call", async (event, ctx) => {
         if (event.toolCallId.startsWith(HOOK_COMMAND_ID)) return undefined;
+        let input: Record<string, unknown> | undefined;
         for (const m of matching(options.groups.PreToolUse, event.toolName)) {
-          const body = payload("PreToolUse", event.toolCallId, event.toolName, event.input);
+          const body = payload("PreToolUse", event.toolCallId, event.toolName, input ?? event.input);
           const verdict = await ask(m, "PreToolUse", body, ctx.signal);
           const name = describe(m.group, "PreToolUse", m.line);
           if (verdict.kind === "failed") {
@@ -105,9 +106,9 @@ export function commandHooksExtension(options: CommandHooksOptions): ExtensionDe
             denied.set(event.toolCallId, `${name} denied the call: ${verdict.reason}`);
             return undefined;
           }
-          if (verdict.kind === "update") event.input = fromClaudeInput(event.toolName, verdict.input);
+          if (verdict.kind === "update") input = fromClaudeInput(event.toolName, verdict.input);
         }
-        return undefined;
+        return input ? { input } : undefined;
       });
       api.on(
         "tool_call",
