@@ -6,7 +6,7 @@ let raw = "";
 for await (const chunk of process.stdin) raw += chunk;
 const event = JSON.parse(raw);
 const file = event.tool_input?.file_path;
-if (!file || !file.endsWith(".json")) process.exit(0);
+if (!file?.endsWith(".json")) process.exit(0);
 const text = readFileSync(file, "utf8");
 const formatted = `${JSON.stringify(JSON.parse(text), null, 2)}\n`;
 if (formatted !== text) {
