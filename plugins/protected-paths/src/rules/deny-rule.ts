@@ -84,9 +84,11 @@ export function compileDenyRule(options: {
       ];
     });
   const forms = withDirectory(body);
-  const compiled = compile(forms);
   const root = forms.length === 2 ? (forms.find((f) => !f.endsWith("/**")) as string) : undefined;
-  const rootCompiled = root === undefined ? compiled : compile([root]);
+  // The root's own matchers are among the forms' (it is one of them): compiled once, shared.
+  const perForm = forms.map((form) => compile([form]));
+  const compiled = perForm.flat();
+  const rootCompiled = root === undefined ? compiled : (perForm[forms.indexOf(root)] ?? compile([root]));
   const candidates = (view: MatchView): readonly string[] => {
     if (anchor === "absolute") return [view.absolute];
     if (anchor === "workspace-root") return view.relatives;
