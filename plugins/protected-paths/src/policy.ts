@@ -25,6 +25,12 @@ export interface PolicyOptions {
   fs?: PolicyFs;
   /** Gatehouse's own state (GATEHOUSE_HOME): denied for reads and writes when given. */
   gatehouseHome?: string;
+  /**
+   * For commands no sandbox will confine (another agent's, decided in its hooks): how a `bash` of
+   * "sandbox" or "analyze" decides them — "unconfined" (the default then: refuse whatever the
+   * analysis does not model) or "analyze" (best effort). "deny" and "allow" stay as configured.
+   */
+  unconfinedBash?: "unconfined" | "analyze";
 }
 
 /** The settings a policy decided with, after defaults and resolution (for explanations). */
@@ -112,6 +118,8 @@ export function compilePolicy(parsed: ProtectedPathsConfig, options: PolicyOptio
     network: parsed.network,
     undeclaredEffects: parsed.undeclaredEffects,
   };
+  const confinable = parsed.bash === "sandbox" || parsed.bash === "analyze";
+  const execMode: BashMode = options.unconfinedBash && confinable ? options.unconfinedBash : parsed.bash;
   const planner = createSandboxPlanner({ ctx, index: denyIndex, network: parsed.network === "allow" });
 
   function decide(context: PolicyContext, access: Access, path: unknown, checkOptions?: EvaluateOptions): Decision {
@@ -132,7 +140,7 @@ export function compilePolicy(parsed: ProtectedPathsConfig, options: PolicyOptio
       case "write":
         return decide(ctx, kind, (effect as { path?: unknown }).path);
       case "exec":
-        return checkExec(ctx, { mode: parsed.bash, command: (effect as { command?: unknown }).command });
+        return checkExec(ctx, { mode: execMode, command: (effect as { command?: unknown }).command });
       case "net":
         // Network access is out of this plugin's scope.
         return allow();

@@ -90,6 +90,22 @@ function shellCommand(command: unknown, what: string): string {
 }
 
 /** A shell command as the analyzer should see it: run from the agent's cwd, wherever the project is. */
+/** A command that is only Codex's patch tool run from the shell: `apply_patch <<'EOF' … EOF` or its argv form. */
+// The delimiter must be quoted: in an unquoted here-document the shell expands `$(…)` in the patch.
+const SHELL_PATCH =
+  /^\s*(?:apply_patch|applypatch)\s+<<-?\s*(['"])([\w.-]+)\1[ \t]*\r?\n[\s\S]*?\r?\n\2[ \t]*\r?\n?\s*$/;
+
+/** The patch of a shell call that only applies a patch (Codex applies it itself), or `undefined`. */
+function shellPatch(command: unknown): string | undefined {
+  if (Array.isArray(command)) {
+    const [program, patch, ...rest] = command;
+    const name = typeof program === "string" ? program.split("/").at(-1) : undefined;
+    const tool = name === "apply_patch" || name === "applypatch";
+    return tool && typeof patch === "string" && rest.length === 0 ? patch : undefined;
+  }
+  return typeof command === "string" && SHELL_PATCH.test(command) ? command : undefined;
+}
+
 function execEffects(command: string, cwd: string, projectDir: string): ToolEffect[] {
   const where = cwd === projectDir ? command : `cd '${cwd.replaceAll("'", `'\\''`)}' && ${command}`;
   const effects: ToolEffect[] = [{ kind: "exec", command: where }];
@@ -143,9 +159,16 @@ function mappedEffects(
  * without files): the caller refuses such calls.
  */
 export function mapAgentCall(payload: HookPayload, settings: AgentHookSettings, projectDir: string): MappedCall {
+  const builtIn = builtInCall(payload, projectDir);
+  const mapping = settings.tools?.[payload.toolName];
+  if (!mapping) return builtIn;
+  const effects = [...builtIn.effects, ...mappedEffects(mapping, payload.toolInput, payload.cwd, payload.toolName)];
+  const unknown = builtIn.kind === "unmapped" || builtIn.kind === "internal";
+  return { effects, kind: unknown ? "mapped" : builtIn.kind };
+}
+
+function builtInCall(payload: HookPayload, projectDir: string): MappedCall {
   const { toolName: name, toolInput: input, cwd } = payload;
-  const mapping = settings.tools?.[name];
-  if (mapping) return { effects: mappedEffects(mapping, input, cwd, name), kind: "mapped" };
   switch (name) {
     case "Read":
     case "NotebookRead":
@@ -169,11 +192,13 @@ export function mapAgentCall(payload: HookPayload, settings: AgentHookSettings, 
     case "Bash":
     case "shell":
     case "exec_command":
-    case "local_shell":
-      return {
-        effects: execEffects(shellCommand(input.command ?? input.cmd, `${name}.command`), cwd, projectDir),
-        kind: "shell",
-      };
+    case "local_shell": {
+      const given = input.command ?? input.cmd;
+      // Nothing but a patch: decided by the files it names, as the apply_patch tool (the program runs no other code).
+      const patch = shellPatch(given);
+      if (patch !== undefined) return { effects: patchEffects(patch, cwd), kind: "file" };
+      return { effects: execEffects(shellCommand(given, `${name}.command`), cwd, projectDir), kind: "shell" };
+    }
     case "apply_patch": {
       const envelope = patchText(input.command ?? input.patch ?? input.input);
       if (envelope === undefined) fail("apply_patch.command must hold the patch envelope");

@@ -4,11 +4,12 @@ export interface PatchTarget {
   path: string;
 }
 
-const HEADERS: readonly [string, PatchTarget["op"]][] = [
-  ["*** Add File:", "add"],
-  ["*** Update File:", "update"],
-  ["*** Delete File:", "delete"],
-  ["*** Move to:", "move"],
+/** File headers, spelled leniently (any spacing, any case): whatever a lenient parser could take for one counts. */
+const HEADERS: readonly [RegExp, PatchTarget["op"]][] = [
+  [/^\*{3}\s*add\s+file\s*:(.*)$/i, "add"],
+  [/^\*{3}\s*update\s+file\s*:(.*)$/i, "update"],
+  [/^\*{3}\s*delete\s+file\s*:(.*)$/i, "delete"],
+  [/^\*{3}\s*move\s+to\s*:(.*)$/i, "move"],
 ];
 
 /** The envelope text of a Codex `apply_patch` call: `command` as a string, or the argv form's patch. */
@@ -39,11 +40,12 @@ export function patchTargets(envelope: string): PatchTarget[] {
   }
   const targets: PatchTarget[] = [];
   for (const line of lines.slice(begin + 1)) {
-    const trimmed = line.trimStart();
-    for (const [prefix, op] of HEADERS) {
-      if (!trimmed.startsWith(prefix)) continue;
-      const path = trimmed.slice(prefix.length).trim();
-      if (path === "") throw new Error(`"${prefix}" names no file`);
+    const trimmed = line.trim();
+    for (const [header, op] of HEADERS) {
+      const match = header.exec(trimmed);
+      if (!match) continue;
+      const path = (match[1] ?? "").trim();
+      if (path === "") throw new Error(`"${trimmed}" names no file`);
       targets.push({ op, path });
     }
   }

@@ -1,14 +1,14 @@
-import { homedir } from "node:os";
 import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { gatehouseHome, type HookPlanOptions, readHookPlan } from "@gatehouse/host/hook-plan";
-import { checkCall, compilePolicy, type ProtectedPathsConfig } from "@gatehouse/protected-paths/decide";
+import { type HookPlanOptions, readHookPlan } from "@gatehouse/host/hook-plan";
+import { checkCall } from "@gatehouse/protected-paths/decide";
 import type { ToolAuditConfig } from "@gatehouse/tool-audit/external";
 import type { CliIo } from "../io.ts";
 import { mapAgentCall } from "./agent-tools.ts";
 import { type HookAnswer, refuse } from "./hook-answer.ts";
 import { finishHook, SHELL_DENIED, type Verdict } from "./hook-finish.ts";
 import type { HookPayload } from "./hook-payload.ts";
+import { hookPolicy } from "./hook-policy.ts";
 
 /**
  * The project whose policy applies: `--cwd`, else Claude Code's `CLAUDE_PROJECT_DIR`, else the
@@ -52,11 +52,7 @@ export async function decideHook(payload: HookPayload, io: CliIo, cwdFlag: strin
   if (payload.event === "PreToolUse") {
     verdict = { blocked: false };
     if (plan.protectedPaths) {
-      const policy = compilePolicy(plan.protectedPaths as ProtectedPathsConfig, {
-        cwd: projectDir,
-        home: homedir(),
-        gatehouseHome: gatehouseHome(io.env),
-      });
+      const policy = hookPolicy({ config: plan.protectedPaths, projectDir, env: io.env, agentHooks: plan.agentHooks });
       const decision = checkCall(mapped.effects, policy, { toolName: payload.toolName });
       if (!decision.allow) verdict = { blocked: true, blockedBy: "protected-paths", reason: decision.reason };
     }

@@ -1,5 +1,6 @@
 import { evaluateToolCall, readAgentHookSettings } from "@gatehouse/host";
 import { type HookPlanOptions, planFingerprint, planOf, writeHookPlan } from "@gatehouse/host/hook-plan";
+import { checkCall } from "@gatehouse/protected-paths/decide";
 import type { ToolAuditConfig } from "@gatehouse/tool-audit/external";
 import type { CliIo } from "../io.ts";
 import { PACKAGE_BASES } from "../package-bases.ts";
@@ -8,6 +9,7 @@ import { mapAgentCall } from "./agent-tools.ts";
 import { type HookAnswer, refuse } from "./hook-answer.ts";
 import { finishHook, SHELL_DENIED, type Verdict } from "./hook-finish.ts";
 import type { HookPayload } from "./hook-payload.ts";
+import { hookPolicy } from "./hook-policy.ts";
 
 /**
  * The full path: loads the project as `gatehouse run` would (settings hierarchy, trust, required
@@ -54,7 +56,8 @@ export async function evaluateHook(options: {
         blockedBy: evaluation.blockedBy ?? "gatehouse",
         reason: evaluation.reason ?? "refused",
       };
-    } else verdict = mapped.kind === "shell" && settings.bash === "deny" ? SHELL_DENIED : { blocked: false };
+    } else if (mapped.kind === "shell" && settings.bash === "deny") verdict = SHELL_DENIED;
+    else verdict = unconfinedShell({ evaluation, mapped, payload, projectDir, env: io.env, settings });
   }
   const audit = evaluation.extensions.find((r) => r.name === "tool-audit" && r.status === "loaded");
   return finishHook({
@@ -65,4 +68,30 @@ export async function evaluateHook(options: {
     verdict,
     audit: audit?.config?.value as ToolAuditConfig | undefined,
   });
+}
+
+/**
+ * The guards decided the call as `gatehouse run` would, where a sandbox confines commands; the
+ * agent will run them unconfined, so its commands are decided again by protected-paths' unconfined
+ * rules (see `hookPolicy`).
+ */
+function unconfinedShell(options: {
+  evaluation: Awaited<ReturnType<typeof evaluateToolCall>>;
+  mapped: ReturnType<typeof mapAgentCall>;
+  payload: HookPayload;
+  projectDir: string;
+  env: NodeJS.ProcessEnv;
+  settings: ReturnType<typeof readAgentHookSettings>;
+}): Verdict {
+  const execs = options.mapped.effects.filter((e) => e.kind === "exec");
+  const guard = options.evaluation.extensions.find((r) => r.name === "protected-paths" && r.status === "loaded");
+  if (execs.length === 0 || guard?.config === undefined) return { blocked: false };
+  const policy = hookPolicy({
+    config: guard.config.value,
+    projectDir: options.projectDir,
+    env: options.env,
+    agentHooks: options.settings,
+  });
+  const decision = checkCall(execs, policy, { toolName: options.payload.toolName });
+  return decision.allow ? { blocked: false } : { blocked: true, blockedBy: "protected-paths", reason: decision.reason };
 }

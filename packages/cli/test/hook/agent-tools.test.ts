@@ -96,12 +96,44 @@ describe("mapping Codex's tools onto effects", () => {
     );
     expect(mapAgentCall(payload, {}, P).effects).toContainEqual({ kind: "write", path: `${P}/.envrc` });
   });
+
+  it("decides a shell call that only applies a patch by its files; anything more also runs as a command", () => {
+    const shell = (command: unknown) =>
+      mapAgentCall(
+        parseHookPayload(JSON.stringify({ ...recorded("codex", "Bash", P), tool_input: { command } }), "codex"),
+        {},
+        P,
+      );
+    const patch = "*** Begin Patch\r\n*** Update File: a.txt\r\n*** Move to: ../b/c.txt\r\n@@\n-x\n+y\n*** End Patch";
+    expect(shell(`apply_patch <<'EOF'\n${patch}\nEOF\n`)).toEqual({
+      effects: [
+        { kind: "write", path: `${P}/a.txt` },
+        { kind: "write", path: "/work/b/c.txt" },
+      ],
+      kind: "file",
+    });
+    expect(shell(["apply_patch", patch]).kind).toBe("file");
+    // An unquoted delimiter lets the shell expand `$(…)` inside the patch; more commands run after it.
+    expect(shell(`apply_patch <<EOF\n${patch}\nEOF`).kind).toBe("shell");
+    expect(shell(`apply_patch <<'EOF'\n${patch}\nEOF\nrm -rf .git`).kind).toBe("shell");
+  });
 });
 
 describe("patchTargets", () => {
   it("over-approximates: indented headers count, paths are trimmed", () => {
     expect(patchTargets("*** Begin Patch\n   *** Add File:   .env   \n+x\n*** End Patch")).toEqual([
       { op: "add", path: ".env" },
+    ]);
+  });
+
+  it("reads every header a lenient parser could take for one: odd spacing, case, CRLF, several files", () => {
+    const envelope =
+      "*** Begin Patch\r\n***  add file :  src/a.ts \r\n+x\r\n\t*** Update File:b.ts\r\n*** move to: .env\r\n*** Delete File: c\r\n*** End Patch";
+    expect(patchTargets(envelope)).toEqual([
+      { op: "add", path: "src/a.ts" },
+      { op: "update", path: "b.ts" },
+      { op: "move", path: ".env" },
+      { op: "delete", path: "c" },
     ]);
   });
 

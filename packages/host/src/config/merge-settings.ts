@@ -150,11 +150,18 @@ function mergeHooks(present: readonly SettingsLevel[]): Record<CommandHookEvent,
   return deepFreeze(merged) as Record<CommandHookEvent, LocatedHookGroup[]>;
 }
 
-/** Tool mappings: the strongest level that maps a tool wins; `bash`: the strictest mode any level sets. */
+/**
+ * Tool mappings: the strongest level that maps a tool wins (a mapping only adds effects to the
+ * built-in table's). `bash`: the strictest mode any level sets; managed settings are a floor also
+ * when they leave it unset (their default, "strict", then counts).
+ */
 function mergeAgentHooks(present: readonly SettingsLevel[]): AgentHookSettings {
   const tools: NonNullable<AgentHookSettings["tools"]> = {};
   for (const level of [...present].reverse()) Object.assign(tools, level.settings.agentHooks?.tools ?? {});
-  const modes = present.flatMap((level) => level.settings.agentHooks?.bash ?? []);
+  const modes = present.flatMap((level) => {
+    const mode = level.settings.agentHooks?.bash ?? (level.level === "managed" ? "strict" : undefined);
+    return mode === undefined ? [] : [mode];
+  });
   const bash = modes.sort((a, b) => AGENT_BASH_MODES.indexOf(b) - AGENT_BASH_MODES.indexOf(a))[0];
   return deepFreeze({ tools, ...(bash ? { bash } : {}) });
 }

@@ -5,7 +5,7 @@ import { strictObject } from "../common/describe-zod-issues.ts";
 export const COMMAND_HOOK_EVENTS = ["PreToolUse", "PostToolUse", "PostToolUseFailure"] as const;
 
 /** How the agent hooks treat shell calls, from the loosest to the strictest. */
-export const AGENT_BASH_MODES = ["analyze", "deny"] as const;
+export const AGENT_BASH_MODES = ["analyze", "strict", "deny"] as const;
 
 /** One command of a hook group: run with the event as JSON on stdin. */
 const commandHookSchema = strictObject({
@@ -80,7 +80,11 @@ export const settingsFileSchema = strictObject({
   agentHooks: strictObject({
     /** Per agent tool name (e.g. `mcp__fs__write_file`): which arguments hold paths it reads or writes. */
     tools: z.record(z.string().min(1), toolMappingSchema).optional(),
-    /** "analyze" (default): the static pre-check of each command; "deny": refuse every shell call. */
+    /**
+     * "strict" (default): refuse every command whose effects the path analysis does not model (the
+     * agent runs it without Gatehouse's sandbox); "analyze": best effort, any program may run;
+     * "deny": refuse every shell call.
+     */
     bash: z.enum(AGENT_BASH_MODES).optional(),
   }).optional(),
 });
