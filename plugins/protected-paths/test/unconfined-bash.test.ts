@@ -69,6 +69,8 @@ describe("bash without a sandbox (agent hooks): only what the analysis models ma
     ["sudo cat /etc/shadow", /another user/],
     ["bash < script.sh", /without -c/],
     ["bash script.sh", /without -c/],
+    ["bash --rcfile ./rc -ic 'ls'", /start-up file/],
+    ["bash -lc 'echo x > .env'", /\.env/],
     [". ./env.sh", /\. runs code/],
     ["awk 'BEGIN{system(\"id\")}'", /awk runs code/],
     ["PATH=.:$PATH ls", /sets PATH/],

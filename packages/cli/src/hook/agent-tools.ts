@@ -1,4 +1,5 @@
-import { isAbsolute, resolve } from "node:path";
+import { homedir } from "node:os";
+import { isAbsolute, join, resolve } from "node:path";
 import type { AgentHookSettings } from "@gatehouse/host/hook-plan";
 import type { ToolEffect } from "@gatehouse/sdk";
 import { patchTargets, patchText } from "./apply-patch.ts";
@@ -41,7 +42,8 @@ function fail(message: string): never {
 }
 
 /**
- * An agent's path argument as an absolute path: relative ones resolve against the agent's cwd.
+ * An agent's path argument as an absolute path: relative ones resolve against the agent's cwd,
+ * `~/…` against the home directory.
  * A Windows path (drive letter or UNC) on another system is refused: Node would take it for a
  * relative file name, and policy would check a different file from the one the agent means.
  */
@@ -50,6 +52,9 @@ export function agentPath(value: unknown, what: string, cwd: string): string {
   if (process.platform !== "win32" && (WINDOWS_PATH.test(value) || WINDOWS_PATH.test(cwd))) {
     fail(`${what} ${JSON.stringify(value)} is a Windows path, which this ${process.platform} host cannot check`);
   }
+  // `~` is the home directory wherever a tool expands it: check that file (a literal `~` folder
+  // in the cwd would be a write inside the workspace, which the home spelling covers less loosely).
+  if (value === "~" || value.startsWith("~/")) return join(homedir(), value.slice(1));
   return isAbsolute(value) ? value : resolve(cwd, value);
 }
 
@@ -195,9 +200,12 @@ function builtInCall(payload: HookPayload, projectDir: string): MappedCall {
     case "local_shell": {
       const given = input.command ?? input.cmd;
       // Nothing but a patch: decided by the files it names, as the apply_patch tool (the program runs no other code).
+      // Codex's shell tools take the directory to run in (`workdir`): paths in the command are relative to it.
+      const dir = input.workdir ?? input.cwd;
+      const runIn = dir === undefined || dir === null ? cwd : agentPath(dir, `${name}.workdir`, cwd);
       const patch = shellPatch(given);
-      if (patch !== undefined) return { effects: patchEffects(patch, cwd), kind: "file" };
-      return { effects: execEffects(shellCommand(given, `${name}.command`), cwd, projectDir), kind: "shell" };
+      if (patch !== undefined) return { effects: patchEffects(patch, runIn), kind: "file" };
+      return { effects: execEffects(shellCommand(given, `${name}.command`), runIn, projectDir), kind: "shell" };
     }
     case "apply_patch": {
       const envelope = patchText(input.command ?? input.patch ?? input.input);

@@ -197,6 +197,21 @@ describe("gatehouse hook fails closed", () => {
     expect(denial(truncated)).toMatch(/not JSON/);
   });
 
+  it("refuses an event it does not handle and a payload too large to read whole, with exit 2 and a reason", async () => {
+    const p = project();
+    const session = await hook("claude-code", p, {
+      ...recorded("claude-code", "Write", p.dir),
+      hook_event_name: "Stop",
+    });
+    expect(session.code).toBe(2);
+    expect(session.stderr).toMatch(/hook_event_name "Stop" is not one of PreToolUse/);
+    const content = "x".repeat(64 * 1024 * 1024);
+    const huge = { ...recorded("codex", "PatchAdd", p.dir), tool_input: { command: content } };
+    const run = await hook("codex", p, huge);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/larger than 67108864 bytes/);
+  });
+
   it("refuses a Windows path instead of checking another file", async () => {
     const p = project();
     expect(denial(await hook("claude-code", p, recorded("claude-code", "WindowsWrite", p.dir)))).toMatch(

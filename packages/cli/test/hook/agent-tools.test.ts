@@ -1,3 +1,5 @@
+import { homedir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { mapAgentCall } from "../../src/hook/agent-tools.ts";
 import { patchTargets } from "../../src/hook/apply-patch.ts";
@@ -26,6 +28,21 @@ describe("mapping Claude Code's tools onto effects", () => {
   it("reads the searched folder of Glob and Grep (the cwd when no path is given)", () => {
     expect(map("claude-code", "Glob").effects).toEqual([{ kind: "read", path: P }]);
     expect(map("claude-code", "Grep").effects).toEqual([{ kind: "read", path: `${P}/src` }]);
+  });
+
+  it("resolves relative and climbing paths against the agent's cwd, and ~ against the home directory", () => {
+    const at = (file_path: string, cwd = P) =>
+      mapAgentCall(
+        parseHookPayload(
+          JSON.stringify({ ...recorded("claude-code", "Write", P), cwd, tool_input: { file_path, content: "x" } }),
+          "claude-code",
+        ),
+        {},
+        P,
+      ).effects;
+    expect(at("../other/.env", "/elsewhere/sub")).toEqual([{ kind: "write", path: "/elsewhere/other/.env" }]);
+    expect(at("src/../.env")).toEqual([{ kind: "write", path: `${P}/.env` }]);
+    expect(at("~/.bashrc")).toEqual([{ kind: "write", path: join(homedir(), ".bashrc") }]);
   });
 
   it("checks where an absolute or climbing Glob pattern starts, not only the cwd", () => {
@@ -95,6 +112,19 @@ describe("mapping Codex's tools onto effects", () => {
       "codex",
     );
     expect(mapAgentCall(payload, {}, P).effects).toContainEqual({ kind: "write", path: `${P}/.envrc` });
+  });
+
+  it("runs a shell call in the workdir the model chose, not the session's cwd", () => {
+    const payload = parseHookPayload(
+      JSON.stringify({
+        ...recorded("codex", "Bash", P),
+        tool_input: { command: ["bash", "-lc", "echo x > hooks/pre-commit"], workdir: ".git" },
+      }),
+      "codex",
+    );
+    expect(mapAgentCall(payload, {}, P).effects).toEqual([
+      { kind: "exec", command: `cd '${P}/.git' && bash -lc 'echo x > hooks/pre-commit'` },
+    ]);
   });
 
   it("decides a shell call that only applies a patch by its files; anything more also runs as a command", () => {

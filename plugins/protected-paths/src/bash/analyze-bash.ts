@@ -137,6 +137,9 @@ class Analysis {
     if (first.text.includes("/"))
       return `${first.raw} runs a program by path, whose effects cannot be checked without the sandbox`;
     if (name === "sudo" || name === "doas") return `${name} runs the command as another user, beyond any path policy`;
+    if (SHELLS.has(name) && args.some((a) => a.text === "--rcfile" || a.text === "--init-file")) {
+      return `${name} ${args.find((a) => a.text.startsWith("--"))?.text} runs a start-up file the analysis does not read`;
+    }
     if (SHELLS.has(name) && shellScript(args) === undefined) {
       return `${name} without -c runs a script file or its input, which the analysis does not read`;
     }
