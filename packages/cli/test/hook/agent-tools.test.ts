@@ -51,6 +51,11 @@ describe("mapping Claude Code's tools onto effects", () => {
       "claude-code",
     );
     expect(mapAgentCall(payload, {}, P).effects).toContainEqual({ kind: "read", path: "/home/dev/.ssh" });
+    const home = parseHookPayload(
+      JSON.stringify({ ...recorded("claude-code", "Glob", P), tool_input: { pattern: "~/.aws/*" } }),
+      "claude-code",
+    );
+    expect(mapAgentCall(home, {}, P).effects).toContainEqual({ kind: "read", path: join(homedir(), ".aws") });
   });
 
   it("hands Bash commands to the analyzer as exec effects", () => {
