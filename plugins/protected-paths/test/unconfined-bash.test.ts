@@ -117,6 +117,8 @@ describe("bash without a sandbox (agent hooks): only what the analysis models ma
       "git add -A && git commit -qm done",
       "set -euo pipefail; mkdir -p out && cp src/app.ts out/ && rm -rf out",
       "find src -name '*.ts' | head -20",
+      "bash -lc \"rg -n TODO src && nl -ba src/app.ts | sed -n '1,40p'\"",
+      "cd src && ls && cat app.ts | wc -l",
       "cat > playground/notes.md <<'EOF'\nhello\nEOF",
     ]) {
       expect(ruleOf(policy.check(exec(command))), command).toBe("allow");

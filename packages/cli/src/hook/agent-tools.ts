@@ -107,6 +107,9 @@ function shellPatch(command: unknown): string | undefined {
   if (Array.isArray(command)) {
     const [program, patch, ...rest] = command;
     const name = typeof program === "string" ? program.split("/").at(-1) : undefined;
+    // Codex wraps commands in `bash -lc SCRIPT`: a script that only applies a patch counts too.
+    const shell = name === "bash" || name === "sh" || name === "zsh";
+    if (shell && typeof patch === "string" && /^-[a-z]*c$/.test(patch) && rest.length === 1) return shellPatch(rest[0]);
     const tool = name === "apply_patch" || name === "applypatch";
     return tool && typeof patch === "string" && rest.length === 0 ? patch : undefined;
   }

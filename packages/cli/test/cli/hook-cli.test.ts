@@ -71,18 +71,16 @@ describe("gatehouse hook claude-code", () => {
   it("decides the agent's shell commands knowing no sandbox will run them, on the full and the planned path", async () => {
     const p = project();
     const shell = (command: string) => ({ ...recorded("claude-code", "Bash", p.dir), tool_input: { command } });
-    // The first call loads the project fully; the next ones decide from the stored plan.
+    // The first call loads the project fully; the next ones decide from the stored plan. The
+    // escapes themselves are pinned in protected-paths' unconfined-bash tests.
     expect(denial(await hook("claude-code", p, recorded("claude-code", "Bash", p.dir)))).toMatch(
       /npm runs code whose effects cannot be checked without the sandbox/,
     );
     expect(readdirSync(join(p.home, "hooks", "plans"))).toHaveLength(1);
     expect(denial(await hook("claude-code", p, shell('python3 -c \'open(".env", "w")\'')))).toMatch(/python3/);
-    expect(denial(await hook("claude-code", p, shell("f=.env; cat $f")))).toMatch(/depends on a variable/);
-    expect(denial(await hook("claude-code", p, shell("echo x > ../outside.txt")))).toMatch(/outside the workspace/);
     noOpinion(await hook("claude-code", p, shell("git status && sed -n 1,20p README.md | grep -n TODO")));
     const loose = project({ ...BOTH, agentHooks: { bash: "analyze" } });
     noOpinion(await hook("claude-code", loose, recorded("claude-code", "Bash", loose.dir)));
-    expect(denial(await hook("claude-code", loose, shell("echo x > .env")))).toMatch(/\.env/);
   });
 
   it("records start and end in the project's audit across the Pre and Post processes, paired and verified", async () => {

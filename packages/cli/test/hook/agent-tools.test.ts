@@ -148,6 +148,8 @@ describe("mapping Codex's tools onto effects", () => {
       kind: "file",
     });
     expect(shell(["apply_patch", patch]).kind).toBe("file");
+    expect(shell(["bash", "-lc", `apply_patch <<'EOF'\n${patch}\nEOF`]).kind).toBe("file");
+    expect(shell(["bash", "-lc", `apply_patch <<'EOF'\n${patch}\nEOF\ntouch x`]).kind).toBe("shell");
     // An unquoted delimiter lets the shell expand `$(…)` inside the patch; more commands run after it.
     expect(shell(`apply_patch <<EOF\n${patch}\nEOF`).kind).toBe("shell");
     expect(shell(`apply_patch <<'EOF'\n${patch}\nEOF\nrm -rf .git`).kind).toBe("shell");
