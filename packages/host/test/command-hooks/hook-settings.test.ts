@@ -52,6 +52,13 @@ describe("hooks and agentHooks settings", () => {
     });
   });
 
+  it("managed settings floor agentHooks.bash even when they leave it unset; without them a project may choose", () => {
+    const analyze = { agentHooks: { bash: "analyze" } };
+    expect(levels({ managed: { extensions: [] }, project: analyze })().agentHooks.bash).toBe("strict");
+    expect(levels({ project: analyze })().agentHooks.bash).toBe("analyze");
+    expect(levels({ project: {} })().agentHooks.bash).toBeUndefined();
+  });
+
   it("rejects an event Gatehouse does not run, a hook that is not a command and a bad matcher, naming the field", () => {
     expect(levels({ project: { hooks: { Stop: [group("x")] } } })).toThrow(/hooks/);
     expect(levels({ project: { hooks: { PreToolUse: [{ hooks: [{ type: "prompt", command: "x" }] }] } } })).toThrow(
