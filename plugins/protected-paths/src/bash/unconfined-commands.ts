@@ -87,8 +87,22 @@ const listing = (via: string, short = ""): CommandExtractor => {
   return (args) => ({ targets: targetsOf("read", parseArgs(args, { short }).operands, via) });
 };
 
+/**
+ * git's operands after the subcommand, read: pathspecs (`git add .env`, `git diff -- .env`) and the
+ * path of `REV:PATH` (`git show HEAD:.env`). A revision checked as a path matches no rule.
+ */
+const gitReads: CommandExtractor = (args) => {
+  const parsed = parseArgs(args, { short: "mnUM", long: ["message", "author", "date", "format", "pretty"] });
+  const words = parsed.operands.slice(1).map((w) => {
+    const at = w.text.indexOf(":");
+    return at >= 0 && w.unresolved === undefined ? { ...w, text: w.text.slice(at + 1) || "." } : w;
+  });
+  return { targets: targetsOf("read", words, "git") };
+};
+
 /** Extractors for commands only the unconfined mode accepts (their operands are read). */
 export const UNCONFINED_READS: Readonly<Record<string, CommandExtractor>> = {
+  git: gitReads,
   ls: listing("ls", "IwT"),
   stat: listing("stat", "c"),
   du: listing("du", "BdtX"),
@@ -174,6 +188,7 @@ function sedProblem(args: readonly ShellWord[]): string | undefined {
  */
 export function unconfinedProblem(name: string, args: readonly ShellWord[]): string | undefined {
   const opaque = `${name} runs code whose effects cannot be checked without the sandbox`;
+  if (name === "git") return gitProblem(args);
   if (INERT.has(name) || Object.hasOwn(UNCONFINED_READS, name)) return undefined;
   if (name === "export" || name === "declare" || name === "local" || name === "readonly" || name === "typeset") {
     const flags = args.filter((a) => a.text.startsWith("-")).map((a) => a.text);
@@ -188,7 +203,6 @@ export function unconfinedProblem(name: string, args: readonly ShellWord[]): str
       : "set with operands changes the positional parameters or shell options the analysis relies on";
   }
   if (!MODELLED.has(name)) return opaque;
-  if (name === "git") return gitProblem(args);
   if (name === "sed") return sedProblem(args);
   if (name === "rg" && args.some((a) => a.text.startsWith("--pre"))) return "rg --pre runs a program on every file";
   if (name === "sort" && args.some((a) => a.text.startsWith("--compress-prog"))) {
