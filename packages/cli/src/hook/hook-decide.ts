@@ -6,7 +6,7 @@ import type { ToolAuditConfig } from "@gatehouse/tool-audit/external";
 import type { CliIo } from "../io.ts";
 import { mapAgentCall } from "./agent-tools.ts";
 import { type HookAnswer, refuse } from "./hook-answer.ts";
-import { finishHook, SHELL_DENIED, type Verdict } from "./hook-finish.ts";
+import { finishHook, runsShell, SHELL_DENIED, type Verdict } from "./hook-finish.ts";
 import type { HookPayload } from "./hook-payload.ts";
 import { hookPolicy } from "./hook-policy.ts";
 
@@ -56,7 +56,7 @@ export async function decideHook(payload: HookPayload, io: CliIo, cwdFlag: strin
       const decision = checkCall(mapped.effects, policy, { toolName: payload.toolName });
       if (!decision.allow) verdict = { blocked: true, blockedBy: "protected-paths", reason: decision.reason };
     }
-    if (!verdict.blocked && mapped.kind === "shell" && plan.agentHooks.bash === "deny") verdict = SHELL_DENIED;
+    if (!verdict.blocked && runsShell(mapped) && plan.agentHooks.bash === "deny") verdict = SHELL_DENIED;
   }
   return finishHook({
     payload,

@@ -7,7 +7,7 @@ import { PACKAGE_BASES } from "../package-bases.ts";
 import { silentLogger } from "../run-command-support.ts";
 import { mapAgentCall } from "./agent-tools.ts";
 import { type HookAnswer, refuse } from "./hook-answer.ts";
-import { finishHook, SHELL_DENIED, type Verdict } from "./hook-finish.ts";
+import { finishHook, runsShell, SHELL_DENIED, type Verdict } from "./hook-finish.ts";
 import type { HookPayload } from "./hook-payload.ts";
 import { hookPolicy } from "./hook-policy.ts";
 
@@ -56,7 +56,7 @@ export async function evaluateHook(options: {
         blockedBy: evaluation.blockedBy ?? "gatehouse",
         reason: evaluation.reason ?? "refused",
       };
-    } else if (mapped.kind === "shell" && settings.bash === "deny") verdict = SHELL_DENIED;
+    } else if (runsShell(mapped) && settings.bash === "deny") verdict = SHELL_DENIED;
     else verdict = unconfinedShell({ evaluation, mapped, payload, projectDir, env: io.env, settings });
   }
   const audit = evaluation.extensions.find((r) => r.name === "tool-audit" && r.status === "loaded");

@@ -15,6 +15,11 @@ export const SHELL_DENIED: Verdict = {
   reason: `Shell commands are refused in this project's agent hooks (agentHooks.bash is "deny"): outside Gatehouse they would run without its sandbox.`,
 };
 
+/** Whether a call runs a shell command (a shell tool, or a mapped tool's `exec` argument). */
+export function runsShell(mapped: { effects: readonly ToolEffect[] }): boolean {
+  return mapped.effects.some((effect) => effect.kind === "exec");
+}
+
 /** The size of the agent's result, as a tool result whose text is only ever measured, never kept. */
 function measured(value: unknown) {
   const text = typeof value === "string" ? value : (JSON.stringify(value ?? "") ?? "");
