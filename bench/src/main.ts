@@ -3,6 +3,7 @@ import { parseArgs } from "node:util";
 import { argumentsSection } from "./arguments/section.ts";
 import { auditSection } from "./audit/section.ts";
 import { extensionsSection } from "./extensions/section.ts";
+import { hooksSection } from "./hooks/section.ts";
 import { loopSection } from "./loop/section.ts";
 import { pluginsSection } from "./plugins/section.ts";
 import { formatSection, writeResults } from "./report.ts";
@@ -19,6 +20,7 @@ const SECTIONS: readonly BenchSection[] = [
   sessionSection,
   argumentsSection,
   sandboxSection,
+  hooksSection,
 ];
 
 const RESULTS_PATH = fileURLToPath(new URL("../results.json", import.meta.url));

@@ -1,2 +1,2 @@
 import { packageBuild } from "../../tsdown.base.mjs";
-export default packageBuild({ index: "src/index.ts", readers: "src/readers.ts" });
+export default packageBuild({ index: "src/index.ts", readers: "src/readers.ts", external: "src/external-entry.ts" });

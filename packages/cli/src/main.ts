@@ -11,6 +11,7 @@ import { printError } from "./messages.ts";
 import {
   auditSpec,
   extensionsSpec,
+  hookSpec,
   initSpec,
   modelsSpec,
   policySpec,
@@ -43,6 +44,7 @@ export const COMMANDS: Readonly<Record<string, CommandEntry>> = {
   policy: { spec: policySpec, load: async () => (await import("./policy-command.ts")).policyCommand },
   audit: { spec: auditSpec, load: async () => (await import("./audit-command.ts")).auditCommand },
   models: { spec: modelsSpec, load: async () => (await import("./models-command.ts")).modelsCommand },
+  hook: { spec: hookSpec, load: async () => (await import("./hook/hook-command.ts")).hookCommand },
 };
 
 const INPUT_ERRORS = new Set([

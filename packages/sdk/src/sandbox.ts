@@ -57,8 +57,12 @@ export interface SandboxRunOptions {
   cwd: string;
   timeoutMs: number;
   signal: AbortSignal;
-  /** Receives stdout and stderr chunks interleaved in arrival order. */
+  /** Receives stdout and stderr chunks interleaved in arrival order (stdout only when `onStderr` is given). */
   onData: (chunk: Uint8Array) => void;
+  /** Receives stderr apart from stdout (e.g. a hook command whose stdout is its answer). */
+  onStderr?: (chunk: Uint8Array) => void;
+  /** Text written to the command's stdin, which is then closed (default: no stdin). */
+  stdin?: string;
 }
 
 /** How a confined run ended. */

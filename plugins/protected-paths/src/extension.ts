@@ -2,8 +2,8 @@ import { homedir } from "node:os";
 import { defineExtension, type ExtensionDefinition, type GuardedToolCallEvent, type ToolEffect } from "@gatehouse/sdk";
 import { checkCall } from "./check-call.ts";
 import { protectedPathsConfigSchema, protectedPathsMergeRules } from "./config.ts";
+import { createPolicy } from "./create-policy.ts";
 import type { Spelling } from "./paths/spellings.ts";
-import { createPolicy } from "./policy.ts";
 
 /**
  * Pins the real file an allowed read or write resolved to, so the host's file tools refuse to

@@ -4,7 +4,7 @@ import { type BashMode, checkExec } from "./check/check-exec.ts";
 import { type EvaluateOptions, evaluatePath } from "./check/evaluate-path.ts";
 import { matchView } from "./check/match-view.ts";
 import type { Access, PolicyContext } from "./check/policy-context.ts";
-import { type ProtectedPathsConfigInput, protectedPathsConfigSchema } from "./config.ts";
+import type { ProtectedPathsConfig } from "./config.ts";
 import { allow, type Decision, deny } from "./decision.ts";
 import { detectCaseFolding } from "./paths/case-folding.ts";
 import { showPath } from "./paths/path-text.ts";
@@ -28,6 +28,12 @@ export interface PolicyOptions {
   gatehouseHome?: string;
   /** Paths Gatehouse and extensions reserved (`api.reservedPaths()`): writes denied, reads too when hidden. */
   reserved?: readonly ReservedPath[];
+  /**
+   * For commands no sandbox will confine (another agent's, decided in its hooks): how a `bash` of
+   * "sandbox" or "analyze" decides them — "unconfined" (the default then: refuse whatever the
+   * analysis does not model) or "analyze" (best effort). "deny" and "allow" stay as configured.
+   */
+  unconfinedBash?: "unconfined" | "analyze";
 }
 
 /** The settings a policy decided with, after defaults and resolution (for explanations). */
@@ -74,14 +80,14 @@ function realOrSelf(p: string): string {
 }
 
 /**
- * Compiles a policy from a `protected-paths` configuration.
- * Contract: the configuration is parsed with `protectedPathsConfigSchema` (throws a ZodError when it
- * is invalid: validate first where a clear message matters); roots, case folding ("auto" probes the
- * first root) and globs are resolved once; each check afterwards only consults `fs`, except the
- * hard-link check of reads and the sandbox, which consult the real filesystem through the deny index.
+ * Compiles a policy from an already parsed `protected-paths` configuration (what the extension's
+ * `api.config` returned, defaults filled in). This module loads no schema library, so a process
+ * that only decides (an agent hook) starts fast; `createPolicy` parses first.
+ * Contract: roots, case folding ("auto" probes the first root) and globs are resolved once; each
+ * check afterwards only consults `fs`, except the hard-link check of reads and the sandbox, which
+ * consult the real filesystem through the deny index.
  */
-export function createPolicy(config: ProtectedPathsConfigInput, options: PolicyOptions): Policy {
-  const parsed = protectedPathsConfigSchema.parse(config);
+export function compilePolicy(parsed: ProtectedPathsConfig, options: PolicyOptions): Policy {
   const fs = options.fs ?? nodePolicyFs;
   const { cwd, home } = options;
   const roots = resolveRoots(parsed.workspace ?? [cwd], { cwd, home, fs });
@@ -120,6 +126,8 @@ export function createPolicy(config: ProtectedPathsConfigInput, options: PolicyO
     network: parsed.network,
     undeclaredEffects: parsed.undeclaredEffects,
   };
+  const confinable = parsed.bash === "sandbox" || parsed.bash === "analyze";
+  const execMode: BashMode = options.unconfinedBash && confinable ? options.unconfinedBash : parsed.bash;
   const planner = createSandboxPlanner({ ctx, index: denyIndex, network: parsed.network === "allow" });
 
   function decide(context: PolicyContext, access: Access, path: unknown, checkOptions?: EvaluateOptions): Decision {
@@ -140,7 +148,7 @@ export function createPolicy(config: ProtectedPathsConfigInput, options: PolicyO
       case "write":
         return decide(ctx, kind, (effect as { path?: unknown }).path);
       case "exec":
-        return checkExec(ctx, { mode: parsed.bash, command: (effect as { command?: unknown }).command });
+        return checkExec(ctx, { mode: execMode, command: (effect as { command?: unknown }).command });
       case "net":
         // Network access is out of this plugin's scope.
         return allow();

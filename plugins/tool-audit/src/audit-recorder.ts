@@ -124,8 +124,12 @@ export class AuditRecorder {
     return this.#write("call_start", { toolCallId: event.toolCallId, tool: event.toolName, args });
   }
 
-  /** Writes `call_end`: outcome, block reason, duration, result size, effect paths. */
-  callEnd(event: ToolExecutionEndEvent): boolean {
+  /**
+   * Writes `call_end`: outcome, block reason, duration, result size, effect paths. `startedIn`
+   * pairs it with a `call_start` written by another session (another agent's hook processes): that
+   * session's id and the start's wall-clock time.
+   */
+  callEnd(event: ToolExecutionEndEvent, startedIn?: { session: string; startedAtMs: number }): boolean {
     const open = this.#open.get(event.toolCallId);
     const started = open?.pop();
     if (open && open.length === 0) this.#open.delete(event.toolCallId);
@@ -140,6 +144,9 @@ export class AuditRecorder {
       ...(typeof event.blockedBy === "string" ? { blockedBy: event.blockedBy } : {}),
       ...(typeof event.reason === "string" ? { reason: capReason(event.reason) } : {}),
       ...(started ? { durationMs: Math.round((this.#clock() - started.startedAt) * 1000) / 1000 } : {}),
+      ...(!started && startedIn
+        ? { startSession: startedIn.session, durationMs: Math.max(0, Date.now() - startedIn.startedAtMs) }
+        : {}),
       resultSize: resultSize(event.result),
       ...(Array.isArray(event.effects) ? { paths: recordedEffects(event.effects) } : {}),
       ...(changed ? { args: this.#options.redact(event.toolName, event.args) } : {}),

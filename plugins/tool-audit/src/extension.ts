@@ -1,21 +1,9 @@
-import { writeFileSync } from "node:fs";
-import { join } from "node:path";
 import { defineExtension, type ExtensionAPI, type ExtensionDefinition } from "@gatehouse/sdk";
-import { type AuditKey, loadOrCreateAuditKey, readAuditKey } from "./audit-key.ts";
-import {
-  type AuditLocation,
-  auditLocation,
-  insideWorkspace,
-  KEY_SEGMENTS,
-  PROJECT_NAME,
-  projectLogSegments,
-  realish,
-  sealSegments,
-} from "./audit-location.ts";
+import { auditLocation } from "./audit-location.ts";
+import { locationProblem, prepareAudit } from "./audit-prepare.ts";
 import { type AuditSession, openAuditSession } from "./audit-session.ts";
 import { type ToolAuditConfig, toolAuditConfigSchema, toolAuditMergeRules } from "./config.ts";
 import { gatehouseVersion } from "./gatehouse-version.ts";
-import { unusableLocation } from "./log-file.ts";
 import { type ArgsRedactor, createRedactor, mergeVerbatim } from "./redact.ts";
 import type { AuditWriteFailure } from "./sink.ts";
 
@@ -23,39 +11,6 @@ import type { AuditWriteFailure } from "./sink.ts";
 export interface ToolAuditOptions {
   /** Per-tool argument redactors, keyed by tool name; they replace the verbatim lists for that tool. */
   redactors?: Record<string, ArgsRedactor>;
-}
-
-/** Why the configured log or key may not be used (where the agent can reach them), if so. */
-function locationProblem(location: AuditLocation, config: ToolAuditConfig, cwd: string): string | undefined {
-  if (!config.allowWorkspaceFile && insideWorkspace(location.file, cwd)) {
-    return config.file
-      ? `config.tool-audit.file ${location.file} is inside the workspace ${cwd}, where the agent's own commands (a git clean, an rm) can delete or rewrite it; remove "file" to use the per-user log, or set "allowWorkspaceFile": true to accept that`
-      : `the Gatehouse directory (GATEHOUSE_HOME) holding the audit log ${location.file} is inside the workspace ${cwd}, where the agent's own commands can delete or rewrite it; move it out of the workspace`;
-  }
-  const unusable = unusableLocation(location.file);
-  if (unusable) return `config.tool-audit.file ${location.file} ${unusable}`;
-  if (insideWorkspace(location.keyFile, cwd)) {
-    const what = config.key ? "config.tool-audit.key" : "the audit key (in GATEHOUSE_HOME)";
-    return `${what} ${location.keyFile} is inside the workspace ${cwd}, where the agent can read or replace it; keep the audit key outside the workspace`;
-  }
-  return undefined;
-}
-
-/** Creates what the log needs in the per-user directory and reads (or creates) the key. */
-function prepare(api: ExtensionAPI, location: AuditLocation): { key: AuditKey; sealDir: string } {
-  if (location.defaultFile) {
-    const dir = api.privateDir(...projectLogSegments(api.cwd));
-    const about = { project: realish(api.cwd), log: location.file, created: new Date().toISOString() };
-    try {
-      writeFileSync(join(dir, PROJECT_NAME), `${JSON.stringify(about, null, 2)}\n`, { flag: "wx", mode: 0o600 });
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
-    }
-  }
-  const sealDir = api.privateDir(...sealSegments(location.file));
-  if (!location.defaultKey) return { key: readAuditKey(location.keyFile) as AuditKey, sealDir };
-  api.privateDir(...KEY_SEGMENTS.slice(0, -1));
-  return { key: loadOrCreateAuditKey(location.keyFile), sealDir };
 }
 
 function setupToolAudit(api: ExtensionAPI, options: ToolAuditOptions): void {
@@ -97,10 +52,10 @@ function setupToolAudit(api: ExtensionAPI, options: ToolAuditOptions): void {
 
   const begin = (midRun: boolean): AuditSession | undefined => {
     failure = undefined;
-    let prepared: ReturnType<typeof prepare>;
+    let prepared: ReturnType<typeof prepareAudit>;
     try {
       if (refused) throw new Error(refused);
-      prepared = prepare(api, location);
+      prepared = prepareAudit({ cwd: api.cwd, privateDir: api.privateDir }, location);
     } catch (error) {
       const err = error as NodeJS.ErrnoException;
       onFailure({

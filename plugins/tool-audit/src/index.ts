@@ -6,6 +6,12 @@ export { AuditRecorder, type AuditRecorderOptions, type LineSink } from "./audit
 export { AuditSession, type AuditSessionOptions, openAuditSession } from "./audit-session.ts";
 export { type ToolAuditConfig, toolAuditConfigSchema, toolAuditMergeRules } from "./config.ts";
 export { createToolAudit, type ToolAuditOptions } from "./extension.ts";
+export {
+  type ExternalCallEvent,
+  type ExternalCallsOptions,
+  type ExternalCallsResult,
+  recordExternalCalls,
+} from "./external-calls.ts";
 export type {
   AuditRecord,
   CallEndRecord,

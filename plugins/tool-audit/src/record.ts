@@ -90,6 +90,11 @@ export interface CallEndRecord extends RecordHeader {
   reason?: string;
   /** Time since the matching `call_start`; absent when no start was seen. */
   durationMs?: number;
+  /**
+   * The session whose `call_start` this end pairs with, when that is another session: the calls of
+   * another agent, checked by one hook process before they run and recorded by another after.
+   */
+  startSession?: string;
   resultSize: ResultSize;
   /** From the call's `effects`, when the host computed them. */
   paths?: RecordedEffect[];

@@ -13,6 +13,16 @@ export const DEFAULT_VERBATIM: VerbatimFields = {
   find: ["pattern", "path"],
   grep: ["path", "glob"],
   bash: ["timeout"],
+  // Other agents' tools, as Gatehouse's agent hooks (`gatehouse hook claude-code|codex`) record them.
+  Read: ["file_path", "offset", "limit"],
+  Write: ["file_path"],
+  Edit: ["file_path", "replace_all"],
+  MultiEdit: ["file_path"],
+  NotebookEdit: ["notebook_path", "cell_id", "cell_type", "edit_mode"],
+  Glob: ["pattern", "path"],
+  Grep: ["path", "glob", "type", "output_mode"],
+  LS: ["path"],
+  Bash: ["timeout", "run_in_background"],
 };
 
 /** Fields that are never recorded verbatim, whatever the configuration says (SPEC §7). */
@@ -20,6 +30,12 @@ export const NEVER_VERBATIM: VerbatimFields = {
   write: ["content"],
   edit: ["oldText", "newText", "edits"],
   bash: ["command"],
+  Write: ["content"],
+  Edit: ["old_string", "new_string"],
+  MultiEdit: ["edits"],
+  NotebookEdit: ["new_source"],
+  Bash: ["command"],
+  apply_patch: ["command", "patch", "input"],
 };
 
 /** What is recorded instead of the arguments when a custom redactor throws or returns non-JSON. */

@@ -1,6 +1,7 @@
 import { closeSync, fsyncSync, mkdirSync } from "node:fs";
+import { createRequire } from "node:module";
 import { dirname } from "node:path";
-import { pino } from "pino";
+import type { pino } from "pino";
 import { type FileIdentity, fileChange, openAppendOnly } from "./log-file.ts";
 import type { FsyncMode } from "./record.ts";
 import { endsTorn } from "./torn-tail.ts";
@@ -127,7 +128,9 @@ export class AuditSink {
   #openShip(ship: NonNullable<AuditSinkOptions["ship"]>, onError: AuditSinkOptions["onShipError"]): void {
     const report = (error: unknown) => onError?.(`audit transport ${ship.target}: ${messageOf(error)}`);
     try {
-      this.#ship = pino.transport({ target: ship.target, options: ship.options ?? {} });
+      // Loaded only when shipping is configured: a process that only writes the file stays lean.
+      const { transport } = createRequire(import.meta.url)("pino") as typeof pino;
+      this.#ship = transport({ target: ship.target, options: ship.options ?? {} });
       this.#ship.on("error", report);
     } catch (error) {
       report(error);

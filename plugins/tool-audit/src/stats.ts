@@ -61,7 +61,9 @@ export async function auditStats(file: string): Promise<AuditStats> {
     stats.records++;
     sessions.add(r.session);
     if (r.kind !== "call_start" && r.kind !== "call_end") continue;
-    const key = `${r.session}\u0000${r.toolCallId}`;
+    // An end recorded by another session (an agent hook's Post process) pairs with its start there.
+    const session = r.kind === "call_end" && typeof r.startSession === "string" ? r.startSession : r.session;
+    const key = `${session}\u0000${r.toolCallId}`;
     const pending = open.get(key);
     if (r.kind === "call_start") {
       if (pending) pending.count++;

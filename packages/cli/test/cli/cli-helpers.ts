@@ -49,6 +49,8 @@ export function runCli(
     });
     child.on("error", reject);
     child.on("close", (code) => resolve({ code, stdout, stderr }));
+    // A command may stop reading early (an oversize hook payload): the rest of stdin is not an error.
+    child.stdin.on("error", () => {});
     child.stdin.end(options.stdin ?? "");
   });
 }

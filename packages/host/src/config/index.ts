@@ -6,7 +6,7 @@ export {
   type SettingsFileLocation,
   settingsFileLocations,
 } from "./load-settings.ts";
-export { type MergedSettings, mergeSettings } from "./merge-settings.ts";
+export { type LocatedHookGroup, type MergedSettings, mergeSettings } from "./merge-settings.ts";
 export { ensurePrivateDir } from "./private-dir.ts";
 export {
   LOAD_ORDER,
@@ -15,7 +15,14 @@ export {
   type SettingsLevelName,
   type SettingsLevels,
 } from "./settings-levels.ts";
-export { type SettingsFile, settingsFileSchema, type ToolExecutionMode } from "./settings-schema.ts";
+export {
+  type AgentHookSettings,
+  type CommandHookEvent,
+  type CommandHookGroup,
+  type SettingsFile,
+  settingsFileSchema,
+  type ToolExecutionMode,
+} from "./settings-schema.ts";
 export { type ExtensionTrustRecord, type TrustRecord, trustFilePath } from "./trust-file.ts";
 export {
   type ExtensionCode,

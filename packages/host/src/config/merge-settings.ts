@@ -15,7 +15,24 @@ import {
   type SettingsLevelName,
   type SettingsLevels,
 } from "./settings-levels.ts";
-import type { SettingsFile, ToolExecutionMode } from "./settings-schema.ts";
+import {
+  AGENT_BASH_MODES,
+  type AgentHookSettings,
+  COMMAND_HOOK_EVENTS,
+  type CommandHookEvent,
+  type CommandHookGroup,
+  type SettingsFile,
+  type ToolExecutionMode,
+} from "./settings-schema.ts";
+
+/** One `hooks.<event>` group with the settings level and file it came from. */
+export interface LocatedHookGroup extends CommandHookGroup {
+  /** The level whose file listed it (project-level hooks run only in a trusted project). */
+  readonly level: SettingsLevelName;
+  readonly file: string;
+  /** Its place in that file's list, for messages (`hooks.PreToolUse[1]`). */
+  readonly index: number;
+}
 
 /** The effective settings of one project, with where each value came from. */
 export interface MergedSettings {
@@ -35,6 +52,10 @@ export interface MergedSettings {
   readonly model: NonNullable<SettingsFile["model"]>;
   /** Whether to hot-reload extensions, if any level says. */
   readonly watch: boolean | undefined;
+  /** Command hooks per event: every level's groups, managed first, then project-local, project, user. */
+  readonly hooks: Readonly<Record<CommandHookEvent, readonly LocatedHookGroup[]>>;
+  /** The agent hooks' settings: each tool mapping from the strongest level that maps it; the strictest `bash`. */
+  readonly agentHooks: AgentHookSettings;
   /** Whether the extension `name`, loaded from a source of level `origin`, is turned off. */
   isDisabled(name: string, origin: SettingsLevelName): boolean;
   /** The strongest `disabledExtensions` entry that turns `name` (from `origin`) off, if any. */
@@ -87,6 +108,8 @@ export function mergeSettings(levels: SettingsLevels): MergedSettings {
     hookTimeoutMs: strongest(present, "hookTimeoutMs"),
     maxArgumentBytes: smallest(present.map((level) => level.settings.maxArgumentBytes)),
     watch: strongest(present, "watch"),
+    hooks: mergeHooks(present),
+    agentHooks: mergeAgentHooks(present),
     model: Object.assign({}, ...[...present].reverse().map((level) => level.settings.model ?? {})),
     isDisabled: (name, origin) => effectiveDisables(levels, name, origin).length > 0,
     disabledBy: (name, origin) => effectiveDisables(levels, name, origin)[0],
@@ -109,6 +132,38 @@ function mergeConfig(present: readonly SettingsLevel[]): MergedValue | undefined
     level.settings.config === undefined ? [] : [{ level, value: level.settings.config }],
   );
   return sections.length === 0 ? undefined : mergeValues(sections);
+}
+
+/**
+ * Hooks only add up: a weaker level can add hooks below a stronger level's, never remove or
+ * replace them (managed hooks run first, whatever the levels below say).
+ */
+function mergeHooks(present: readonly SettingsLevel[]): Record<CommandHookEvent, LocatedHookGroup[]> {
+  const merged = Object.fromEntries(COMMAND_HOOK_EVENTS.map((event) => [event, [] as LocatedHookGroup[]]));
+  for (const level of present) {
+    for (const event of COMMAND_HOOK_EVENTS) {
+      (level.settings.hooks?.[event] ?? []).forEach((group, index) => {
+        merged[event]?.push({ ...group, level: level.level, file: level.file, index });
+      });
+    }
+  }
+  return deepFreeze(merged) as Record<CommandHookEvent, LocatedHookGroup[]>;
+}
+
+/**
+ * Tool mappings: the strongest level that maps a tool wins (a mapping only adds effects to the
+ * built-in table's). `bash`: the strictest mode any level sets; managed settings are a floor also
+ * when they leave it unset (their default, "strict", then counts).
+ */
+function mergeAgentHooks(present: readonly SettingsLevel[]): AgentHookSettings {
+  const tools: NonNullable<AgentHookSettings["tools"]> = {};
+  for (const level of [...present].reverse()) Object.assign(tools, level.settings.agentHooks?.tools ?? {});
+  const modes = present.flatMap((level) => {
+    const mode = level.settings.agentHooks?.bash ?? (level.level === "managed" ? "strict" : undefined);
+    return mode === undefined ? [] : [mode];
+  });
+  const bash = modes.sort((a, b) => AGENT_BASH_MODES.indexOf(b) - AGENT_BASH_MODES.indexOf(a))[0];
+  return deepFreeze({ tools, ...(bash ? { bash } : {}) });
 }
 
 function smallest(values: readonly (number | undefined)[]): number | undefined {

@@ -1,6 +1,46 @@
 import { z } from "zod";
 import { strictObject } from "../common/describe-zod-issues.ts";
 
+/** The tool events a Claude-style command hook can listen to. */
+export const COMMAND_HOOK_EVENTS = ["PreToolUse", "PostToolUse", "PostToolUseFailure"] as const;
+
+/** How the agent hooks treat shell calls, from the loosest to the strictest. */
+export const AGENT_BASH_MODES = ["analyze", "strict", "deny"] as const;
+
+/** One command of a hook group: run with the event as JSON on stdin. */
+const commandHookSchema = strictObject({
+  type: z.literal("command"),
+  command: z.string().min(1),
+  args: z.array(z.string()).optional(),
+  /** Seconds, as in Claude Code (default 60). */
+  timeout: z.number().positive().max(3600).optional(),
+});
+
+/** A matcher (exact tool name, `A|B` list, or a regular expression; empty or `*` = every tool) and its commands. */
+const commandHookGroupSchema = strictObject({
+  matcher: z
+    .string()
+    .optional()
+    .refine((m) => m === undefined || validMatcher(m), { message: "is not a valid regular expression" }),
+  hooks: z.array(commandHookSchema).min(1),
+});
+
+/** Which arguments of an agent tool hold the paths it reads, writes or runs. */
+const toolMappingSchema = strictObject({
+  read: z.array(z.string().min(1)).optional(),
+  write: z.array(z.string().min(1)).optional(),
+  exec: z.array(z.string().min(1)).optional(),
+});
+
+function validMatcher(matcher: string): boolean {
+  try {
+    new RegExp(matcher);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /**
  * The schema of one settings file (managed, project local, project or user).
  * Contract: unknown keys are errors that list the allowed keys, so a typo such as `extension` is
@@ -31,10 +71,35 @@ export const settingsFileSchema = strictObject({
   }).optional(),
   /** Tool calls with larger arguments (UTF-8 bytes of JSON) are refused as invalid; default 1 MiB. */
   maxArgumentBytes: z.number().int().positive().optional(),
+  /**
+   * Claude-style command hooks run as Gatehouse handlers (`PreToolUse`, `PostToolUse`,
+   * `PostToolUseFailure`); every level's entries add up, managed settings' first.
+   */
+  hooks: z.partialRecord(z.enum(COMMAND_HOOK_EVENTS), z.array(commandHookGroupSchema)).optional(),
+  /** How `gatehouse hook claude-code|codex` maps the agents' tools and treats their shell. */
+  agentHooks: strictObject({
+    /** Per agent tool name (e.g. `mcp__fs__write_file`): which arguments hold paths it reads or writes. */
+    tools: z.record(z.string().min(1), toolMappingSchema).optional(),
+    /**
+     * "strict" (default): refuse every command whose effects the path analysis does not model (the
+     * agent runs it without Gatehouse's sandbox); "analyze": best effort, any program may run;
+     * "deny": refuse every shell call.
+     */
+    bash: z.enum(AGENT_BASH_MODES).optional(),
+  }).optional(),
 });
 
 /** One validated settings file. */
 export type SettingsFile = z.output<typeof settingsFileSchema>;
+
+/** One `hooks.<event>` entry of a settings file. */
+export type CommandHookGroup = z.output<typeof commandHookGroupSchema>;
+
+/** A tool event a command hook listens to. */
+export type CommandHookEvent = (typeof COMMAND_HOOK_EVENTS)[number];
+
+/** The `agentHooks` section of a settings file. */
+export type AgentHookSettings = NonNullable<SettingsFile["agentHooks"]>;
 
 /** How a batch of tool calls runs: all at once or one after another. */
 export type ToolExecutionMode = NonNullable<SettingsFile["toolExecution"]>;

@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import type { Message, UserMessage } from "@gatehouse/sdk";
 import { type Logger, pino } from "pino";
 import { GatehouseError } from "../common/errors.ts";
@@ -14,6 +15,7 @@ import { pinEffectTargets } from "../tools/effect-pins.ts";
 import { createBuiltinTools } from "../tools/index.ts";
 import { ToolRegistry } from "../tools/tool-registry.ts";
 import { checkCall } from "./check-call.ts";
+import { commandHookCandidates } from "./command-hook-candidates.ts";
 import { compactContext } from "./compact-context.ts";
 import { EventHub } from "./event-hub.ts";
 import { guardFailureError } from "./guard-failures.ts";
@@ -116,7 +118,21 @@ export async function createHost(options: HostOptions): Promise<Host> {
         : (project?.configFor(name, managed) ?? { kind: "settings", levels: [], floor: false, cwd: options.cwd }),
   });
   const inline = inlineCandidates(options.extensions ?? []);
-  const candidates = () => [...inline, ...(project?.candidates() ?? [])];
+  const hookHost = project && {
+    project,
+    tools,
+    handlers,
+    cwd: options.cwd,
+    env,
+    trust: options.trust === true,
+    sessionId: options.session?.header.id ?? randomUUID(),
+    transcriptPath: options.session?.file ?? "",
+  };
+  const candidates = () => [
+    ...inline,
+    ...(project?.candidates() ?? []),
+    ...(hookHost ? commandHookCandidates(hookHost) : []),
+  ];
   await manager.reconcile(candidates());
   const down = manager.guardFailures();
   if (down.length > 0 && !options.inspect) {
@@ -265,6 +281,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
     compact: ({ summary, keepLast }) =>
       compactContext({ session: idle("Compacting"), bus: handlers.bus(), context, summary, keepLast }),
     extensions: () => manager.records(),
+    reservedPaths: () => reserved.list(),
     reload: () => reloads.request(),
     async close() {
       await watcher?.close();

@@ -1,6 +1,7 @@
 import { existsSync, realpathSync } from "node:fs";
 import { join, relative, resolve, sep } from "node:path";
 import type { Logger } from "pino";
+import { PROJECT_HOOKS_KEY, projectHooksCode } from "../command-hooks/hook-code.ts";
 import { errorMessage } from "../common/errors.ts";
 import {
   ensurePrivateDir,
@@ -132,11 +133,16 @@ export function openProject(
   };
   rediscover();
 
-  const projectCode = (): ProjectCode[] =>
-    discovered.flatMap((d) => {
+  const projectCode = (): ProjectCode[] => {
+    const code = discovered.flatMap((d) => {
       const graph = graphs.get(d.id);
       return graph && !d.error ? [{ key: keyOf(d), source: d.source, graph }] : [];
     });
+    // The project's command hooks are project code too: their settings and the scripts they name.
+    const hooks = projectHooksCode(settings.hooks, cwd);
+    if (hooks) code.push({ key: PROJECT_HOOKS_KEY, source: "command hooks in the project's settings", graph: hooks });
+    return code;
+  };
   const trust = () =>
     trustStatuses({
       home,

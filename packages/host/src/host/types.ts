@@ -4,6 +4,7 @@ import type {
   ExtensionDefinition,
   GatehouseEvent,
   Message,
+  ReservedPath,
   StopReason,
   ToolEffect,
   UserMessage,
@@ -140,6 +141,8 @@ export interface Host {
   tools(): ToolInfo[];
   /** Every extension with its status, tools, handlers and errors. */
   extensions(): ExtensionRecord[];
+  /** The paths Gatehouse and the loaded extensions reserved (`api.reservePath`): what guards keep out of reach. */
+  reservedPaths(): readonly ReservedPath[];
   /**
    * Re-reads settings and extensions (what a watched file change does): at once when idle, at the
    * next turn boundary during a run. Resolves when the result is in effect.

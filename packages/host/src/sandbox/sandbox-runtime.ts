@@ -128,6 +128,8 @@ export class SandboxRuntime {
       timeoutMs: options.timeoutMs,
       signal: options.signal,
       onData: (chunk) => options.onData(chunk),
+      ...(options.onStderr ? { onStderr: options.onStderr } : {}),
+      ...(options.stdin !== undefined ? { stdin: options.stdin } : {}),
       argv,
       env: sandboxEnv(this.#options.env),
     });

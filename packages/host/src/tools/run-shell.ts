@@ -24,8 +24,12 @@ export interface ShellOptions {
   cwd: string;
   timeoutMs: number;
   signal: AbortSignal;
-  /** Receives stdout and stderr chunks interleaved in arrival order. */
+  /** Receives stdout and stderr chunks interleaved in arrival order (stdout only when `onStderr` is given). */
   onData: (chunk: Buffer) => void;
+  /** Receives stderr apart from stdout. */
+  onStderr?: (chunk: Buffer) => void;
+  /** Written to the shell's stdin, which is then closed (default: no stdin). */
+  stdin?: string;
   /**
    * The program and arguments to start instead of `bash -c command` (a sandbox launcher that runs
    * the shell itself); the process group it leads is what a timeout or abort kills.
@@ -68,7 +72,8 @@ export function runShell(options: ShellOptions): Promise<ShellExit> {
     let grace: NodeJS.Timeout | undefined;
     let child: ChildProcess;
     try {
-      child = spawn(file, args, { cwd, env: options.env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+      const input = options.stdin === undefined ? "ignore" : "pipe";
+      child = spawn(file, args, { cwd, env: options.env, detached: true, stdio: [input, "pipe", "pipe"] });
     } catch (error) {
       // Invalid arguments (a NUL byte in the command) throw synchronously instead of emitting "error".
       resolve({ ...state, spawnError: toError(error) });
@@ -98,7 +103,12 @@ export function runShell(options: ShellOptions): Promise<ShellExit> {
       resolve(spawnError === undefined ? { ...state } : { ...state, spawnError });
     };
     child.stdout?.on("data", onData);
-    child.stderr?.on("data", onData);
+    child.stderr?.on("data", options.onStderr ?? onData);
+    if (options.stdin !== undefined && child.stdin) {
+      // A command that does not read its input closes the pipe early: that is not a failure.
+      child.stdin.on("error", () => undefined);
+      child.stdin.end(options.stdin);
+    }
     child.once("error", (error) => finish(error));
     child.once("exit", (code, exitSignal) => {
       state.exitCode = code;

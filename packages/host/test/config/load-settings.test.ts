@@ -100,7 +100,7 @@ describe("loadSettings", () => {
     const error = expectGatehouseError(() => fx.load(), "GH_SETTINGS_INVALID");
     expect(error.message.split("\n").map((line) => line.trim())).toEqual([
       `Invalid settings ${file} (4 problems):`,
-      `${file}:2:16: extension: unknown key (allowed keys: extensions, disabledExtensions, config, toolExecution, hookTimeoutMs, watch, model, maxArgumentBytes)`,
+      `${file}:2:16: extension: unknown key (allowed keys: extensions, disabledExtensions, config, toolExecution, hookTimeoutMs, watch, model, maxArgumentBytes, hooks, agentHooks)`,
       `${file}:5:20: hookTimeoutMs: must be > 0, received -5`,
       `${file}:6:20: toolExecution: expected one of "parallel", "sequential", received "fast"`,
       `${file}:7:12: watch: expected boolean, received string`,

@@ -9,6 +9,7 @@ import type { ShellToken, ShellWord } from "./shell-word.ts";
 import { redirectTargets, type SimpleCommand, splitCommands } from "./simple-commands.ts";
 import type { CommandExtractor, TargetSpec } from "./target-spec.ts";
 import { tokenizeShell } from "./tokenize.ts";
+import { recursiveSearch, riskyAssignment, UNCONFINED_READS, unconfinedProblem } from "./unconfined-commands.ts";
 import { SHELLS, shellScript, WRAPPERS } from "./wrappers.ts";
 import { WRITE_COMMANDS } from "./write-commands.ts";
 
@@ -18,7 +19,7 @@ export type BashTarget = TargetSpec & { kind: "target"; cwd: CwdState };
 /** Something that keeps the command from being analysed at all. */
 export interface BashProblem {
   kind: "problem";
-  rule: "bash unparseable" | "bash unresolved command";
+  rule: "bash unparseable" | "bash unresolved command" | "bash unconfined";
   /** The rest of the reason, e.g. "it could not be parsed (a single quote is not closed)". */
   why: string;
 }
@@ -48,6 +49,8 @@ class Analysis {
   constructor(
     cwd: string,
     readonly home: string,
+    /** Nothing confines the command: refuse whatever has effects the analysis does not model. */
+    readonly unconfined: boolean,
   ) {
     this.tracker = new CwdTracker(cwd, home);
   }
@@ -55,6 +58,12 @@ class Analysis {
   source(src: string, depth: number): void {
     if (depth > MAX_NESTING) {
       this.#problem("bash unparseable", "it nests shells too deeply to be analysed");
+      return;
+    }
+    if (this.unconfined && /\(\(|\[\[|\$\[/.test(src)) {
+      const why =
+        "it uses (( )), [[ ]] or $[ ]: arithmetic evaluation can run commands hidden in variables, and the analysis does not parse them";
+      this.#problem("bash unconfined", why);
       return;
     }
     const tokenized = tokenizeShell(src, { home: this.home });
@@ -72,10 +81,23 @@ class Analysis {
     for (const redirect of command.redirects) for (const spec of redirectTargets(redirect)) this.#target(spec, false);
     const words = [...command.words];
     const literal = (w: ShellWord | undefined) => w !== undefined && w.raw === w.text;
+    if (this.unconfined && this.#hiddenCode(command)) return;
     while (words[0] && ((literal(words[0]) && RESERVED.has(words[0].text)) || ASSIGNMENT.test(words[0].raw))) {
+      const risky = this.unconfined ? riskyAssignment(words[0]) : undefined;
+      if (risky) {
+        this.#problem("bash unconfined", risky);
+        return;
+      }
       words.shift();
     }
-    if (literal(words[0]) && COMPOUND_HEADS.has(words[0]!.text)) return;
+    if (literal(words[0]) && COMPOUND_HEADS.has(words[0]!.text)) {
+      // `for x in ...` lists words, not commands; the other heads hide commands or arithmetic.
+      if (this.unconfined && words[0]!.text !== "for") {
+        const why = `${words[0]!.text} hides commands (or arithmetic that can run them) from the analysis`;
+        this.#problem("bash unconfined", why);
+      }
+      return;
+    }
     this.#run(words, depth, false);
   }
 
@@ -91,6 +113,13 @@ class Analysis {
       return;
     }
     const name = path.basename(first.text);
+    if (this.unconfined) {
+      const problem = this.#unconfinedProblem(first, name, args);
+      if (problem) {
+        this.#problem("bash unconfined", problem);
+        return;
+      }
+    }
     const wrapper = WRAPPERS[name];
     if (wrapper) {
       const inner = wrapper(args);
@@ -103,11 +132,41 @@ class Analysis {
     else this.#extract(name, args, depth, recursive);
   }
 
+  /** Commands an unconfined run may not contain: see `unconfinedProblem`; wrappers that change the user. */
+  #unconfinedProblem(first: ShellWord, name: string, args: readonly ShellWord[]): string | undefined {
+    if (first.text.includes("/"))
+      return `${first.raw} runs a program by path, whose effects cannot be checked without the sandbox`;
+    if (name === "sudo" || name === "doas") return `${name} runs the command as another user, beyond any path policy`;
+    if (SHELLS.has(name) && args.some((a) => a.text === "--rcfile" || a.text === "--init-file")) {
+      return `${name} ${args.find((a) => a.text.startsWith("--"))?.text} runs a start-up file the analysis does not read`;
+    }
+    if (SHELLS.has(name) && shellScript(args) === undefined) {
+      return `${name} without -c runs a script file or its input, which the analysis does not read`;
+    }
+    if (name === "env") return args.map(riskyAssignment).find((p) => p !== undefined);
+    if (WRAPPERS[name] || SHELLS.has(name) || name === "eval" || name === "cd" || name === "pushd") return undefined;
+    return unconfinedProblem(name, args);
+  }
+
+  /** Arithmetic (`$((…))`, `${a[…]}`) evaluates variables as expressions, which can run commands. */
+  #hiddenCode(command: SimpleCommand): boolean {
+    const words = [...command.words, ...command.redirects.flatMap((r) => redirectTargets(r).map((t) => t.word))];
+    const word = words.find((w) => /\$\(\(|\$\[|\$\{[^}]*\[/.test(w.raw));
+    if (!word) return false;
+    this.#problem("bash unconfined", `${word.raw} evaluates arithmetic, which can run commands hidden in variables`);
+    return true;
+  }
+
   #extract(name: string, args: readonly ShellWord[], depth: number, recursive: boolean): void {
-    const extract = COMMANDS[name];
+    const extract = COMMANDS[name] ?? (this.unconfined ? UNCONFINED_READS[name] : undefined);
     if (!extract) return;
     const effects = extract(args);
-    for (const spec of effects.targets) this.#target(spec, recursive);
+    // Unconfined, a search through a tree reads everything below its roots: each is checked whole.
+    const search = this.unconfined ? recursiveSearch(name, args) : undefined;
+    const searched = (spec: TargetSpec): TargetSpec =>
+      search && spec.access === "read" ? { ...spec, recursive: true, skipsHidden: search.skipsHidden } : spec;
+    for (const word of search?.roots ?? []) this.#target(searched({ access: "read", word, via: name }), true);
+    for (const spec of effects.targets) this.#target(searched(spec), recursive);
     for (const inner of effects.commands ?? []) this.#run(inner, depth, true);
   }
 
@@ -122,7 +181,8 @@ class Analysis {
   }
 
   #target(spec: TargetSpec, recursive: boolean): void {
-    const inherited = recursive && spec.access === "write";
+    // Unconfined, what a command run on a tree's behalf reads (find -exec cat {}) is checked below it too.
+    const inherited = recursive && (spec.access === "write" || this.unconfined);
     this.findings.push({
       ...spec,
       recursive: spec.recursive === true || inherited,
@@ -147,9 +207,15 @@ class Analysis {
  * `bash -c`, `eval`, `$(...)` and `cd`.
  * Contract: best effort, never throws. Unparseable input and command names that depend on run-time
  * values are reported as problems; targets keep their unresolved words for the checker to refuse.
+ * With `unconfined` (nothing will sandbox the command) every command whose effects the analysis
+ * does not model — interpreters, build tools, programs run by path, risky variables, arithmetic —
+ * is a problem too (`unconfinedProblem`).
  */
-export function analyzeBash(command: string, options: { cwd: string; home: string }): BashFinding[] {
-  const analysis = new Analysis(options.cwd, options.home);
+export function analyzeBash(
+  command: string,
+  options: { cwd: string; home: string; unconfined?: boolean },
+): BashFinding[] {
+  const analysis = new Analysis(options.cwd, options.home, options.unconfined === true);
   analysis.source(command, 0);
   return analysis.findings;
 }

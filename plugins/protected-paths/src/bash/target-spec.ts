@@ -8,6 +8,8 @@ export interface TargetSpec {
   via: string;
   /** The command acts on everything below it (rm -r, chmod -R, mv of a directory, find -delete). */
   recursive?: boolean;
+  /** A recursive read that skips dot-files and dot-directories (rg without --hidden). */
+  skipsHidden?: boolean;
   /** cp/mv/ln/install: if `word` is a directory, each of these lands in it under its own basename. */
   into?: { sources: readonly ShellWord[]; forced: boolean };
 }

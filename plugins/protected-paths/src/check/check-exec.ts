@@ -9,8 +9,11 @@ import { evaluatePath, type PathVerdict } from "./evaluate-path.ts";
 import type { PolicyContext } from "./policy-context.ts";
 import { MAX_SCANNED_ENTRIES, scanBelow } from "./scan-below.ts";
 
-/** How `exec` effects are treated. */
-export type BashMode = "sandbox" | "analyze" | "deny" | "allow";
+/**
+ * How `exec` effects are treated. "unconfined" is not a setting: it is how a command that no
+ * sandbox will confine (another agent's, checked through its hooks) is decided.
+ */
+export type BashMode = "sandbox" | "analyze" | "unconfined" | "deny" | "allow";
 
 /** Files a command may always write: they are streams, not files of the workspace. */
 const STREAMS = /^\/(dev\/(null|stdout|stderr|stdin|tty|fd\/\d+)|proc\/self\/fd\/\d+)$/;
@@ -24,6 +27,8 @@ interface TargetCheck {
    * resolved, the workspace boundary, hard links and recursive scans are left to the sandbox.
    */
   precheck: boolean;
+  /** Unconfined: reads that cannot be resolved are refused like writes. */
+  strict: boolean;
 }
 
 function subjectOf(target: BashTarget, shown: string, pattern?: string): string {
@@ -40,12 +45,13 @@ function unresolved(subject: string, cause: string, hint: string): Decision {
   return deny({ subject, why, rule: "bash unresolved target" });
 }
 
-/** Everything below a recursively written directory must be writable too. */
+/** Everything below a recursively written (unconfined: also read) directory must be writable (readable) too. */
 function checkBelow(check: TargetCheck, subject: string, reals: readonly string[], dir: string): Decision | undefined {
   const { ctx } = check;
+  const rules = check.target.access === "write" ? ctx.rules.write : ctx.rules.read;
   for (const real of reals) {
     if (!ctx.fs.lstat(real)?.isDirectory) continue;
-    const scan = scanBelow(ctx, real, ctx.rules.write);
+    const scan = scanBelow(ctx, real, rules, { skipHidden: check.target.skipsHidden === true });
     if (scan && "tooMany" in scan) {
       const why = `it holds more than ${MAX_SCANNED_ENTRIES} entries, too many to check for protected files; name narrower paths`;
       return deny({ subject, why, rule: "bash recursive target" });
@@ -101,7 +107,8 @@ function checkOne(check: TargetCheck, p: string, dir: string): Decision | undefi
   const verdict = evaluatePath(ctx, target.access, p, { cwd: dir, expandHome: false });
   if (!verdict.ok) return refused(subject, verdict);
   check.spellings.push(...verdict.views.spellings);
-  return writes && target.recursive ? checkBelow(check, subject, verdict.views.reals, dir) : undefined;
+  const below = target.recursive && (writes || check.strict);
+  return below ? checkBelow(check, subject, verdict.views.reals, dir) : undefined;
 }
 
 /** Sandbox mode: refuse a target only when a deny rule matches it (as given or where it lands). */
@@ -118,22 +125,22 @@ function precheckOne(check: TargetCheck, p: string, dir: string): Decision | und
 function checkTarget(check: TargetCheck): Decision | undefined {
   const { ctx, target } = check;
   const { word } = target;
-  const writes = target.access === "write" && !check.precheck;
+  const refuseUnknown = (target.access === "write" || check.strict) && !check.precheck;
   const subject = subjectOf(target, word.unresolved === undefined ? word.text : word.raw);
   if (word.unresolved !== undefined) {
-    return writes
+    return refuseUnknown
       ? unresolved(subject, `its value depends on a ${word.unresolved}`, "spell the path literally")
       : undefined;
   }
   if (target.cwd.unknown && !path.isAbsolute(word.text)) {
     const cause = "it is relative to a directory a cd chose at run time";
-    return writes ? unresolved(subject, cause, "use an absolute path") : undefined;
+    return refuseUnknown ? unresolved(subject, cause, "use an absolute path") : undefined;
   }
   for (const dir of target.cwd.dirs) {
     const paths = expandGlob(word, { cwd: dir, fs: ctx.fs, folding: ctx.folding });
     if (paths === undefined) {
       const cause = "a directory in it is a glob pattern";
-      return writes ? unresolved(subject, cause, "name the files literally") : undefined;
+      return refuseUnknown ? unresolved(subject, cause, "name the files literally") : undefined;
     }
     for (const p of paths) {
       const decision = checkOne(check, p, dir);
@@ -150,12 +157,14 @@ function checkTarget(check: TargetCheck): Decision | undefined {
  * Contract: "analyze" refuses commands that cannot be parsed, whose command name or write targets
  * depend on run-time values, and recursive writes over a directory holding a protected path.
  * "sandbox" refuses only targets a deny rule matches (for a precise reason) and lets everything
- * it cannot resolve through: the sandbox, not the analysis, is the guarantee.
+ * it cannot resolve through: the sandbox, not the analysis, is the guarantee. "unconfined" is
+ * "analyze" that also refuses unresolved reads and every command whose effects it does not model.
  */
 export function checkExec(ctx: PolicyContext, options: { mode: BashMode; command: unknown }): Decision {
   if (options.mode === "allow") return allow();
   const subject = "Bash command";
   const precheck = options.mode === "sandbox";
+  const strict = options.mode === "unconfined";
   if (options.mode === "deny") {
     const why = 'shell commands are disabled by the path policy (bash: "deny"); use the file tools instead';
     return deny({ subject, why, rule: "bash deny" });
@@ -164,13 +173,13 @@ export function checkExec(ctx: PolicyContext, options: { mode: BashMode; command
     return deny({ subject, why: "the command is not a string", rule: "non-string command" });
   }
   const spellings: Spelling[] = [];
-  for (const finding of analyzeBash(options.command, { cwd: ctx.cwd, home: ctx.home })) {
+  for (const finding of analyzeBash(options.command, { cwd: ctx.cwd, home: ctx.home, unconfined: strict })) {
     if (finding.kind === "problem") {
       // In sandbox mode what the analysis cannot follow runs confined; it is not a reason to refuse.
       if (precheck) continue;
       return deny({ subject, why: finding.why, rule: finding.rule });
     }
-    const decision = checkTarget({ ctx, target: finding, spellings, precheck });
+    const decision = checkTarget({ ctx, target: finding, spellings, precheck, strict });
     if (decision) return decision;
   }
   return allow(spellings);

@@ -11,15 +11,22 @@ export type ScanResult = { found: string; rule: DenyRule } | { tooMany: true } |
 
 /**
  * Looks for a path below `dir` that one of `rules` denies, breadth first, without following
- * symlinks (rm -r, chmod -R and mv act on a link, not its target).
+ * symlinks (rm -r, chmod -R and mv act on a link, not its target); with `skipHidden`, dot-entries
+ * and everything below them are not looked at (a search that does not read them).
  * Contract: returns the first denied entry, `{ tooMany }` after `MAX_SCANNED_ENTRIES` entries, or
  * `undefined` when nothing below is denied (or `dir` is not a readable directory).
  */
-export function scanBelow(ctx: PolicyContext, dir: string, rules: readonly DenyRule[]): ScanResult {
+export function scanBelow(
+  ctx: PolicyContext,
+  dir: string,
+  rules: readonly DenyRule[],
+  options: { skipHidden?: boolean } = {},
+): ScanResult {
   const queue = [dir];
   let seen = 0;
   for (let next = queue.shift(); next !== undefined; next = queue.shift()) {
     for (const entry of ctx.fs.readdir(next) ?? []) {
+      if (options.skipHidden && entry.name.startsWith(".")) continue;
       seen += 1;
       if (seen > MAX_SCANNED_ENTRIES) return { tooMany: true };
       const full = path.join(next, entry.name);

@@ -1,0 +1,106 @@
+import { spawnSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import type { BenchSection, Figure } from "../section.ts";
+import { median, round3, spread } from "../stats.ts";
+
+/** Issue #15: one PreToolUse decision of `gatehouse hook claude-code`, process start included. */
+const TARGET_MS = 150;
+
+/** The built CLI, found through its package like a user's install would. */
+function cliBin(): string {
+  const manifest = createRequire(import.meta.url).resolve("@gatehouse/cli/package.json");
+  return join(dirname(manifest), "bin", "gatehouse.js");
+}
+
+function payload(cwd: string, id: number, file: string): string {
+  return JSON.stringify({
+    session_id: "bench",
+    transcript_path: join(cwd, "transcript.jsonl"),
+    cwd,
+    hook_event_name: "PreToolUse",
+    tool_name: "Write",
+    tool_input: { file_path: join(cwd, file), content: "x" },
+    tool_use_id: `toolu_bench_${id}`,
+  });
+}
+
+/** Wall milliseconds of one process that answers one hook call; throws when the answer is not the expected one. */
+function timeHook(options: { bin: string; cwd: string; home: string; input: string; denied: boolean }): number {
+  const started = performance.now();
+  const child = spawnSync(process.execPath, [options.bin, "hook", "claude-code"], {
+    input: options.input,
+    env: { ...process.env, GATEHOUSE_HOME: options.home, CLAUDE_PROJECT_DIR: options.cwd },
+    encoding: "utf8",
+  });
+  const ms = performance.now() - started;
+  const denied = child.stdout.includes('"permissionDecision":"deny"');
+  if (child.status !== 0 || denied !== options.denied) {
+    throw new Error(`hook answered unexpectedly (exit ${child.status}): ${child.stdout}${child.stderr}`);
+  }
+  return ms;
+}
+
+function timeNode(): number {
+  const started = performance.now();
+  spawnSync(process.execPath, ["-e", "0"]);
+  return performance.now() - started;
+}
+
+/** The hooks section: ms for one `gatehouse hook claude-code` PreToolUse decision, as Claude Code runs it. */
+export const hooksSection: BenchSection = {
+  name: "hooks",
+  title:
+    "Agent hooks: ms per `gatehouse hook claude-code` PreToolUse (one process per call, both guards enabled, audit written)",
+  async run({ runs, warmups, verbose, log }) {
+    const root = mkdtempSync(join(tmpdir(), "gatehouse-bench-hooks-"));
+    try {
+      const cwd = join(root, "project");
+      const home = join(root, "home");
+      mkdirSync(join(cwd, ".gatehouse"), { recursive: true });
+      const settings = { extensions: ["@gatehouse/protected-paths", "@gatehouse/tool-audit"] };
+      writeFileSync(join(cwd, ".gatehouse", "settings.json"), JSON.stringify(settings));
+      const bin = cliBin();
+      let id = 0;
+      // The first call loads the project fully and stores the plan the later calls decide from.
+      const first = timeHook({ bin, cwd, home, input: payload(cwd, id++, "a.txt"), denied: false });
+      const samples = { allowed: [] as number[], denied: [] as number[], node: [] as number[] };
+      const count = Math.max(runs * 3, 21);
+      for (let i = 0; i < warmups + count; i++) {
+        const allowed = timeHook({ bin, cwd, home, input: payload(cwd, id++, "a.txt"), denied: false });
+        const denied = timeHook({ bin, cwd, home, input: payload(cwd, id++, ".env"), denied: true });
+        const node = timeNode();
+        if (i < warmups) continue;
+        samples.allowed.push(allowed);
+        samples.denied.push(denied);
+        samples.node.push(node);
+      }
+      if (verbose) {
+        for (const [name, xs] of Object.entries(samples)) {
+          log(
+            `  ${name.padEnd(8)} [${xs.map((x) => x.toFixed(1)).join(" ")}] ms spread ${(spread(xs) * 100).toFixed(0)}%`,
+          );
+        }
+      }
+      const figures: Figure[] = [
+        {
+          name: "PreToolUse decision, allowed Write (median ms, process included)",
+          gatehouse: round3(median(samples.allowed)),
+          target: `≤ ${TARGET_MS}`,
+        },
+        {
+          name: "PreToolUse decision, denied Write to .env (median ms)",
+          gatehouse: round3(median(samples.denied)),
+          target: `≤ ${TARGET_MS}`,
+        },
+        { name: "first call: full project load, stores the plan (ms)", gatehouse: round3(first), target: "info" },
+        { name: "node -e 0 on this machine (median ms)", gatehouse: round3(median(samples.node)), target: "info" },
+      ];
+      return { rows: [], figures, targets: {} };
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  },
+};

@@ -1,0 +1,225 @@
+import { homedir } from "node:os";
+import { isAbsolute, join, resolve } from "node:path";
+import type { AgentHookSettings } from "@gatehouse/host/hook-plan";
+import type { ToolEffect } from "@gatehouse/sdk";
+import { patchTargets, patchText } from "./apply-patch.ts";
+import type { HookPayload } from "./hook-payload.ts";
+
+/** How a tool was mapped: its kind decides what a decision can guarantee. */
+export type MappingKind = "file" | "shell" | "search" | "mapped" | "internal" | "unmapped";
+
+/** A tool call in Gatehouse's terms. */
+export interface MappedCall {
+  effects: ToolEffect[];
+  kind: MappingKind;
+}
+
+/** Tools of the agents that touch no path and run nothing (their own bookkeeping and questions). */
+const INTERNAL = new Set([
+  "Task",
+  "Agent",
+  "TodoWrite",
+  "TodoRead",
+  "ExitPlanMode",
+  "AskUserQuestion",
+  "Skill",
+  "SlashCommand",
+  "BashOutput",
+  "KillShell",
+  "KillBash",
+  "TaskOutput",
+  "TaskStop",
+  "ListMcpResourcesTool",
+  "WebSearch",
+  "update_plan",
+  "view_image",
+]);
+
+const WINDOWS_PATH = /^(?:[A-Za-z]:[\\/]|\\\\|[A-Za-z]:$)/;
+
+function fail(message: string): never {
+  throw new Error(message);
+}
+
+/**
+ * An agent's path argument as an absolute path: relative ones resolve against the agent's cwd,
+ * `~/…` against the home directory.
+ * A Windows path (drive letter or UNC) on another system is refused: Node would take it for a
+ * relative file name, and policy would check a different file from the one the agent means.
+ */
+export function agentPath(value: unknown, what: string, cwd: string): string {
+  if (typeof value !== "string" || value === "") fail(`${what} must be a non-empty string`);
+  if (process.platform !== "win32" && (WINDOWS_PATH.test(value) || WINDOWS_PATH.test(cwd))) {
+    fail(`${what} ${JSON.stringify(value)} is a Windows path, which this ${process.platform} host cannot check`);
+  }
+  // `~` is the home directory wherever a tool expands it: check that file (a literal `~` folder
+  // in the cwd would be a write inside the workspace, which the home spelling covers less loosely).
+  if (value === "~" || value.startsWith("~/")) return join(homedir(), value.slice(1));
+  return isAbsolute(value) ? value : resolve(cwd, value);
+}
+
+/** The longest leading part of a glob pattern without glob characters (the folder it searches from). */
+function staticPrefix(pattern: string): string {
+  const parts = pattern.split("/");
+  const fixed: string[] = [];
+  for (const part of parts) {
+    if (/[*?[\]{}!]/.test(part)) break;
+    fixed.push(part);
+  }
+  return fixed.join("/") || ".";
+}
+
+function searchEffects(input: Record<string, unknown>, cwd: string, name: string): ToolEffect[] {
+  const base = input.path === undefined || input.path === null ? cwd : agentPath(input.path, `${name}.path`, cwd);
+  const effects: ToolEffect[] = [{ kind: "read", path: base }];
+  const pattern = input.pattern;
+  // Glob patterns may reach elsewhere on their own (`/etc/**`, `../../x/*`): check their fixed start too.
+  if (
+    name === "Glob" &&
+    typeof pattern === "string" &&
+    (pattern.startsWith("/") || pattern.startsWith("~") || pattern.split("/").includes(".."))
+  ) {
+    const start = staticPrefix(pattern);
+    const home = start === "~" || start.startsWith("~/") ? join(homedir(), start.slice(1)) : undefined;
+    effects.push({ kind: "read", path: home ?? resolve(base, start) });
+  }
+  return effects;
+}
+
+function shellCommand(command: unknown, what: string): string {
+  if (typeof command === "string") return command;
+  if (Array.isArray(command) && command.every((part) => typeof part === "string")) {
+    return command
+      .map((part) => (/^[\w@%+=:,./-]+$/.test(part) ? part : `'${part.replaceAll("'", `'\\''`)}'`))
+      .join(" ");
+  }
+  fail(`${what} must be a string`);
+}
+
+/** A shell command as the analyzer should see it: run from the agent's cwd, wherever the project is. */
+/** A command that is only Codex's patch tool run from the shell: `apply_patch <<'EOF' … EOF` or its argv form. */
+// The delimiter must be quoted: in an unquoted here-document the shell expands `$(…)` in the patch.
+const SHELL_PATCH =
+  /^\s*(?:apply_patch|applypatch)\s+<<-?\s*(['"])([\w.-]+)\1[ \t]*\r?\n[\s\S]*?\r?\n\2[ \t]*\r?\n?\s*$/;
+
+/** The patch of a shell call that only applies a patch (Codex applies it itself), or `undefined`. */
+function shellPatch(command: unknown): string | undefined {
+  if (Array.isArray(command)) {
+    const [program, patch, ...rest] = command;
+    const name = typeof program === "string" ? program.split("/").at(-1) : undefined;
+    // Codex wraps commands in `bash -lc SCRIPT`: a script that only applies a patch counts too.
+    const shell = name === "bash" || name === "sh" || name === "zsh";
+    if (shell && typeof patch === "string" && /^-[a-z]*c$/.test(patch) && rest.length === 1) return shellPatch(rest[0]);
+    const tool = name === "apply_patch" || name === "applypatch";
+    return tool && typeof patch === "string" && rest.length === 0 ? patch : undefined;
+  }
+  return typeof command === "string" && SHELL_PATCH.test(command) ? command : undefined;
+}
+
+function execEffects(command: string, cwd: string, projectDir: string): ToolEffect[] {
+  const where = cwd === projectDir ? command : `cd '${cwd.replaceAll("'", `'\\''`)}' && ${command}`;
+  const effects: ToolEffect[] = [{ kind: "exec", command: where }];
+  // A patch applied through the shell (`apply_patch <<'EOF'`) is checked like the apply_patch tool.
+  if (command.includes("*** Begin Patch")) effects.push(...patchEffects(command, cwd));
+  return effects;
+}
+
+function patchEffects(envelope: string, cwd: string): ToolEffect[] {
+  return patchTargets(envelope).map((t) => ({ kind: "write", path: agentPath(t.path, `patch file ${t.path}`, cwd) }));
+}
+
+function valuesAt(input: Record<string, unknown>, key: string): unknown[] {
+  let value: unknown = input;
+  for (const part of key.split(".")) {
+    if (value === null || typeof value !== "object") return [];
+    value = (value as Record<string, unknown>)[part];
+  }
+  if (value === undefined || value === null) return [];
+  return Array.isArray(value) ? value : [value];
+}
+
+function mappedEffects(
+  mapping: NonNullable<AgentHookSettings["tools"]>[string],
+  input: Record<string, unknown>,
+  cwd: string,
+  name: string,
+): ToolEffect[] {
+  const effects: ToolEffect[] = [];
+  for (const kind of ["read", "write"] as const) {
+    for (const key of mapping[kind] ?? []) {
+      for (const value of valuesAt(input, key)) effects.push({ kind, path: agentPath(value, `${name}.${key}`, cwd) });
+    }
+  }
+  for (const key of mapping.exec ?? []) {
+    for (const value of valuesAt(input, key))
+      effects.push({ kind: "exec", command: shellCommand(value, `${name}.${key}`) });
+  }
+  return effects;
+}
+
+/**
+ * Maps one tool call of Claude Code or Codex onto Gatehouse effects, the terms every guard decides
+ * in. Claude Code: Read/Write/Edit/MultiEdit `file_path`, NotebookEdit `notebook_path`, Glob/Grep/LS
+ * `path` (default: the cwd), Bash `command`, WebFetch `url`. Codex: Bash `command` (string or
+ * argv), apply_patch `command` (the patch envelope: every added, updated, deleted and moved-to
+ * file). `agentHooks.tools` maps any other tool (MCP tools `mcp__<server>__<tool>` included) by
+ * the names of its path arguments; it wins over the built-in table, so a team can map more
+ * strictly. Unmapped tools have no path effects (the audit still records them).
+ * Contract: throws when a known tool's input is malformed (a path that is not a string, a patch
+ * without files): the caller refuses such calls.
+ */
+export function mapAgentCall(payload: HookPayload, settings: AgentHookSettings, projectDir: string): MappedCall {
+  const builtIn = builtInCall(payload, projectDir);
+  const mapping = settings.tools?.[payload.toolName];
+  if (!mapping) return builtIn;
+  const effects = [...builtIn.effects, ...mappedEffects(mapping, payload.toolInput, payload.cwd, payload.toolName)];
+  const unknown = builtIn.kind === "unmapped" || builtIn.kind === "internal";
+  return { effects, kind: unknown ? "mapped" : builtIn.kind };
+}
+
+function builtInCall(payload: HookPayload, projectDir: string): MappedCall {
+  const { toolName: name, toolInput: input, cwd } = payload;
+  switch (name) {
+    case "Read":
+    case "NotebookRead":
+      return {
+        effects: [{ kind: "read", path: agentPath(input.file_path ?? input.notebook_path, `${name}.file_path`, cwd) }],
+        kind: "file",
+      };
+    case "Write":
+    case "Edit":
+    case "MultiEdit":
+      return { effects: [{ kind: "write", path: agentPath(input.file_path, `${name}.file_path`, cwd) }], kind: "file" };
+    case "NotebookEdit":
+      return {
+        effects: [{ kind: "write", path: agentPath(input.notebook_path, `${name}.notebook_path`, cwd) }],
+        kind: "file",
+      };
+    case "Glob":
+    case "Grep":
+    case "LS":
+      return { effects: searchEffects(input, cwd, name), kind: "search" };
+    case "Bash":
+    case "shell":
+    case "exec_command":
+    case "local_shell": {
+      const given = input.command ?? input.cmd;
+      // Nothing but a patch: decided by the files it names, as the apply_patch tool (the program runs no other code).
+      // Codex's shell tools take the directory to run in (`workdir`): paths in the command are relative to it.
+      const dir = input.workdir ?? input.cwd;
+      const runIn = dir === undefined || dir === null ? cwd : agentPath(dir, `${name}.workdir`, cwd);
+      const patch = shellPatch(given);
+      if (patch !== undefined) return { effects: patchEffects(patch, runIn), kind: "file" };
+      return { effects: execEffects(shellCommand(given, `${name}.command`), runIn, projectDir), kind: "shell" };
+    }
+    case "apply_patch": {
+      const envelope = patchText(input.command ?? input.patch ?? input.input);
+      if (envelope === undefined) fail("apply_patch.command must hold the patch envelope");
+      return { effects: patchEffects(envelope, cwd), kind: "file" };
+    }
+    case "WebFetch":
+      return { effects: typeof input.url === "string" ? [{ kind: "net", url: input.url }] : [], kind: "internal" };
+    default:
+      return { effects: [], kind: INTERNAL.has(name) ? "internal" : "unmapped" };
+  }
+}

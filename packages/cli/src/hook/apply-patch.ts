@@ -1,0 +1,54 @@
+/** One file an apply_patch envelope touches. */
+export interface PatchTarget {
+  op: "add" | "update" | "delete" | "move";
+  path: string;
+}
+
+/** File headers, spelled leniently (any spacing, any case): whatever a lenient parser could take for one counts. */
+const HEADERS: readonly [RegExp, PatchTarget["op"]][] = [
+  [/^\*{3}\s*add\s+file\s*:(.*)$/i, "add"],
+  [/^\*{3}\s*update\s+file\s*:(.*)$/i, "update"],
+  [/^\*{3}\s*delete\s+file\s*:(.*)$/i, "delete"],
+  [/^\*{3}\s*move\s+to\s*:(.*)$/i, "move"],
+];
+
+/** The envelope text of a Codex `apply_patch` call: `command` as a string, or the argv form's patch. */
+export function patchText(command: unknown): string | undefined {
+  if (typeof command === "string") return command;
+  if (Array.isArray(command)) {
+    const found = command.find((part) => typeof part === "string" && part.includes("*** Begin Patch"));
+    return typeof found === "string" ? found : undefined;
+  }
+  return undefined;
+}
+
+/**
+ * The files a Codex patch envelope adds, updates, deletes or moves to.
+ * Contract: over-approximates — any line that is a file header once leading whitespace is removed
+ * counts (a lenient parser could take it as one), and paths are trimmed (a path that differs only
+ * by surrounding spaces is checked as the trimmed one, which policy matches). Throws when the text
+ * holds no file operation or does not begin with `*** Begin Patch`: what it touches cannot be told,
+ * so the caller refuses it.
+ */
+export function patchTargets(envelope: string): PatchTarget[] {
+  const lines = envelope.split(/\r?\n|\r/);
+  const first = lines.findIndex((line) => line.trim() !== "");
+  // The envelope may come inside a here-document (`apply_patch <<'EOF'`): start at its marker.
+  const begin = lines.findIndex((line) => line.trim() === "*** Begin Patch");
+  if (begin < 0 || (first !== begin && !/apply_patch|<</.test(lines[first] ?? ""))) {
+    throw new Error("the patch does not begin with *** Begin Patch");
+  }
+  const targets: PatchTarget[] = [];
+  for (const line of lines.slice(begin + 1)) {
+    const trimmed = line.trim();
+    for (const [header, op] of HEADERS) {
+      const match = header.exec(trimmed);
+      if (!match) continue;
+      const path = (match[1] ?? "").trim();
+      if (path === "") throw new Error(`"${trimmed}" names no file`);
+      targets.push({ op, path });
+    }
+  }
+  if (targets.length === 0) throw new Error("the patch names no file");
+  return targets;
+}

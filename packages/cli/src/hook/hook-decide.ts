@@ -1,0 +1,75 @@
+import { resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { type HookPlanOptions, readHookPlan } from "@gatehouse/host/hook-plan";
+import { checkCall } from "@gatehouse/protected-paths/decide";
+import type { ToolAuditConfig } from "@gatehouse/tool-audit/external";
+import type { CliIo } from "../io.ts";
+import { mapAgentCall } from "./agent-tools.ts";
+import { type HookAnswer, refuse } from "./hook-answer.ts";
+import { finishHook, runsShell, SHELL_DENIED, type Verdict } from "./hook-finish.ts";
+import type { HookPayload } from "./hook-payload.ts";
+import { hookPolicy } from "./hook-policy.ts";
+
+/**
+ * The project whose policy applies: `--cwd`, else Claude Code's `CLAUDE_PROJECT_DIR`, else the
+ * agent's cwd. Pinning the project keeps a model's `cd` elsewhere from choosing another
+ * directory's settings (or none).
+ */
+export function hookProjectDir(payload: HookPayload, io: CliIo, flag: string | undefined): string {
+  if (flag) return resolve(io.cwd, flag);
+  const claudeDir = payload.agent === "claude-code" ? io.env.CLAUDE_PROJECT_DIR : undefined;
+  return claudeDir ? resolve(claudeDir) : payload.cwd;
+}
+
+/** The code that decides: a new version of any of it invalidates every stored plan. */
+function decidingCode(): string[] {
+  const specs = ["@gatehouse/host/hook-plan", "@gatehouse/protected-paths/decide", "@gatehouse/tool-audit/external"];
+  return [fileURLToPath(import.meta.url), ...specs.map((spec) => fileURLToPath(import.meta.resolve(spec)))];
+}
+
+/**
+ * Answers one hook call: maps it to effects, decides it (Pre) and records it in the audit.
+ * The project's stored plan decides when none of its inputs changed (the first-party guards'
+ * effective configuration, compiled here: no schema library, no extension loading); otherwise
+ * the full evaluation runs and stores a new plan.
+ * Contract: resolves with the answer; throws only for failures the caller turns into a refusal.
+ */
+export async function decideHook(payload: HookPayload, io: CliIo, cwdFlag: string | undefined): Promise<HookAnswer> {
+  const projectDir = hookProjectDir(payload, io, cwdFlag);
+  const planOptions: HookPlanOptions = { cwd: projectDir, env: io.env, code: decidingCode() };
+  const plan = readHookPlan(planOptions);
+  if (!plan) {
+    const { evaluateHook } = await import("./hook-evaluate.ts");
+    return evaluateHook({ payload, io, projectDir, plan: planOptions });
+  }
+  let mapped: ReturnType<typeof mapAgentCall>;
+  try {
+    mapped = mapAgentCall(payload, plan.agentHooks, projectDir);
+  } catch (error) {
+    return refuse(payload.agent, payload.event, `Gatehouse refused ${payload.toolName}: ${(error as Error).message}.`);
+  }
+  let verdict: Verdict | undefined;
+  if (payload.event === "PreToolUse") {
+    verdict = { blocked: false };
+    if (plan.protectedPaths) {
+      const policy = hookPolicy({
+        config: plan.protectedPaths,
+        projectDir,
+        env: io.env,
+        agentHooks: plan.agentHooks,
+        reserved: plan.reserved ?? [],
+      });
+      const decision = checkCall(mapped.effects, policy, { toolName: payload.toolName });
+      if (!decision.allow) verdict = { blocked: true, blockedBy: "protected-paths", reason: decision.reason };
+    }
+    if (!verdict.blocked && runsShell(mapped) && plan.agentHooks.bash === "deny") verdict = SHELL_DENIED;
+  }
+  return finishHook({
+    payload,
+    io,
+    projectDir,
+    effects: mapped.effects,
+    verdict,
+    audit: (plan.toolAudit ?? undefined) as ToolAuditConfig | undefined,
+  });
+}

@@ -1,0 +1,92 @@
+import { ensurePrivateDir, gatehouseHome } from "@gatehouse/host/hook-plan";
+import type { ToolEffect } from "@gatehouse/sdk";
+import { type ExternalCallEvent, recordExternalCalls, type ToolAuditConfig } from "@gatehouse/tool-audit/external";
+import type { CliIo } from "../io.ts";
+import { type HookAnswer, NO_OPINION, refuse } from "./hook-answer.ts";
+import type { HookPayload } from "./hook-payload.ts";
+
+/** What the guards decided about a call before it runs (undefined after it ran). */
+export type Verdict = { blocked: true; blockedBy: string; reason: string } | { blocked: false };
+
+/** The refusal for a shell call when `agentHooks.bash` is "deny". */
+export const SHELL_DENIED: Verdict = {
+  blocked: true,
+  blockedBy: "agentHooks",
+  reason: `Shell commands are refused in this project's agent hooks (agentHooks.bash is "deny"): outside Gatehouse they would run without its sandbox.`,
+};
+
+/** Whether a call runs a shell command (a shell tool, or a mapped tool's `exec` argument). */
+export function runsShell(mapped: { effects: readonly ToolEffect[] }): boolean {
+  return mapped.effects.some((effect) => effect.kind === "exec");
+}
+
+/** The size of the agent's result, as a tool result whose text is only ever measured, never kept. */
+function measured(value: unknown) {
+  const text = typeof value === "string" ? value : (JSON.stringify(value ?? "") ?? "");
+  return { content: [{ type: "text" as const, text }] };
+}
+
+function auditEvents(payload: HookPayload, effects: ToolEffect[], verdict: Verdict | undefined): ExternalCallEvent[] {
+  const call = { toolCallId: payload.toolUseId, tool: payload.toolName, args: payload.toolInput };
+  if (payload.event === "PreToolUse") {
+    if (!verdict?.blocked) return [{ kind: "start", ...call }];
+    const end = {
+      outcome: "blocked",
+      isError: true,
+      blockedBy: verdict.blockedBy,
+      reason: verdict.reason,
+      effects,
+    } as const;
+    return [
+      { kind: "start", ...call },
+      { kind: "end", ...call, ...end },
+    ];
+  }
+  const failed = payload.event === "PostToolUseFailure";
+  return [
+    {
+      kind: "end",
+      ...call,
+      outcome: failed ? "failed" : "executed",
+      isError: failed,
+      result: measured(failed ? payload.error : payload.toolResponse),
+      effects,
+    },
+  ];
+}
+
+/**
+ * Records the call in the project's audit (when tool-audit is enabled) and answers the agent.
+ * Contract: an audit that cannot be written refuses the call (Pre) or reports on the blocking
+ * channel (Post), unless tool-audit's `onWriteError` is "warn"; a blocked verdict is a refusal
+ * naming the guard; otherwise no output.
+ */
+export async function finishHook(options: {
+  payload: HookPayload;
+  io: CliIo;
+  projectDir: string;
+  effects: ToolEffect[];
+  verdict: Verdict | undefined;
+  audit: ToolAuditConfig | undefined;
+}): Promise<HookAnswer> {
+  const { payload, io, verdict } = options;
+  if (options.audit) {
+    const home = gatehouseHome(io.env);
+    const recorded = await recordExternalCalls(
+      {
+        cwd: options.projectDir,
+        home,
+        privateDir: (...segments) => ensurePrivateDir(home, ...segments),
+        config: options.audit,
+      },
+      auditEvents(payload, options.effects, verdict),
+    );
+    if (!recorded.ok && recorded.stops) {
+      const why = `${recorded.error}; tool-audit does not let tools run unaudited`;
+      return refuse(payload.agent, payload.event, `Gatehouse refused ${payload.toolName}: ${why}.`);
+    }
+  }
+  if (verdict?.blocked)
+    return refuse(payload.agent, payload.event, `Gatehouse (${verdict.blockedBy}): ${verdict.reason}`);
+  return NO_OPINION;
+}

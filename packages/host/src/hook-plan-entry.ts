@@ -1,0 +1,7 @@
+// The `@gatehouse/host/hook-plan` entry: what an agent hook needs on its fast path — the stored
+// decision plan and the private state folders — without the schema library or the host itself.
+export type { HookPlan, HookPlanOptions } from "./agent-hooks/hook-plan.ts";
+export { planFingerprint, planOf, readHookPlan, writeHookPlan } from "./agent-hooks/hook-plan.ts";
+export { gatehouseHome } from "./config/gatehouse-home.ts";
+export { ensurePrivateDir } from "./config/private-dir.ts";
+export type { AgentHookSettings } from "./config/settings-schema.ts";

@@ -1,0 +1,241 @@
+import { parseArgs } from "./parse-args.ts";
+import { literalWord, type ShellWord } from "./shell-word.ts";
+import type { CommandExtractor } from "./target-spec.ts";
+import { targetsOf } from "./target-spec.ts";
+
+/**
+ * Commands that touch no file and run no code: what an unconfined command line may contain
+ * besides the commands whose paths the analysis checks.
+ */
+const INERT = new Set([
+  "echo",
+  "printf",
+  "true",
+  "false",
+  "test",
+  "[",
+  ":",
+  "pwd",
+  "exit",
+  "return",
+  "sleep",
+  "whoami",
+  "id",
+  "uname",
+  "basename",
+  "dirname",
+  "which",
+  "type",
+  "seq",
+  "expr",
+  "nproc",
+  "tr",
+  "unset",
+  "wait",
+]);
+
+/**
+ * Commands whose file effects the analysis models and that run no code of their own.
+ * `sort` runs a program only through `--compress-program` (refused below).
+ */
+const MODELLED = new Set([
+  "cat",
+  "tac",
+  "nl",
+  "head",
+  "tail",
+  "wc",
+  "strings",
+  "od",
+  "hexdump",
+  "base64",
+  "md5sum",
+  "sha1sum",
+  "sha256sum",
+  "sha512sum",
+  "diff",
+  "cmp",
+  "file",
+  "grep",
+  "egrep",
+  "fgrep",
+  "rg",
+  "find",
+  "sed",
+  "rm",
+  "rmdir",
+  "unlink",
+  "shred",
+  "mkdir",
+  "touch",
+  "truncate",
+  "tee",
+  "chmod",
+  "chown",
+  "chgrp",
+  "cp",
+  "mv",
+  "ln",
+  "dd",
+  "sort",
+  "uniq",
+  "git",
+]);
+
+/** Read-only listing and text commands: every operand is a path they read. */
+const listing = (via: string, short = ""): CommandExtractor => {
+  return (args) => ({ targets: targetsOf("read", parseArgs(args, { short }).operands, via) });
+};
+
+/**
+ * git's operands after the subcommand, read: pathspecs (`git add .env`, `git diff -- .env`) and the
+ * path of `REV:PATH` (`git show HEAD:.env`). A revision checked as a path matches no rule.
+ */
+const gitReads: CommandExtractor = (args) => {
+  const parsed = parseArgs(args, { short: "mnUM", long: ["message", "author", "date", "format", "pretty"] });
+  const words = parsed.operands.slice(1).map((w) => {
+    const at = w.text.indexOf(":");
+    return at >= 0 && w.unresolved === undefined ? { ...w, text: w.text.slice(at + 1) || "." } : w;
+  });
+  return { targets: targetsOf("read", words, "git") };
+};
+
+/** Extractors for commands only the unconfined mode accepts (their operands are read). */
+export const UNCONFINED_READS: Readonly<Record<string, CommandExtractor>> = {
+  git: gitReads,
+  ls: listing("ls", "IwT"),
+  stat: listing("stat", "c"),
+  du: listing("du", "BdtX"),
+  tree: listing("tree", "LPI"),
+  readlink: listing("readlink"),
+  realpath: listing("realpath"),
+  cut: listing("cut", "bcdf"),
+  paste: listing("paste", "d"),
+  comm: listing("comm"),
+};
+
+/** Variables that change which program runs, how a shell or a tool behaves, or where `~` and `cd` lead. */
+const RISKY_VARIABLE =
+  /^(PATH|HOME|CDPATH|IFS|ENV|BASH_ENV|BASH_FUNC_.*|SHELLOPTS|BASHOPTS|PROMPT_COMMAND|LD_.*|DYLD_.*|GIT_.*|RIPGREP_CONFIG_PATH|GREP_OPTIONS|NODE_OPTIONS|PYTHON.*|PERL.*|RUBY.*|.*PAGER|EDITOR|VISUAL|TMPDIR)$/;
+
+/** Git subcommands that read the repository or write inside `.git` (never its hooks or config). */
+const GIT_SUBCOMMANDS = new Set([
+  "status",
+  "diff",
+  "log",
+  "show",
+  "rev-parse",
+  "ls-files",
+  "branch",
+  "add",
+  "commit",
+  "blame",
+  "shortlog",
+  "describe",
+]);
+
+/** Git options that run a program, read or write a named file, or move the repository. */
+const GIT_RISKY_OPTION =
+  /^(-c|--config-env|--exec-path|-C|--git-dir|--work-tree|--namespace|--output|-O|--open-files-in-pager|--ext-diff|--textconv|--no-index|-F|--file|-t|--template|--upload-pack|--receive-pack|-S|--gpg-sign|--pathspec-from-file)/;
+
+const SED_ADDRESS = String.raw`(?:\d+|\$|/(?:[^/\\\n]|\\.)*/)`;
+const SED_COMMAND = String.raw`(?:[pdqn=]|s/(?:[^/\\\n]|\\.)*/(?:[^/\\\n]|\\.)*/[gpiI0-9]*)`;
+const SED_PART = String.raw`\s*(?:${SED_ADDRESS}(?:\s*,\s*${SED_ADDRESS})?)?\s*!?\s*${SED_COMMAND}?\s*`;
+/**
+ * A sed script of addresses with p, d, q, n, = and `s/a/b/` (flags g, p, i, a count) only: no `e`,
+ * `w`, `r`, no `s///e` or `s///w FILE`, no blocks.
+ */
+const PLAIN_SED_SCRIPT = new RegExp(`^${SED_PART}(?:;${SED_PART})*$`);
+
+function assignmentName(word: ShellWord): string | undefined {
+  return /^([A-Za-z_][A-Za-z0-9_]*)(\[[^\]]*\])?\+?=/.exec(word.raw)?.[1];
+}
+
+/** Why an assignment (`NAME=value cmd`, `export NAME=value`) cannot run unconfined, if it cannot. */
+export function riskyAssignment(word: ShellWord): string | undefined {
+  const name = assignmentName(word);
+  if (name === undefined || !RISKY_VARIABLE.test(name)) return undefined;
+  return `it sets ${name}, which changes what later commands run or where their paths lead`;
+}
+
+function gitProblem(args: readonly ShellWord[]): string | undefined {
+  const risky = args.find((a) => a.unresolved === undefined && GIT_RISKY_OPTION.test(a.text));
+  if (risky) return `git ${risky.text} runs a program or touches a file the analysis does not follow`;
+  const sub = args.find((a) => !a.text.startsWith("-"));
+  if (sub === undefined || sub.unresolved !== undefined || !GIT_SUBCOMMANDS.has(sub.text)) {
+    return `git ${sub?.raw ?? ""} may run programs the repository configures (or change that configuration)`.replace(
+      "git  ",
+      "git ",
+    );
+  }
+  return undefined;
+}
+
+function sedProblem(args: readonly ShellWord[]): string | undefined {
+  const parsed = parseArgs(args, { short: "ef", long: ["expression", "file"] });
+  if (parsed.values.has("f") || parsed.values.has("file")) return "sed -f runs a script file the analysis cannot read";
+  const given = [...(parsed.values.get("e") ?? []), ...(parsed.values.get("expression") ?? [])];
+  const scripts = given.length > 0 ? given : parsed.operands.slice(0, 1);
+  const bad = scripts.find((s) => s.unresolved !== undefined || !PLAIN_SED_SCRIPT.test(s.text));
+  return bad ? `the sed script ${bad.raw} may run commands or write files (e, w, r, s///e)` : undefined;
+}
+
+/**
+ * Why a command cannot be run outside a sandbox on the analysis' word alone, or `undefined` when
+ * its effects are only those the analysis checks. Used when nothing confines the command (another
+ * agent's shell, through its hooks): interpreters, build tools, package managers, unknown programs
+ * and the options of known ones that run programs all have effects no static analysis can see.
+ */
+export function unconfinedProblem(name: string, args: readonly ShellWord[]): string | undefined {
+  const opaque = `${name} runs code whose effects cannot be checked without the sandbox`;
+  if (name === "git") return gitProblem(args);
+  if (INERT.has(name) || Object.hasOwn(UNCONFINED_READS, name)) return undefined;
+  if (name === "export" || name === "declare" || name === "local" || name === "readonly" || name === "typeset") {
+    const flags = args.filter((a) => a.text.startsWith("-")).map((a) => a.text);
+    if (flags.some((f) => /[fi]/.test(f))) return `${name} ${flags.join(" ")} defines functions or arithmetic`;
+    return args.map(riskyAssignment).find((p) => p !== undefined);
+  }
+  if (name === "set") {
+    return args.every(
+      (a) => a.unresolved === undefined && /^[-+][a-zA-Z]+$|^pipefail$|^errexit$|^nounset$|^xtrace$/.test(a.text),
+    )
+      ? undefined
+      : "set with operands changes the positional parameters or shell options the analysis relies on";
+  }
+  if (!MODELLED.has(name)) return opaque;
+  if (name === "sed") return sedProblem(args);
+  if (name === "rg" && args.some((a) => a.text.startsWith("--pre"))) return "rg --pre runs a program on every file";
+  if (name === "sort" && args.some((a) => a.text.startsWith("--compress-prog"))) {
+    return "sort --compress-program runs a program";
+  }
+  return undefined;
+}
+
+const GREP_SPEC = {
+  short: "efmABCdD",
+  long: ["regexp", "file", "max-count", "after-context", "before-context", "context", "include", "exclude"],
+};
+const RG_SPEC = { short: "efgmABCtTMjE", long: ["regexp", "file", "glob", "type", "max-count", "context"] };
+
+/** How a search reads whole trees (`grep -r`, `rg`). */
+export interface RecursiveSearch {
+  /** The directory it starts from when it names none (`.`); empty when its operands name them. */
+  roots: ShellWord[];
+  /** rg without `--hidden`, `-.` or `-u`: dot-files and dot-directories are not read. */
+  skipsHidden: boolean;
+}
+
+/** How a command searches trees, or `undefined` when it does not. */
+export function recursiveSearch(name: string, args: readonly ShellWord[]): RecursiveSearch | undefined {
+  const grep = name === "grep" || name === "egrep" || name === "fgrep";
+  if (!grep && name !== "rg") return undefined;
+  const parsed = parseArgs(args, grep ? GREP_SPEC : RG_SPEC);
+  if (grep) {
+    const recurse = ["r", "R", "recursive", "dereference-recursive"].some((f) => parsed.flags.has(f));
+    if (!recurse && (parsed.values.get("d") ?? []).every((v) => v.text !== "recurse")) return undefined;
+  }
+  const given = ["e", "f", "regexp", "file"].some((o) => parsed.values.has(o));
+  const paths = given ? parsed.operands : parsed.operands.slice(1);
+  const hidden = grep || ["hidden", ".", "u", "unrestricted"].some((f) => parsed.flags.has(f));
+  return { roots: paths.length === 0 ? [literalWord(".")] : [], skipsHidden: !hidden };
+}

@@ -1,0 +1,158 @@
+import { linkSync, symlinkSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { createPolicy, type Policy } from "../src/index.ts";
+import { createFixture, exec, type Fixture, reasonOf, ruleOf } from "./helpers/fixture.ts";
+import { type AttemptContext, escapeAttempts } from "./sandbox-corpus/escape-attempts.ts";
+import { EVERYDAY } from "./sandbox-corpus/everyday-commands.ts";
+
+/** The policy an agent hook decides with: commands will run without the sandbox. */
+function unconfined(f: Fixture, mode: "unconfined" | "analyze" = "unconfined"): Policy {
+  return createPolicy({}, { cwd: f.ws, home: f.home, gatehouseHome: path.join(f.base, "gh"), unconfinedBash: mode });
+}
+
+/**
+ * Escape attempts of the sandbox corpus whose harm is not a path: the hook path cannot stop
+ * them (the agent's own processes and environment), as the README's agent-hook section says.
+ */
+const NOT_PATHS: Record<string, string> = {
+  r26: "reads an API key from the environment the agent gave the shell",
+  o13: "leaves a background job running",
+  o14: "leaves a setsid process running",
+  o15: "leaves a nohup process running",
+};
+
+describe("bash without a sandbox (agent hooks): only what the analysis models may run", () => {
+  it("refuses a step of every escape attempt of the sandbox corpus whose harm is a path", () => {
+    const f = createFixture();
+    const policy = unconfined(f);
+    const ctx: AttemptContext = {
+      outside: f.outside,
+      base: f.base,
+      gh: path.join(f.base, "gh"),
+      port: 9,
+      backgroundMarker: "GH-BG-MARKER",
+      tmpCanary: "/tmp/gh-unconfined-canary",
+      hostCanary: "gh-host-canary",
+      canaryPid: 1,
+    };
+    const through: string[] = [];
+    let checked = 0;
+    for (const attempt of escapeAttempts(ctx).flat()) {
+      const commands = attempt.calls.filter((c) => c.name === "bash").map((c) => c.arguments.command as string);
+      if (commands.length === 0 || Object.hasOwn(NOT_PATHS, attempt.id)) continue;
+      checked += 1;
+      // Each call is its own hook invocation: the attempt fails if any of its steps is refused.
+      if (commands.every((command) => policy.check(exec(command)).allow)) through.push(`${attempt.id} ${attempt.what}`);
+    }
+    expect(checked).toBeGreaterThan(80);
+    // Attempts that need files an earlier call planted are pinned below, with those files.
+    expect(through.filter((t) => !/^(p1|p3|p4|r30) /.test(t))).toEqual([]);
+  });
+
+  it("follows links and hard links planted earlier, as for the file tools", () => {
+    const f = createFixture();
+    symlinkSync(f.outside, path.join(f.ws, "rl"));
+    symlinkSync(path.join(f.ws, ".env"), path.join(f.ws, "env-link"));
+    linkSync(path.join(f.ws, ".env"), path.join(f.ws, "docs", "env-copy.txt"));
+    const policy = unconfined(f);
+    expect(reasonOf(policy.check(exec("echo PWNED > rl/notes.txt")))).toMatch(/outside the workspace/);
+    expect(ruleOf(policy.check(exec("cat env-link")))).toBe("default denyRead .env");
+    expect(reasonOf(policy.check(exec("cat docs/env-copy.txt")))).toMatch(/hard link|\.env/);
+  });
+
+  it.each([
+    ['python3 -c \'open(".env","w")\'', /python3 runs code/],
+    ["node -e 1", /node runs code/],
+    ["npm test", /npm runs code/],
+    ["./build.sh", /runs a program by path/],
+    ["sudo cat /etc/shadow", /another user/],
+    ["bash < script.sh", /without -c/],
+    ["bash script.sh", /without -c/],
+    ["bash --rcfile ./rc -ic 'ls'", /start-up file/],
+    ["bash -lc 'echo x > .env'", /\.env/],
+    [". ./env.sh", /\. runs code/],
+    ["awk 'BEGIN{system(\"id\")}'", /awk runs code/],
+    ["PATH=.:$PATH ls", /sets PATH/],
+    ["export LD_PRELOAD=./x.so; ls", /sets LD_PRELOAD/],
+    ["env GIT_DIR=x git status", /sets GIT_DIR/],
+    ["echo $((x))", /arithmetic/],
+    ["if ((1<<2)); then :; fi\ncp evil .env", /arithmetic/],
+    ["[[ $x -eq 1 ]] && ls", /arithmetic/],
+    ["git -c core.fsmonitor='touch /tmp/x' status", /git -c/],
+    ["git config core.hooksPath x", /git config/],
+    ["git diff --no-index .env /dev/null", /--no-index/],
+    ["git log --output=.env", /--output/],
+    ["git add -f .env", /\.env/],
+    ["git show HEAD:.env", /\.env/],
+    ["git diff --stat -- src .env", /\.env/],
+    ["sed -n '1e id' README.md", /sed script/],
+    ["sed 's/a/b/w .env' README.md", /sed script/],
+    ["sed -f script.sed README.md", /sed -f/],
+    ["rg --pre ./x foo", /--pre/],
+    ["sort --compress-program=./x a", /compress-program/],
+    ["cat $(echo .env)", /command substitution/],
+    ["f=.env; cat $f", /variable/],
+    ["cd $(mktemp -d) && cat x", /directory a cd chose/],
+    ["grep -r SECRET .", /\.env/],
+    ["rg --hidden SECRET", /\.env/],
+    ["rg -uu SECRET src ..", /\.env/],
+    ["find . -name .env -exec cat {} \\;", /\.env/],
+    ["xargs cat < list.txt", /cannot be checked/],
+    ["function f { python3 -c 1; }; f", /hides commands/],
+    ["case x in x) python3 -c 1;; esac", /hides commands|python3/],
+  ])("refuses %j", (command, reason) => {
+    const f = createFixture();
+    expect(reasonOf(unconfined(f).check(exec(command)))).toMatch(reason);
+  });
+
+  it("lets everyday commands the analysis models run, and refuses those that run code", () => {
+    const f = createFixture();
+    const policy = unconfined(f);
+    const allowed = EVERYDAY.filter((e) => policy.check(exec(e.command)).allow).map((e) => e.id);
+    expect(allowed).toEqual(["e1", "e2", "e3", "e7", "e8", "e13", "e15", "e16", "e17"]);
+    for (const command of [
+      "ls -la src && wc -l src/app.ts",
+      "sed -n '1,200p' src/app.ts",
+      "grep -rn TODO src",
+      "rg -n 'fn main' src",
+      "git status --short && git diff --stat && git log --oneline -5",
+      "git add -A && git commit -qm done",
+      "set -euo pipefail; mkdir -p out && cp src/app.ts out/ && rm -rf out",
+      "find src -name '*.ts' | head -20",
+      "bash -lc \"rg -n TODO src && nl -ba src/app.ts | sed -n '1,40p'\"",
+      "cd src && ls && cat app.ts | wc -l",
+      "cat > playground/notes.md <<'EOF'\nhello\nEOF",
+    ]) {
+      expect(ruleOf(policy.check(exec(command))), command).toBe("allow");
+    }
+  });
+
+  it("checks everything below a searched tree: rg skips dot-files unless told otherwise, grep -r does not", () => {
+    const f = createFixture();
+    f.file("secrets/key.txt");
+    const policy = createPolicy(
+      { denyRead: ["secrets/**"] },
+      { cwd: f.ws, home: f.home, unconfinedBash: "unconfined" },
+    );
+    expect(reasonOf(policy.check(exec("rg SECRET")))).toMatch(/secrets/);
+    expect(policy.check(exec("rg SECRET src docs")).allow).toBe(true);
+    expect(unconfined(f).check(exec("rg SECRET")).allow).toBe(true);
+    expect(reasonOf(unconfined(f).check(exec("grep -rn SECRET docs ..")))).toMatch(/\.env/);
+  });
+
+  it("with agentHooks.bash analyze, only the best-effort analysis decides", () => {
+    const f = createFixture();
+    const policy = unconfined(f, "analyze");
+    expect(policy.check(exec("npm test")).allow).toBe(true);
+    expect(ruleOf(policy.check(exec("echo x > .env")))).toBe("default denyWrite .env");
+    expect(reasonOf(policy.check(exec("f=.env; echo x > $f")))).toMatch(/variable/);
+  });
+
+  it("keeps bash deny and allow as configured", () => {
+    const f = createFixture();
+    const options = { cwd: f.ws, home: f.home, unconfinedBash: "unconfined" as const };
+    expect(createPolicy({ bash: "allow" }, options).check(exec("npm test")).allow).toBe(true);
+    expect(reasonOf(createPolicy({ bash: "deny" }, options).check(exec("ls")))).toMatch(/disabled/);
+  });
+});

@@ -1,0 +1,50 @@
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { type AuditKey, loadOrCreateAuditKey, readAuditKey } from "./audit-key.ts";
+import {
+  type AuditLocation,
+  insideWorkspace,
+  KEY_SEGMENTS,
+  PROJECT_NAME,
+  projectLogSegments,
+  realish,
+  sealSegments,
+} from "./audit-location.ts";
+import type { ToolAuditConfig } from "./config.ts";
+import { unusableLocation } from "./log-file.ts";
+
+/** Why the configured log or key may not be used (where the agent can reach them), if so. */
+export function locationProblem(location: AuditLocation, config: ToolAuditConfig, cwd: string): string | undefined {
+  if (!config.allowWorkspaceFile && insideWorkspace(location.file, cwd)) {
+    return config.file
+      ? `config.tool-audit.file ${location.file} is inside the workspace ${cwd}, where the agent's own commands (a git clean, an rm) can delete or rewrite it; remove "file" to use the per-user log, or set "allowWorkspaceFile": true to accept that`
+      : `the Gatehouse directory (GATEHOUSE_HOME) holding the audit log ${location.file} is inside the workspace ${cwd}, where the agent's own commands can delete or rewrite it; move it out of the workspace`;
+  }
+  const unusable = unusableLocation(location.file);
+  if (unusable) return `config.tool-audit.file ${location.file} ${unusable}`;
+  if (insideWorkspace(location.keyFile, cwd)) {
+    const what = config.key ? "config.tool-audit.key" : "the audit key (in GATEHOUSE_HOME)";
+    return `${what} ${location.keyFile} is inside the workspace ${cwd}, where the agent can read or replace it; keep the audit key outside the workspace`;
+  }
+  return undefined;
+}
+
+/** Creates what the log needs in the per-user directory and reads (or creates) the key. */
+export function prepareAudit(
+  api: { cwd: string; privateDir: (...segments: string[]) => string },
+  location: AuditLocation,
+): { key: AuditKey; sealDir: string } {
+  if (location.defaultFile) {
+    const dir = api.privateDir(...projectLogSegments(api.cwd));
+    const about = { project: realish(api.cwd), log: location.file, created: new Date().toISOString() };
+    try {
+      writeFileSync(join(dir, PROJECT_NAME), `${JSON.stringify(about, null, 2)}\n`, { flag: "wx", mode: 0o600 });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+    }
+  }
+  const sealDir = api.privateDir(...sealSegments(location.file));
+  if (!location.defaultKey) return { key: readAuditKey(location.keyFile) as AuditKey, sealDir };
+  api.privateDir(...KEY_SEGMENTS.slice(0, -1));
+  return { key: loadOrCreateAuditKey(location.keyFile), sealDir };
+}
