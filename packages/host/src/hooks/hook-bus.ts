@@ -1,10 +1,12 @@
 import type { GatehouseEvent, GatehouseEventType, HandlerContext, ObserverHandler } from "@gatehouse/sdk";
 import { AsyncSeriesHook } from "tapable";
 import { deepFreeze } from "../common/deep-freeze.ts";
+import { isPromiseLike } from "../common/is-promise.ts";
 import type { FinalResult, LoopHooks, ToolCallRequest, ToolCallVerdict, ToolResultRequest } from "../loop/types.ts";
 import type { SandboxRuntime } from "../sandbox/sandbox-runtime.ts";
 import { type CompactProposal, compactHook } from "./compact-hook.ts";
 import { DeadlineQueue } from "./deadline-queue.ts";
+import { bailDispatch, type Dispatch, seriesDispatch, waterfallDispatch } from "./dispatch.ts";
 import { grantsVerdict } from "./grants-verdict.ts";
 import type {
   CompactHandler,
@@ -14,9 +16,17 @@ import type {
   ResultHandler,
   TransformHandler,
 } from "./registrations.ts";
-import { runHandler } from "./run-handler.ts";
-import { enforceStage, guardedEvent, newGrants, type StageOptions, transformStage } from "./tool-call-stages.ts";
-import { runToolResultChain, toolResultChain } from "./tool-result-chain.ts";
+import { type HandlerOutcome, runHandler } from "./run-handler.ts";
+import {
+  type EnforceState,
+  enforceStage,
+  guardedEvent,
+  newGrants,
+  type StageOptions,
+  type TransformState,
+  transformStage,
+} from "./tool-call-stages.ts";
+import { type ResultState, runToolResultChain, toolResultChain } from "./tool-result-chain.ts";
 
 /** How a bus treats handlers: their time limit and where failures are reported. */
 export interface BusOptions {
@@ -30,20 +40,20 @@ const NEVER_ABORTED = new AbortController().signal;
 
 type Observer = { extension: string; handler: ObserverHandler<GatehouseEventType> };
 
+/** Observers of one event type: tapable orders them; `seriesDispatch` calls them (see dispatch.ts). */
 function observerHook(taps: readonly Observer[], type: string, options: StageOptions) {
-  const hook = new AsyncSeriesHook<[GatehouseEvent, HandlerContext]>(["event", "ctx"]);
+  const hook = new AsyncSeriesHook<[GatehouseEvent, HandlerContext], void | Promise<void>>(["event", "ctx"]);
   for (const { extension, handler } of taps) {
-    hook.tapPromise(extension, async (event, ctx) => {
-      const out = await runHandler(
-        handler as ObserverHandler<GatehouseEventType>,
-        event as never,
-        ctx,
-        options.deadlines,
-      );
+    const report = (out: HandlerOutcome<unknown>) => {
       if (!out.ok) options.onError({ extension, hook: type, error: out.error, timedOut: out.timedOut });
+    };
+    hook.tap(extension, (event, ctx) => {
+      const out = runHandler(handler as ObserverHandler<GatehouseEventType>, event as never, ctx, options.deadlines);
+      if (isPromiseLike<HandlerOutcome<unknown>>(out)) return Promise.resolve(out).then(report);
+      report(out);
     });
   }
-  return hook;
+  return seriesDispatch<GatehouseEvent, HandlerContext>(hook);
 }
 
 /**
@@ -54,11 +64,13 @@ function observerHook(taps: readonly Observer[], type: string, options: StageOpt
  * observers fail open; every failure goes to `onError` naming the extension.
  */
 export class HookBus implements LoopHooks {
-  readonly #transform;
-  readonly #enforce;
-  readonly #result;
+  readonly #transform: Dispatch<[TransformState], ToolCallVerdict | undefined> | undefined;
+  readonly #enforce: Dispatch<[EnforceState], ToolCallVerdict | undefined> | undefined;
+  readonly #result: Dispatch<[ResultState], ResultState> | undefined;
   readonly #compact;
-  readonly #observers = new Map<string, AsyncSeriesHook<[GatehouseEvent, HandlerContext]>>();
+  readonly #observers = new Map<string, Dispatch<[GatehouseEvent, HandlerContext], void>>();
+  /** The handler context of the last signal observed: one per run, not one per event. */
+  #observed: HandlerContext = Object.freeze({ signal: NEVER_ABORTED });
   readonly #sandbox: SandboxRuntime | undefined;
 
   constructor(registrations: readonly Registration[], busOptions: BusOptions) {
@@ -80,9 +92,13 @@ export class HookBus implements LoopHooks {
         observers.set(r.event, list);
       }
     }
-    this.#transform = transforms.length > 0 ? transformStage(transforms, options) : undefined;
-    this.#enforce = enforcers.length > 0 ? enforceStage(enforcers, options) : undefined;
-    this.#result = results.length > 0 ? toolResultChain(results, options) : undefined;
+    this.#transform =
+      transforms.length > 0
+        ? bailDispatch<TransformState, ToolCallVerdict>(transformStage(transforms, options))
+        : undefined;
+    this.#enforce =
+      enforcers.length > 0 ? bailDispatch<EnforceState, ToolCallVerdict>(enforceStage(enforcers, options)) : undefined;
+    this.#result = results.length > 0 ? waterfallDispatch<ResultState>(toolResultChain(results, options)) : undefined;
     this.#compact = compactors.length > 0 ? compactHook(compactors, options) : undefined;
     for (const [type, taps] of observers) this.#observers.set(type, observerHook(taps, type, options));
   }
@@ -93,24 +109,37 @@ export class HookBus implements LoopHooks {
     return this.#runToolCall(request);
   }
 
-  async #runToolCall(request: ToolCallRequest): Promise<ToolCallVerdict> {
+  /** Synchronous while every handler is: a promise only once one of them returns one. */
+  #runToolCall(request: ToolCallRequest): ToolCallVerdict | Promise<ToolCallVerdict> {
     const ctx = { signal: request.signal };
-    let input = request.input;
-    if (this.#transform) {
-      const state = { request, input, ctx };
-      const verdict = await this.#transform.promise(state);
-      if (verdict) return verdict;
-      input = state.input;
+    if (!this.#transform) return this.#runEnforce(request, request.input, ctx);
+    const state: TransformState = { request, input: request.input, ctx };
+    const verdict = this.#transform(state);
+    if (isPromiseLike<ToolCallVerdict | undefined>(verdict)) {
+      return Promise.resolve(verdict).then((v) => v ?? this.#runEnforce(request, state.input, ctx));
     }
+    return verdict ?? this.#runEnforce(request, state.input, ctx);
+  }
+
+  #runEnforce(
+    request: ToolCallRequest,
+    input: Record<string, unknown>,
+    ctx: HandlerContext,
+  ): ToolCallVerdict | Promise<ToolCallVerdict> {
     const frozen = deepFreeze(input);
     if (!this.#enforce) return { action: "allow", input: frozen };
     const grants = newGrants();
     const event = guardedEvent(request, frozen, grants);
     if ("action" in event) return event;
-    const verdict = await this.#enforce.promise({ event, ctx, grants });
-    if (!verdict)
-      return grantsVerdict({ request, input: frozen, effects: event.effects, grants, sandbox: this.#sandbox });
-    return verdict.action === "block" ? { ...verdict, input: frozen, effects: event.effects } : verdict;
+    const decide = (verdict: ToolCallVerdict | undefined): ToolCallVerdict | Promise<ToolCallVerdict> => {
+      if (!verdict)
+        return grantsVerdict({ request, input: frozen, effects: event.effects, grants, sandbox: this.#sandbox });
+      return verdict.action === "block" ? { ...verdict, input: frozen, effects: event.effects } : verdict;
+    };
+    const verdict = this.#enforce({ event, ctx, grants });
+    return isPromiseLike<ToolCallVerdict | undefined>(verdict)
+      ? Promise.resolve(verdict).then(decide)
+      : decide(verdict);
   }
 
   /** Stage 10: the `tool_result` patch chain. */
@@ -131,7 +160,10 @@ export class HookBus implements LoopHooks {
 
   /** Delivers an event to its observers in load order; resolves when all have run or timed out. */
   observe(event: GatehouseEvent, signal: AbortSignal = NEVER_ABORTED): Promise<void> | undefined {
-    const hook = this.#observers.get(event.type);
-    return hook?.promise(event, { signal });
+    const dispatch = this.#observers.get(event.type);
+    if (!dispatch) return undefined;
+    if (this.#observed.signal !== signal) this.#observed = Object.freeze({ signal });
+    const done = dispatch(event, this.#observed);
+    return isPromiseLike<void>(done) ? Promise.resolve(done) : undefined;
   }
 }
