@@ -29,8 +29,8 @@ function spreadOf(values: readonly number[]): Spread {
 }
 
 /** Runs one worker process (see worker.mjs) and returns its samples on `clock`. */
-function runWorker(workload: string, side: "gatehouse" | "peer", clock: Clock): ProcessSample {
-  const spec = JSON.stringify({ workload, side, reps: REPS_PER_PROCESS, warmups: 1 });
+function runWorker(workload: string, side: "gatehouse" | "peer", clock: Clock, reps = REPS_PER_PROCESS): ProcessSample {
+  const spec = JSON.stringify({ workload, side, reps, warmups: 1 });
   const out = spawnSync(process.execPath, ["--expose-gc", WORKER, spec], { encoding: "utf8", maxBuffer: 1 << 24 });
   const line = out.stdout.trim().split("\n").at(-1) ?? "";
   let parsed: Record<Clock, { first: number; samples: number[] }>;
@@ -151,13 +151,15 @@ export const publicSection: BenchSection = {
     }
 
     // W2 flatness with both plugins and a session file (fsync per turn); the peer: its loop, async hooks.
+    // One timed run per process after a 100-turn warm-up, 3 processes per side: a 4000-turn run
+    // with an fsync per turn takes seconds of wall time.
     const w2 = alternate(
       [250, 4000].map((n) => ({
         name: `w2-${n}`,
-        a: () => runWorker(`w2-${n}`, "gatehouse", clock),
-        b: () => runWorker(`w2-${n}`, "peer", clock),
+        a: () => runWorker(`w2-${n}`, "gatehouse", clock, 1),
+        b: () => runWorker(`w2-${n}`, "peer", clock, 1),
       })),
-      Math.max(3, Math.ceil(runs / 2)),
+      3,
     );
     const w2Median = (n: number, side: "a" | "b") => spreadOf(w2.get(`w2-${n}`)![side].map((x) => x.median));
     for (const n of [250, 4000]) {
