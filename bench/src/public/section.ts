@@ -8,8 +8,13 @@ import { median, round3 } from "../stats.ts";
 const WORKER = fileURLToPath(new URL("./worker.mjs", import.meta.url));
 const CLI_BIN = fileURLToPath(new URL("../../../packages/cli/bin/gatehouse.js", import.meta.url));
 const CLI_DIST = fileURLToPath(new URL("../../../packages/cli/dist", import.meta.url));
-/** Timed runs per worker process after its warm-up run; the process reports their median. */
-const REPS_PER_PROCESS = 3;
+/** Timed runs per worker process after its warm-up runs; the process reports their median. */
+const REPS_PER_PROCESS = 5;
+/**
+ * Untimed warm-up runs per process (each with its own new host): a process's first runs are
+ * mostly compiling code; the steady rows measure a warm process, the "first run" row the cold one.
+ */
+const WARMUPS_PER_PROCESS = 4;
 
 /** One process's report: µs per unit on the chosen clock, its first (cold) run and its median. */
 interface ProcessSample {
@@ -29,8 +34,14 @@ function spreadOf(values: readonly number[]): Spread {
 }
 
 /** Runs one worker process (see worker.mjs) and returns its samples on `clock`. */
-function runWorker(workload: string, side: "gatehouse" | "peer", clock: Clock, reps = REPS_PER_PROCESS): ProcessSample {
-  const spec = JSON.stringify({ workload, side, reps, warmups: 1 });
+function runWorker(
+  workload: string,
+  side: "gatehouse" | "peer",
+  clock: Clock,
+  reps = REPS_PER_PROCESS,
+  warmups = WARMUPS_PER_PROCESS,
+): ProcessSample {
+  const spec = JSON.stringify({ workload, side, reps, warmups });
   const out = spawnSync(process.execPath, ["--expose-gc", WORKER, spec], { encoding: "utf8", maxBuffer: 1 << 24 });
   const line = out.stdout.trim().split("\n").at(-1) ?? "";
   let parsed: Record<Clock, { first: number; samples: number[] }>;
@@ -98,7 +109,10 @@ export const publicSection: BenchSection = {
   title:
     "Public path: createHost (built dist), streamed deltas on both sides, one process per sample, median [min–max]",
   async run(options: SectionOptions) {
-    const { runs, clock, verbose, log } = options;
+    const { clock, verbose, log } = options;
+    // Processes per runtime and workload: about half of --runs (4 by default, at least 3), as each
+    // process already runs 9 times; this keeps `pnpm bench` within minutes on a 2-core machine.
+    const runs = Math.max(3, Math.ceil(options.runs / 2));
     const loadBefore = load();
     const rows: ResultRow[] = [];
     const figures: Figure[] = [];
@@ -156,8 +170,8 @@ export const publicSection: BenchSection = {
     const w2 = alternate(
       [250, 4000].map((n) => ({
         name: `w2-${n}`,
-        a: () => runWorker(`w2-${n}`, "gatehouse", clock, 1),
-        b: () => runWorker(`w2-${n}`, "peer", clock, 1),
+        a: () => runWorker(`w2-${n}`, "gatehouse", clock, 1, 1),
+        b: () => runWorker(`w2-${n}`, "peer", clock, 1, 1),
       })),
       3,
     );
