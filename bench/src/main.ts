@@ -6,6 +6,7 @@ import { extensionsSection } from "./extensions/section.ts";
 import { hooksSection } from "./hooks/section.ts";
 import { loopSection } from "./loop/section.ts";
 import { pluginsSection } from "./plugins/section.ts";
+import { publicSection } from "./public/section.ts";
 import { formatSection, writeResults } from "./report.ts";
 import { sandboxSection } from "./sandbox/section.ts";
 import type { BenchSection, Clock, Figure, ResultRow } from "./section.ts";
@@ -13,6 +14,7 @@ import { sessionSection } from "./session/section.ts";
 
 /** Every benchmark section, in run order; a new section is one file plus one line here. */
 const SECTIONS: readonly BenchSection[] = [
+  publicSection,
   loopSection,
   pluginsSection,
   auditSection,

@@ -33,10 +33,12 @@ export function formatSection(title: string, result: SectionResult): string {
     return [title, ...result.figures.map(formatFigure)].join("\n");
   }
   const header = ["workload", "gatehouse µs/call", "peer µs/call", "ratio gh/peer", "target / note"];
+  const ranged = (value: number, range: [number, number] | undefined) =>
+    range ? `${value.toFixed(2)} [${range[0].toFixed(1)}–${range[1].toFixed(1)}]` : value.toFixed(2);
   const body = result.rows.map((r) => [
     r.workload,
-    r.gatehouse_us.toFixed(2),
-    r.peer_us.toFixed(2),
+    ranged(r.gatehouse_us, r.gatehouse_range),
+    ranged(r.peer_us, r.peer_range),
     r.ratio.toFixed(3),
     result.targets[r.workload] ?? "",
   ]);
@@ -66,7 +68,7 @@ export async function writeResults(
     kept = [];
   }
   const fresh = sections.flatMap(({ section, rows, figures }) => [
-    ...rows.map(({ workload, gatehouse_us, peer_us, ratio }) => ({ section, workload, gatehouse_us, peer_us, ratio })),
+    ...rows.map((r) => ({ section, ...r })),
     ...figures.map((f) => ({
       section,
       figure: f.name,

@@ -5,6 +5,11 @@ export interface ResultRow {
   peer_us: number;
   /** gatehouse_us / peer_us: below 1 means Gatehouse is faster. */
   ratio: number;
+  /** Min and max over the samples (process-per-sample sections). */
+  gatehouse_range?: [number, number];
+  peer_range?: [number, number];
+  /** The machine's load average (1/5/15 min) before and after the section ran. */
+  load?: { before: number[]; after: number[] };
 }
 
 /** A derived figure printed under the table, next to its target. */

@@ -1,4 +1,4 @@
-import { isAbsolute } from "node:path";
+import { basename, dirname, isAbsolute, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { ExtensionAPI, ExtensionExport } from "@gatehouse/sdk";
 import { errorMessage } from "../common/errors.ts";
@@ -34,6 +34,14 @@ function withTimeout(work: unknown, ms: number, name: string): Promise<void> {
 /** This module's own file: stack frames from here down are the host's, not the extension's. */
 const HOST_FRAME = fileURLToPath(import.meta.url);
 
+/** The host's own code (its `src` or `dist` folder): a usage error thrown there points at its caller. */
+const HOST_CODE = ((): string => {
+  for (let dir = dirname(HOST_FRAME); dirname(dir) !== dir; dir = dirname(dir)) {
+    if (basename(dir) === "src" || basename(dir) === "dist") return `${dir}${sep}`;
+  }
+  return `${dirname(HOST_FRAME)}${sep}`;
+})();
+
 /** `at fn (file:line:col)` or `at file:line:col` of a V8 stack frame. */
 const FRAME = /^\s+at (?:.*? \()?(.+?):(\d+):(\d+)\)?$/;
 
@@ -51,6 +59,7 @@ export function throwSite(error: unknown): string | undefined {
     if (file.startsWith("file://")) file = fileURLToPath(file);
     if (file === HOST_FRAME) break;
     if (!isAbsolute(file)) continue; // node:internal/…, native, eval
+    if (file.startsWith(HOST_CODE)) continue; // the API call that refused: its caller is the site
     // file:line only: a transpiled module's columns need not match the source the author wrote.
     sites.push({ file, at: `${file}:${match[2]}` });
   }

@@ -1,4 +1,4 @@
-import type { ToolEffect } from "@gatehouse/sdk";
+import type { SandboxProfile, ToolEffect } from "@gatehouse/sdk";
 import { errorMessage } from "../common/errors.ts";
 import type { ToolCallRequest, ToolCallVerdict } from "../loop/types.ts";
 import type { SandboxRuntime } from "../sandbox/sandbox-runtime.ts";
@@ -34,13 +34,13 @@ function combinedFilter(filters: CallGrants["readFilters"]): (absolutePath: stri
  * that does not declare `honoursSandbox`, or confined where no sandbox can start is blocked in the
  * name of the guard that confined it, with a reason that says what to do.
  */
-export async function grantsVerdict(options: {
+export function grantsVerdict(options: {
   request: ToolCallRequest;
   input: Readonly<Record<string, unknown>>;
   effects: readonly ToolEffect[] | undefined;
   grants: CallGrants;
   sandbox: SandboxRuntime | undefined;
-}): Promise<ToolCallVerdict> {
+}): ToolCallVerdict | Promise<ToolCallVerdict> {
   const { request, input, effects, grants } = options;
   const tool = request.tool.name;
   const verdict: Extract<ToolCallVerdict, { action: "allow" }> = { action: "allow", input, effects };
@@ -59,7 +59,20 @@ export async function grantsVerdict(options: {
       `${first.by} confines its processes to a sandbox, but the tool does not declare honoursSandbox (it would start them without ctx.sandbox)`,
     );
   }
-  if (!options.sandbox) return refuse(first.by, `${first.by} confines it to a sandbox, and this host runs none`);
+  const sandbox = options.sandbox;
+  if (!sandbox) return refuse(first.by, `${first.by} confines it to a sandbox, and this host runs none`);
+  return confined({ verdict, sandbox, by: first.by, profile: first.profile, refuse });
+}
+
+/** The verdict of a confined call once the sandbox is known to start here (probed once per host). */
+async function confined(options: {
+  verdict: Extract<ToolCallVerdict, { action: "allow" }>;
+  sandbox: SandboxRuntime;
+  by: string;
+  profile: SandboxProfile;
+  refuse: (by: string, why: string) => ToolCallVerdict;
+}): Promise<ToolCallVerdict> {
+  const { verdict, by, refuse } = options;
   let support: Awaited<ReturnType<SandboxRuntime["support"]>>;
   try {
     support = await options.sandbox.support();
@@ -68,10 +81,10 @@ export async function grantsVerdict(options: {
   }
   if (!support.ok) {
     return refuse(
-      first.by,
-      `${first.by} runs it in a sandbox, which cannot start here: ${support.reason}. To fix: ${support.fix}, or choose another mode in ${first.by}'s settings`,
+      by,
+      `${by} runs it in a sandbox, which cannot start here: ${support.reason}. To fix: ${support.fix}, or choose another mode in ${by}'s settings`,
     );
   }
-  verdict.sandbox = options.sandbox.confine(first.profile, first.by);
+  verdict.sandbox = options.sandbox.confine(options.profile, by);
   return verdict;
 }

@@ -1,10 +1,12 @@
 import type { GatehouseEvent, GatehouseEventType, HandlerContext } from "@gatehouse/sdk";
 import { AsyncSeriesHook } from "tapable";
 import { deepFreeze } from "../common/deep-freeze.ts";
+import { isPromiseLike } from "../common/is-promise.ts";
 import type { FinalResult, LoopHooks, ToolCallRequest, ToolCallVerdict, ToolResultRequest } from "../loop/types.ts";
 import type { SandboxRuntime } from "../sandbox/sandbox-runtime.ts";
 import { type CompactProposal, compactHook } from "./compact-hook.ts";
 import { DeadlineQueue } from "./deadline-queue.ts";
+import { bailDispatch, type Dispatch, seriesDispatch, waterfallDispatch } from "./dispatch.ts";
 import { grantsVerdict } from "./grants-verdict.ts";
 import type {
   CompactHandler,
@@ -15,10 +17,18 @@ import type {
   ResultHandler,
   TransformHandler,
 } from "./registrations.ts";
-import { runHandler } from "./run-handler.ts";
-import { enforceStage, guardedEvent, newGrants, type StageOptions, transformStage } from "./tool-call-stages.ts";
+import { type HandlerOutcome, runHandler } from "./run-handler.ts";
+import {
+  type EnforceState,
+  enforceStage,
+  guardedEvent,
+  newGrants,
+  type StageOptions,
+  type TransformState,
+  transformStage,
+} from "./tool-call-stages.ts";
 import type { ToolMatch } from "./tool-matcher.ts";
-import { runToolResultChain, toolResultChain } from "./tool-result-chain.ts";
+import { type ResultState, runToolResultChain, toolResultChain } from "./tool-result-chain.ts";
 
 /** How a bus treats handlers: their time limit and where failures are reported. */
 export interface BusOptions {
@@ -35,17 +45,22 @@ const MAX_CACHED_TOOLS = 256;
 type Tap<H> = { extension: string; handler: H; match?: ToolMatch | undefined };
 type Observer = Tap<EventHandler>;
 
+/** Observers of one event type: tapable orders them; `seriesDispatch` calls them (see dispatch.ts). */
 function observerHook(taps: readonly Observer[], type: string, options: StageOptions) {
-  const hook = new AsyncSeriesHook<[GatehouseEvent, HandlerContext]>(["event", "ctx"]);
+  const hook = new AsyncSeriesHook<[GatehouseEvent, HandlerContext], void | Promise<void>>(["event", "ctx"]);
   for (const { extension, handler, match } of taps) {
-    hook.tapPromise(extension, async (event, ctx) => {
+    const report = (out: HandlerOutcome<unknown>) => {
+      if (!out.ok) options.onError({ extension, hook: type, error: out.error, timedOut: out.timedOut });
+    };
+    hook.tap(extension, (event, ctx) => {
       // A matcher keeps the handler from being called at all for other tools' events.
       if (match && !("toolName" in event && match.matches(event.toolName))) return;
-      const out = await runHandler(handler, event, ctx, options.deadlines);
-      if (!out.ok) options.onError({ extension, hook: type, error: out.error, timedOut: out.timedOut });
+      const out = runHandler(handler, event as never, ctx, options.deadlines);
+      if (isPromiseLike<HandlerOutcome<unknown>>(out)) return Promise.resolve(out).then(report);
+      report(out);
     });
   }
-  return hook;
+  return seriesDispatch<GatehouseEvent, HandlerContext>(hook);
 }
 
 /** The taps of one stage that handle calls of `toolName`, in load order. */
@@ -55,13 +70,14 @@ function forTool<H>(taps: readonly Tap<H>[], toolName: string): Tap<H>[] {
 
 /** The compiled stages for the calls of one tool: only the handlers whose matcher takes it. */
 interface ToolStages {
-  transform: ReturnType<typeof transformStage> | undefined;
-  enforce: ReturnType<typeof enforceStage> | undefined;
-  result: ReturnType<typeof toolResultChain> | undefined;
+  transform: Dispatch<[TransformState], ToolCallVerdict | undefined> | undefined;
+  enforce: Dispatch<[EnforceState], ToolCallVerdict | undefined> | undefined;
+  result: Dispatch<[ResultState], ResultState> | undefined;
 }
 
 /**
- * The typed hook bus: every extension handler, compiled into tapable hooks in load order.
+ * The typed hook bus: every extension handler, ordered by tapable in load order and called by
+ * shared dispatch loops (synchronously while every handler answers synchronously).
  * A bus is immutable; the host builds a new one when registrations change and swaps it in at a
  * turn boundary, so a call in flight never sees half a reload.
  * Contract: guards fail closed (a `tool_call` handler that throws or times out blocks the call),
@@ -74,22 +90,21 @@ export class HookBus implements LoopHooks {
   readonly #byTool = new Map<string, ToolStages>();
   readonly #options: StageOptions;
   readonly #compact;
-  readonly #observers = new Map<string, AsyncSeriesHook<[GatehouseEvent, HandlerContext]>>();
+  readonly #observers = new Map<string, Dispatch<[GatehouseEvent, HandlerContext], void>>();
+  /** The handler context of the last signal observed: one per run, not one per event. */
+  #observed: HandlerContext = Object.freeze({ signal: NEVER_ABORTED });
   readonly #sandbox: SandboxRuntime | undefined;
 
   constructor(registrations: readonly Registration[], busOptions: BusOptions) {
     this.#sandbox = busOptions.sandbox;
     const options: StageOptions = { deadlines: new DeadlineQueue(busOptions.timeoutMs), onError: busOptions.onError };
     this.#options = options;
-    const transforms = this.#transforms;
-    const enforcers = this.#enforcers;
-    const results = this.#results;
     const compactors: { extension: string; handler: CompactHandler }[] = [];
     const observers = new Map<string, Observer[]>();
     for (const r of registrations) {
-      if (r.kind === "transform") transforms.push(r);
-      else if (r.kind === "enforce") enforcers.push(r);
-      else if (r.kind === "tool_result") results.push(r);
+      if (r.kind === "transform") this.#transforms.push(r);
+      else if (r.kind === "enforce") this.#enforcers.push(r);
+      else if (r.kind === "tool_result") this.#results.push(r);
       else if (r.kind === "session_before_compact") compactors.push(r);
       else {
         const list = observers.get(r.event) ?? [];
@@ -108,10 +123,17 @@ export class HookBus implements LoopHooks {
     const transforms = forTool(this.#transforms, toolName);
     const enforcers = forTool(this.#enforcers, toolName);
     const results = forTool(this.#results, toolName);
+    const options = this.#options;
     const stages: ToolStages = {
-      transform: transforms.length > 0 ? transformStage(transforms, this.#options) : undefined,
-      enforce: enforcers.length > 0 ? enforceStage(enforcers, this.#options) : undefined,
-      result: results.length > 0 ? toolResultChain(results, this.#options) : undefined,
+      transform:
+        transforms.length > 0
+          ? bailDispatch<TransformState, ToolCallVerdict>(transformStage(transforms, options))
+          : undefined,
+      enforce:
+        enforcers.length > 0
+          ? bailDispatch<EnforceState, ToolCallVerdict>(enforceStage(enforcers, options))
+          : undefined,
+      result: results.length > 0 ? waterfallDispatch<ResultState>(toolResultChain(results, options)) : undefined,
     };
     if (this.#byTool.size < MAX_CACHED_TOOLS) this.#byTool.set(toolName, stages);
     return stages;
@@ -124,24 +146,38 @@ export class HookBus implements LoopHooks {
     return this.#runToolCall(request, stages);
   }
 
-  async #runToolCall(request: ToolCallRequest, stages: ToolStages): Promise<ToolCallVerdict> {
+  /** Synchronous while every handler is: a promise only once one of them returns one. */
+  #runToolCall(request: ToolCallRequest, stages: ToolStages): ToolCallVerdict | Promise<ToolCallVerdict> {
     const ctx = { signal: request.signal };
-    let input = request.input;
-    if (stages.transform) {
-      const state = { request, input, ctx };
-      const verdict = await stages.transform.promise(state);
-      if (verdict) return verdict;
-      input = state.input;
+    if (!stages.transform) return this.#runEnforce(request, request.input, ctx, stages);
+    const state: TransformState = { request, input: request.input, ctx };
+    const verdict = stages.transform(state);
+    if (isPromiseLike<ToolCallVerdict | undefined>(verdict)) {
+      return Promise.resolve(verdict).then((v) => v ?? this.#runEnforce(request, state.input, ctx, stages));
     }
+    return verdict ?? this.#runEnforce(request, state.input, ctx, stages);
+  }
+
+  #runEnforce(
+    request: ToolCallRequest,
+    input: Record<string, unknown>,
+    ctx: HandlerContext,
+    stages: ToolStages,
+  ): ToolCallVerdict | Promise<ToolCallVerdict> {
     const frozen = deepFreeze(input);
     if (!stages.enforce) return { action: "allow", input: frozen };
     const grants = newGrants();
     const event = guardedEvent(request, frozen, grants);
     if ("action" in event) return event;
-    const verdict = await stages.enforce.promise({ event, ctx, grants });
-    if (!verdict)
-      return grantsVerdict({ request, input: frozen, effects: event.effects, grants, sandbox: this.#sandbox });
-    return verdict.action === "block" ? { ...verdict, input: frozen, effects: event.effects } : verdict;
+    const decide = (verdict: ToolCallVerdict | undefined): ToolCallVerdict | Promise<ToolCallVerdict> => {
+      if (!verdict)
+        return grantsVerdict({ request, input: frozen, effects: event.effects, grants, sandbox: this.#sandbox });
+      return verdict.action === "block" ? { ...verdict, input: frozen, effects: event.effects } : verdict;
+    };
+    const verdict = stages.enforce({ event, ctx, grants });
+    return isPromiseLike<ToolCallVerdict | undefined>(verdict)
+      ? Promise.resolve(verdict).then(decide)
+      : decide(verdict);
   }
 
   /** Stage 10: the `tool_result` patch chain. */
@@ -163,7 +199,10 @@ export class HookBus implements LoopHooks {
 
   /** Delivers an event to its observers in load order; resolves when all have run or timed out. */
   observe(event: GatehouseEvent, signal: AbortSignal = NEVER_ABORTED): Promise<void> | undefined {
-    const hook = this.#observers.get(event.type);
-    return hook?.promise(event, { signal });
+    const dispatch = this.#observers.get(event.type);
+    if (!dispatch) return undefined;
+    if (this.#observed.signal !== signal) this.#observed = Object.freeze({ signal });
+    const done = dispatch(event, this.#observed);
+    return isPromiseLike<void>(done) ? Promise.resolve(done) : undefined;
   }
 }

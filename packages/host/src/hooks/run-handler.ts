@@ -8,22 +8,23 @@ export type HandlerOutcome<T> = { ok: true; value: T } | { ok: false; error: Err
 
 /**
  * Calls one extension handler with a time limit.
- * Contract: never rejects; a throw, a rejection or a timeout becomes `{ ok: false }`.
- * A synchronous handler cannot be interrupted, so the limit applies to the promise it returns.
+ * Contract: never throws or rejects; a throw, a rejection or a timeout becomes `{ ok: false }`.
+ * A synchronous handler's outcome is returned as is (no promise, no microtask): a synchronous
+ * handler cannot be interrupted, so the limit applies to the promise a handler returns.
  */
 export function runHandler<E, T>(
   handler: (event: E, ctx: HandlerContext) => T | Promise<T>,
   event: E,
   ctx: HandlerContext,
   deadlines: DeadlineQueue,
-): Promise<HandlerOutcome<T>> {
+): HandlerOutcome<T> | Promise<HandlerOutcome<T>> {
   let returned: T | Promise<T>;
   try {
     returned = handler(event, ctx);
   } catch (error) {
-    return Promise.resolve({ ok: false, error: toError(error), timedOut: false });
+    return { ok: false, error: toError(error), timedOut: false };
   }
-  if (!isPromiseLike<T>(returned)) return Promise.resolve({ ok: true, value: returned });
+  if (!isPromiseLike<T>(returned)) return { ok: true, value: returned };
   const pending = returned;
   return new Promise((resolve) => {
     const deadline = deadlines.track(() => {

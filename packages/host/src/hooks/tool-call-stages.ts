@@ -2,11 +2,12 @@ import type { GuardedToolCallEvent, HandlerContext, SandboxProfile, ToolEffect }
 import { AsyncSeriesBailHook } from "tapable";
 import { deepFreeze } from "../common/deep-freeze.ts";
 import { errorMessage } from "../common/errors.ts";
+import { isPromiseLike } from "../common/is-promise.ts";
 import type { ToolCallRequest, ToolCallVerdict } from "../loop/types.ts";
 import type { DeadlineQueue } from "./deadline-queue.ts";
-import { trackMutations } from "./mutation-tracker.ts";
+import { type TrackedObject, trackMutations } from "./mutation-tracker.ts";
 import type { EnforceHandler, HandlerFailure, TransformHandler } from "./registrations.ts";
-import { runHandler } from "./run-handler.ts";
+import { type HandlerOutcome, runHandler } from "./run-handler.ts";
 
 /** Settings shared by every stage of one bus. */
 export interface StageOptions {
@@ -63,56 +64,86 @@ function blocked(extension: string, value: { reason?: unknown; terminate?: unkno
   return verdict;
 }
 
+/** What one tap of a stage answers: a verdict that ends the stage, or `undefined` to go on. */
+type StageAnswer = ToolCallVerdict | undefined;
+
+/** A stage's hook: tapable orders the taps; `bailDispatch` calls them (see dispatch.ts). */
+type StageHook<S> = AsyncSeriesBailHook<[S], StageAnswer | Promise<StageAnswer>>;
+
+/** The outcome of one transform handler: block, re-validated new input, or nothing changed. */
+function afterTransform(
+  out: HandlerOutcome<unknown>,
+  extension: string,
+  state: TransformState,
+  tracked: TrackedObject<Record<string, unknown>>,
+  options: StageOptions,
+): StageAnswer {
+  if (!out.ok) return failedClosed(extension, "tool_call (transform)", out, options);
+  const value = out.value as Record<string, unknown> | undefined | null;
+  let candidate: unknown;
+  if (value && typeof value === "object") {
+    if (value.block === true) return blocked(extension, value);
+    if ("input" in value) candidate = value.input;
+  }
+  if (candidate === undefined && tracked.isDirty()) candidate = state.input;
+  if (candidate === undefined) return undefined;
+  const validation = state.request.validate(candidate);
+  if (!validation.ok) {
+    const { toolCall } = state.request;
+    const reason = `Extension "${extension}" changed the arguments of ${toolCall.name} into an invalid shape: ${validation.message}`;
+    return { action: "invalid", blockedBy: extension, reason };
+  }
+  state.input = validation.value;
+  return undefined;
+}
+
 /** The transform stage: handlers may mutate or replace the input, or block; each change is re-validated. */
 export function transformStage(
   taps: readonly { extension: string; handler: TransformHandler }[],
   options: StageOptions,
-): AsyncSeriesBailHook<[TransformState], ToolCallVerdict | undefined> {
-  const hook = new AsyncSeriesBailHook<[TransformState], ToolCallVerdict | undefined>(["state"]);
-  const name = "tool_call (transform)";
+): StageHook<TransformState> {
+  const hook: StageHook<TransformState> = new AsyncSeriesBailHook(["state"]);
   for (const { extension, handler } of taps) {
-    hook.tapPromise(extension, async (state) => {
+    hook.tap(extension, (state) => {
       const tracked = trackMutations(state.input);
       const { toolCall } = state.request;
       const event = { toolCallId: toolCall.id, toolName: toolCall.name, input: tracked.proxy };
-      const out = await runHandler(handler, event, state.ctx, options.deadlines);
-      if (!out.ok) return failedClosed(extension, name, out, options);
-      const value = out.value as Record<string, unknown> | undefined | null;
-      let candidate: unknown;
-      if (value && typeof value === "object") {
-        if (value.block === true) return blocked(extension, value);
-        if ("input" in value) candidate = value.input;
+      const out = runHandler(handler, event, state.ctx, options.deadlines);
+      if (isPromiseLike<HandlerOutcome<unknown>>(out)) {
+        return Promise.resolve(out).then((o) => afterTransform(o, extension, state, tracked, options));
       }
-      if (candidate === undefined && tracked.isDirty()) candidate = state.input;
-      if (candidate === undefined) return undefined;
-      const validation = state.request.validate(candidate);
-      if (!validation.ok) {
-        const reason = `Extension "${extension}" changed the arguments of ${toolCall.name} into an invalid shape: ${validation.message}`;
-        return { action: "invalid", blockedBy: extension, reason };
-      }
-      state.input = validation.value;
-      return undefined;
+      return afterTransform(out, extension, state, tracked, options);
     });
   }
   return hook;
+}
+
+/** The outcome of one enforce handler: block, or nothing to say. */
+function afterEnforce(out: HandlerOutcome<unknown>, extension: string, options: StageOptions): StageAnswer {
+  if (!out.ok) return failedClosed(extension, "tool_call (enforce)", out, options);
+  const value = out.value as { block?: unknown; reason?: unknown; terminate?: unknown } | undefined | null;
+  if (value && typeof value === "object" && value.block === true) return blocked(extension, value);
+  return undefined;
 }
 
 /** The enforce stage: handlers see the final input, frozen, with its effects, and may only block. */
 export function enforceStage(
   taps: readonly { extension: string; handler: EnforceHandler }[],
   options: StageOptions,
-): AsyncSeriesBailHook<[EnforceState], ToolCallVerdict | undefined> {
-  const hook = new AsyncSeriesBailHook<[EnforceState], ToolCallVerdict | undefined>(["state"]);
-  const name = "tool_call (enforce)";
+): StageHook<EnforceState> {
+  const hook: StageHook<EnforceState> = new AsyncSeriesBailHook(["state"]);
   for (const { extension, handler } of taps) {
-    hook.tapPromise(extension, async (state) => {
+    hook.tap(extension, (state) => {
       state.grants.current = extension;
-      const out = await runHandler(handler, state.event, state.ctx, options.deadlines);
+      const out = runHandler(handler, state.event, state.ctx, options.deadlines);
+      if (isPromiseLike<HandlerOutcome<unknown>>(out)) {
+        return Promise.resolve(out).then((o) => {
+          state.grants.current = undefined;
+          return afterEnforce(o, extension, options);
+        });
+      }
       state.grants.current = undefined;
-      if (!out.ok) return failedClosed(extension, name, out, options);
-      const value = out.value as { block?: unknown; reason?: unknown; terminate?: unknown } | undefined | null;
-      if (value && typeof value === "object" && value.block === true) return blocked(extension, value);
-      return undefined;
+      return afterEnforce(out, extension, options);
     });
   }
   return hook;

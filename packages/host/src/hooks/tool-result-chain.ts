@@ -1,8 +1,10 @@
 import type { HandlerContext, ToolResult } from "@gatehouse/sdk";
 import { AsyncSeriesWaterfallHook } from "tapable";
+import { isPromiseLike } from "../common/is-promise.ts";
 import type { FinalResult, ToolResultRequest } from "../loop/types.ts";
+import type { Dispatch } from "./dispatch.ts";
 import type { ResultHandler } from "./registrations.ts";
-import { runHandler } from "./run-handler.ts";
+import { type HandlerOutcome, runHandler } from "./run-handler.ts";
 import type { StageOptions } from "./tool-call-stages.ts";
 
 /** The value passed down the `tool_result` chain. */
@@ -11,6 +13,33 @@ export interface ResultState {
   ctx: HandlerContext;
   result: ToolResult;
   isError: boolean;
+}
+
+/** What a `tool_result` handler returns (a handler that changes nothing returns nothing). */
+type ResultAnswer = Awaited<ReturnType<ResultHandler>>;
+
+/** The chain's hook: tapable orders the taps; `waterfallDispatch` calls them (see dispatch.ts). */
+export type ResultChainHook = AsyncSeriesWaterfallHook<[ResultState], ResultState | Promise<ResultState>>;
+
+/** The state after one handler: its patch applied field by field, or an error naming it. */
+function afterHandler(
+  out: HandlerOutcome<ResultAnswer>,
+  extension: string,
+  state: ResultState,
+  options: StageOptions,
+): ResultState {
+  if (!out.ok) {
+    options.onError({ extension, hook: "tool_result", error: out.error, timedOut: out.timedOut });
+    const text = `Result withheld: extension "${extension}" failed in its tool_result handler (${out.error.message}).`;
+    return { ...state, result: { content: [{ type: "text", text }], details: {} }, isError: true };
+  }
+  const patch = out.value;
+  if (!patch || typeof patch !== "object") return state;
+  const result: ToolResult = { ...state.result };
+  if (patch.content !== undefined) result.content = patch.content;
+  if (patch.details !== undefined) result.details = patch.details;
+  if (patch.terminate !== undefined) result.terminate = patch.terminate;
+  return { ...state, result, isError: patch.isError ?? state.isError };
 }
 
 /**
@@ -22,10 +51,10 @@ export interface ResultState {
 export function toolResultChain(
   taps: readonly { extension: string; handler: ResultHandler }[],
   options: StageOptions,
-): AsyncSeriesWaterfallHook<[ResultState]> {
-  const hook = new AsyncSeriesWaterfallHook<[ResultState]>(["state"]);
+): ResultChainHook {
+  const hook: ResultChainHook = new AsyncSeriesWaterfallHook(["state"]);
   for (const { extension, handler } of taps) {
-    hook.tapPromise(extension, async (state) => {
+    hook.tap(extension, (state) => {
       const { toolCall, input } = state.request;
       const event = {
         toolCallId: toolCall.id,
@@ -35,34 +64,31 @@ export function toolResultChain(
         details: state.result.details,
         isError: state.isError,
       };
-      const out = await runHandler(handler, event, state.ctx, options.deadlines);
-      if (!out.ok) {
-        options.onError({ extension, hook: "tool_result", error: out.error, timedOut: out.timedOut });
-        const text = `Result withheld: extension "${extension}" failed in its tool_result handler (${out.error.message}).`;
-        return { ...state, result: { content: [{ type: "text", text }], details: {} }, isError: true };
+      const out = runHandler(handler, event, state.ctx, options.deadlines);
+      if (isPromiseLike<HandlerOutcome<ResultAnswer>>(out)) {
+        return Promise.resolve(out).then((o) => afterHandler(o, extension, state, options));
       }
-      const patch = out.value;
-      if (!patch || typeof patch !== "object") return state;
-      const result: ToolResult = { ...state.result };
-      if (patch.content !== undefined) result.content = patch.content;
-      if (patch.details !== undefined) result.details = patch.details;
-      if (patch.terminate !== undefined) result.terminate = patch.terminate;
-      return { ...state, result, isError: patch.isError ?? state.isError };
+      return afterHandler(out, extension, state, options);
     });
   }
   return hook;
 }
 
-/** Runs the chain and returns the final result. */
-export async function runToolResultChain(
-  hook: AsyncSeriesWaterfallHook<[ResultState]>,
+/** Runs the chain (through its dispatcher) and returns the final result. */
+export function runToolResultChain(
+  dispatch: Dispatch<[ResultState], ResultState>,
   request: ToolResultRequest,
-): Promise<FinalResult> {
-  const state = await hook.promise({
+): FinalResult | Promise<FinalResult> {
+  const state = dispatch({
     request,
     ctx: { signal: request.signal },
     result: request.result,
     isError: request.isError,
   });
+  if (isPromiseLike<ResultState>(state)) return Promise.resolve(state).then(finalOf);
+  return finalOf(state);
+}
+
+function finalOf(state: ResultState): FinalResult {
   return { result: state.result, isError: state.isError };
 }

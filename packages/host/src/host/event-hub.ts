@@ -9,7 +9,8 @@ import type { HookBus } from "../hooks/hook-bus.ts";
  * Contract: never throws; a subscriber that throws is logged and skipped.
  */
 export class EventHub {
-  readonly #listeners = new Set<(event: GatehouseEvent) => void>();
+  /** Replaced, never changed in place, so a listener that unsubscribes mid-delivery is safe. */
+  #listeners: readonly ((event: GatehouseEvent) => void)[] = [];
   readonly #logger: Logger;
   bus: HookBus | undefined;
   signal: AbortSignal | undefined;
@@ -18,17 +19,20 @@ export class EventHub {
     this.#logger = logger;
   }
 
-  /** Adds a subscriber; returns the function that removes it. */
+  /** Adds a subscriber (once, however often it is given); returns the function that removes it. */
   subscribe(listener: (event: GatehouseEvent) => void): () => void {
-    this.#listeners.add(listener);
-    return () => this.#listeners.delete(listener);
+    if (!this.#listeners.includes(listener)) this.#listeners = [...this.#listeners, listener];
+    return () => {
+      this.#listeners = this.#listeners.filter((l) => l !== listener);
+    };
   }
 
   /** Delivers one event; the returned promise (if any) settles when extension observers are done. */
   emit = (event: GatehouseEvent): Promise<void> | undefined => {
-    for (const listener of this.#listeners) {
+    const listeners = this.#listeners;
+    for (let i = 0; i < listeners.length; i++) {
       try {
-        listener(event);
+        (listeners[i] as (event: GatehouseEvent) => void)(event);
       } catch (error) {
         this.#logger.error({ event: event.type, err: errorMessage(error) }, "event subscriber threw");
       }

@@ -1,10 +1,10 @@
 import type { AgentEvent, AssistantMessage, ToolCall } from "@gatehouse/sdk";
 import { errorMessage } from "../common/errors.ts";
-import { isPromiseLike } from "../common/is-promise.ts";
 import type { ModelRequest } from "../model/types.ts";
 import { DEFAULT_MAX_ARGUMENT_BYTES } from "./argument-size.ts";
+import { emitEvent, emitEvents } from "./emit-events.ts";
 import type { LoopConfig, TurnState } from "./types.ts";
-import { UpdateCoalescer } from "./update-coalescer.ts";
+import { type MessageUpdate, UpdateCoalescer } from "./update-coalescer.ts";
 
 /** One finalized assistant message and what streaming it revealed about its tool calls. */
 export interface StreamedAssistant {
@@ -21,13 +21,6 @@ function failed(message: string, aborted: boolean, now: number): AssistantMessag
     errorMessage: message,
     timestamp: now,
   };
-}
-
-async function emitAll(config: LoopConfig, events: readonly AgentEvent[]): Promise<void> {
-  for (const event of events) {
-    const r = config.emit(event);
-    if (isPromiseLike(r)) await r;
-  }
 }
 
 /** The streamed sizes, keyed by the final message's tool-call blocks. */
@@ -59,6 +52,8 @@ export async function streamAssistant(
   if (systemPrompt !== undefined) request.systemPrompt = systemPrompt;
   const coalescer = new UpdateCoalescer(now);
   const argumentBytes = new Map<number, number>();
+  // One array for every step's updates: emitted (and awaited, if need be) before the next step.
+  const updates: AgentEvent[] = [];
   let started = false;
   let final: AssistantMessage | undefined;
   try {
@@ -69,7 +64,8 @@ export async function streamAssistant(
       }
       if (!started) {
         started = true;
-        await emitAll(config, [{ type: "message_start", message: step.partial }]);
+        const emitted = emitEvent(config, { type: "message_start", message: step.partial });
+        if (emitted) await emitted;
       }
       if (step.type === "start") continue;
       const event = step.event;
@@ -78,15 +74,35 @@ export async function streamAssistant(
         argumentBytes.set(event.contentIndex, bytes);
         if (bytes > limit) continue;
       }
-      await emitAll(config, coalescer.step(step.partial, event));
+      coalescer.stepInto(step.partial, event, updates as MessageUpdate[]);
+      const emitted = emitEvents(config, updates);
+      if (emitted) await emitted;
+      updates.length = 0;
     }
     final ??= failed("The model ended its stream without a message.", signal.aborted, now());
   } catch (error) {
     final = failed(`Model request failed: ${errorMessage(error)}`, signal.aborted, now());
   }
-  const ending: AgentEvent[] = coalescer.flush();
-  if (!started) ending.push({ type: "message_start", message: final });
+  return endMessage({ config, coalescer, started, final, argumentBytes });
+}
+
+/**
+ * The held update, the start if nothing streamed, and the end. Kept out of `streamAssistant`: code
+ * that runs once after its long loop would be compiled without type feedback and throw the
+ * optimised loop away at the end of every message.
+ */
+async function endMessage(options: {
+  config: LoopConfig;
+  coalescer: UpdateCoalescer;
+  started: boolean;
+  final: AssistantMessage;
+  argumentBytes: ReadonlyMap<number, number>;
+}): Promise<StreamedAssistant> {
+  const { config, final } = options;
+  const ending: AgentEvent[] = options.coalescer.flush();
+  if (!options.started) ending.push({ type: "message_start", message: final });
   ending.push({ type: "message_end", message: final });
-  await emitAll(config, ending);
-  return { message: final, argumentBytes: sizesOf(final, argumentBytes) };
+  const emitted = emitEvents(config, ending);
+  if (emitted) await emitted;
+  return { message: final, argumentBytes: sizesOf(final, options.argumentBytes) };
 }

@@ -2,8 +2,9 @@ import type { AgentEvent, ToolCall, ToolResultMessage } from "@gatehouse/sdk";
 import { isPromiseLike } from "../common/is-promise.ts";
 import { argumentSizeProblem, DEFAULT_MAX_ARGUMENT_BYTES } from "./argument-size.ts";
 import type { StreamedAssistant } from "./assistant-turn.ts";
+import { emitEvent } from "./emit-events.ts";
 import { executeAndFinalize } from "./tool-execution.ts";
-import { type PreparedCall, preflight } from "./tool-preflight.ts";
+import { type Preflight, type PreparedCall, preflight } from "./tool-preflight.ts";
 import { type FinalizedCall, immediate, type RunHalt, toResultMessage } from "./tool-results.ts";
 import type { LoopConfig, TurnState } from "./types.ts";
 
@@ -19,12 +20,6 @@ export interface BatchResult {
 type Settled = FinalizedCall | { skipped: ToolCall };
 
 const SKIPPED_TEXT = "Tool call skipped: the run was aborted before it started.";
-
-/** Emits one event; returns a promise only when the sink is asynchronous (saves a microtask per event). */
-function emit(config: LoopConfig, event: AgentEvent): PromiseLike<void> | undefined {
-  const r = config.emit(event);
-  return isPromiseLike<void>(r) ? r : undefined;
-}
 
 function endEvent(call: FinalizedCall): AgentEvent {
   const event: AgentEvent = {
@@ -102,24 +97,51 @@ function withCheckedPins(call: PreparedCall, config: LoopConfig): PreparedCall {
   return pins.size === 0 ? call : { ...call, pins };
 }
 
-/** Stages 3–7 for one call, with its start event and (for immediates) its end event. */
-async function startCall(
+/** What starting a call gave: a call ready to execute, or one already finalized (with its end event). */
+type Started = PreparedCall | FinalizedCall;
+
+function isPrepared(started: Started): started is PreparedCall {
+  return "tool" in started;
+}
+
+/** Emits the end event of a call that never executes; the call once the event is out. */
+function endImmediate(config: LoopConfig, call: FinalizedCall): FinalizedCall | Promise<FinalizedCall> {
+  const ended = emitEvent(config, endEvent(call));
+  return ended ? Promise.resolve(ended).then(() => call) : call;
+}
+
+function afterPreflight(pre: Preflight, config: LoopConfig): Started | Promise<Started> {
+  return pre.kind === "immediate" ? endImmediate(config, pre.call) : withCheckedPins(pre.call, config);
+}
+
+function checkAndPreflight(
   toolCall: ToolCall,
   checks: BatchChecks,
   config: LoopConfig,
   turn: TurnState,
   signal: AbortSignal,
-): Promise<FinalizedCall | { prepared: PreparedCall }> {
-  const started = emit(config, startEvent(toolCall));
-  if (started) await started;
+): Started | Promise<Started> {
   const refused = refusal(toolCall, checks, config);
-  const pre = refused ? { kind: "immediate" as const, call: refused } : await preflight(toolCall, turn, signal);
-  if (pre.kind === "immediate") {
-    const ended = emit(config, endEvent(pre.call));
-    if (ended) await ended;
-    return pre.call;
-  }
-  return { prepared: withCheckedPins(pre.call, config) };
+  if (refused) return endImmediate(config, refused);
+  const pre = preflight(toolCall, turn, signal);
+  return isPromiseLike<Preflight>(pre) ? pre.then((p) => afterPreflight(p, config)) : afterPreflight(pre, config);
+}
+
+/**
+ * Stages 3–7 for one call, with its start event and (for immediates) its end event.
+ * Synchronous unless the sink or a hook answers with a promise: a batch of 1000 calls with no
+ * asynchronous handler starts them all without one microtask each.
+ */
+function startCall(
+  toolCall: ToolCall,
+  checks: BatchChecks,
+  config: LoopConfig,
+  turn: TurnState,
+  signal: AbortSignal,
+): Started | Promise<Started> {
+  const started = emitEvent(config, startEvent(toolCall));
+  if (started) return Promise.resolve(started).then(() => checkAndPreflight(toolCall, checks, config, turn, signal));
+  return checkAndPreflight(toolCall, checks, config, turn, signal);
 }
 
 /** Stages 8–11 up to the end event; a call prepared before an abort but not yet run does not run. */
@@ -132,21 +154,25 @@ async function finish(
   const call = signal.aborted
     ? immediate(prepared.toolCall, "aborted", "Tool call aborted before it ran.", { args: prepared.args })
     : await executeAndFinalize(prepared, config, turn, signal);
-  const ended = emit(config, endEvent(call));
+  const ended = emitEvent(config, endEvent(call));
   if (ended) await ended;
   return call;
 }
 
-async function emitResult(slot: Settled, config: LoopConfig): Promise<ToolResultMessage> {
+/** The result message of a settled slot, once its message_start and message_end are out. */
+function emitResult(slot: Settled, config: LoopConfig): ToolResultMessage | Promise<ToolResultMessage> {
   const now = config.now ?? Date.now;
   const call = "skipped" in slot ? immediate(slot.skipped, "aborted", SKIPPED_TEXT) : slot;
   const message = toResultMessage(call, now());
   if ("skipped" in slot) message.details = { skipped: true };
-  const started = emit(config, { type: "message_start", message });
-  if (started) await started;
-  const ended = emit(config, { type: "message_end", message });
-  if (ended) await ended;
-  return message;
+  const started = emitEvent(config, { type: "message_start", message });
+  if (started) return Promise.resolve(started).then(() => endResult(message, config));
+  return endResult(message, config);
+}
+
+function endResult(message: ToolResultMessage, config: LoopConfig): ToolResultMessage | Promise<ToolResultMessage> {
+  const ended = emitEvent(config, { type: "message_end", message });
+  return ended ? Promise.resolve(ended).then(() => message) : message;
 }
 
 /** The first guard's halt in source order, if a guard ended the run. */
@@ -201,11 +227,14 @@ export async function runToolBatch(
       let slot: Settled;
       if (signal.aborted) slot = { skipped: toolCall };
       else {
-        const started = await startCall(toolCall, checks, config, turn, signal);
-        slot = "prepared" in started ? await finish(started.prepared, config, turn, signal) : started;
+        let started = startCall(toolCall, checks, config, turn, signal);
+        if (isPromiseLike<Started>(started)) started = await started;
+        slot = isPrepared(started) ? await finish(started, config, turn, signal) : started;
       }
       settled.push(slot);
-      results.push(await emitResult(slot, config));
+      let message = emitResult(slot, config);
+      if (isPromiseLike<ToolResultMessage>(message)) message = await message;
+      results.push(message);
     }
     return batchResult(results, settled);
   }
@@ -214,12 +243,18 @@ export async function runToolBatch(
   for (const toolCall of calls) {
     if (signal.aborted) pending.push({ skipped: toolCall });
     else {
-      const started = await startCall(toolCall, checks, config, turn, signal);
-      pending.push("prepared" in started ? started.prepared : started);
+      const started = startCall(toolCall, checks, config, turn, signal);
+      pending.push(isPromiseLike<Started>(started) ? await started : started);
     }
   }
-  const running = pending.map((slot) => ("tool" in slot ? finish(slot, config, turn, signal) : slot));
-  for (const slot of running) settled.push(await slot);
-  for (const slot of settled) results.push(await emitResult(slot, config));
+  // Every call was checked before any runs: now the passing ones start, together.
+  const running: (Settled | Promise<FinalizedCall>)[] = [];
+  for (const slot of pending) running.push("tool" in slot ? finish(slot, config, turn, signal) : slot);
+  for (const slot of running) settled.push(isPromiseLike<FinalizedCall>(slot) ? await slot : slot);
+  for (const slot of settled) {
+    let message = emitResult(slot, config);
+    if (isPromiseLike<ToolResultMessage>(message)) message = await message;
+    results.push(message);
+  }
   return batchResult(results, settled);
 }

@@ -17,7 +17,7 @@ function isToolResult(value: unknown): value is ToolResult {
 async function execute(call: PreparedCall, config: LoopConfig, signal: AbortSignal): Promise<FinalResult> {
   const { toolCall, tool, args } = call;
   let accepting = true;
-  const pending: Promise<void>[] = [];
+  let pending: Promise<void>[] | undefined;
   const onUpdate = (partialResult: ToolProgress): void => {
     if (!accepting) return;
     const event: AgentEvent = {
@@ -28,7 +28,9 @@ async function execute(call: PreparedCall, config: LoopConfig, signal: AbortSign
       partialResult,
     };
     const emitted = config.emit(event);
-    if (isPromiseLike(emitted)) pending.push(Promise.resolve(emitted).catch(() => undefined));
+    if (!isPromiseLike(emitted)) return;
+    pending ??= [];
+    pending.push(Promise.resolve(emitted).catch(() => undefined));
   };
   let final: FinalResult;
   try {
@@ -47,7 +49,7 @@ async function execute(call: PreparedCall, config: LoopConfig, signal: AbortSign
     final = { result: errorResult(errorMessage(error)), isError: true };
   }
   accepting = false;
-  if (pending.length > 0) await Promise.all(pending);
+  if (pending) await Promise.all(pending);
   return final;
 }
 
@@ -66,24 +68,32 @@ export async function executeAndFinalize(
   let final = await execute(call, config, signal);
   if (turn.hooks) {
     try {
-      final = await turn.hooks.toolResult({
+      const patched = turn.hooks.toolResult({
         toolCall: call.toolCall,
         input: call.args,
         result: final.result,
         isError: final.isError,
         signal,
       });
+      final = isPromiseLike<FinalResult>(patched) ? await patched : patched;
     } catch (error) {
       final = { result: errorResult(`tool_result hooks failed: ${errorMessage(error)}`), isError: true };
     }
   }
-  const { result, isError } = final;
-  const base = { toolCall: call.toolCall, args: call.args, result, effects: call.effects };
+  const { toolCall, args, effects } = call;
   // What the sandbox had to undo after the run makes the call blocked, whatever the tool reported.
   const undone = call.sandbox?.violations() ?? [];
   if (undone.length > 0) {
     const reason = undone.map((v) => v.reason).join(" ");
-    return { ...base, isError: true, outcome: "blocked", blockedBy: call.sandbox?.confinedBy, reason };
+    const blockedBy = call.sandbox?.confinedBy;
+    return { toolCall, args, result: final.result, effects, isError: true, outcome: "blocked", blockedBy, reason };
   }
-  return { ...base, isError, outcome: outcomeOf(isError, signal) };
+  return {
+    toolCall,
+    args,
+    result: final.result,
+    effects,
+    isError: final.isError,
+    outcome: outcomeOf(final.isError, signal),
+  };
 }

@@ -1,6 +1,7 @@
 import type { AgentEvent, AssistantMessage, AssistantMessageEvent } from "@gatehouse/sdk";
 
-type MessageUpdate = Extract<AgentEvent, { type: "message_update" }>;
+/** One `message_update` event. */
+export type MessageUpdate = Extract<AgentEvent, { type: "message_update" }>;
 type DeltaEvent = Extract<AssistantMessageEvent, { delta: string }>;
 
 /**
@@ -45,29 +46,44 @@ export class UpdateCoalescer {
 
   /** The updates to emit for one stream step, in order (none while a delta is held). */
   step(message: AssistantMessage, event: AssistantMessageEvent): MessageUpdate[] {
-    if (!isDelta(event)) return [...this.flush(), this.#update(message, event)];
     const out: MessageUpdate[] = [];
+    this.stepInto(message, event, out);
+    return out;
+  }
+
+  /** `step`, appending the updates to `out` (the loop reuses one array: a step per streamed delta). */
+  stepInto(message: AssistantMessage, event: AssistantMessageEvent, out: MessageUpdate[]): void {
+    if (!isDelta(event)) {
+      this.#flushInto(out);
+      out.push(this.#update(message, event));
+      return;
+    }
     const held = this.#held;
     if (held && held.event.type === event.type && held.event.contentIndex === event.contentIndex) {
       held.event.delta += event.delta; // a copy of our own, made when the delta was first held
       held.message = message;
     } else {
-      out.push(...this.flush());
+      this.#flushInto(out);
       this.#held = { message, event: { ...event } };
     }
     this.#heldChars += event.delta.length;
     this.#streamed += event.delta.length;
-    if (this.#heldChars * GROWTH_SHARE >= this.#streamed || this.#timedUpdateDue()) out.push(...this.flush());
-    return out;
+    if (this.#heldChars * GROWTH_SHARE >= this.#streamed || this.#timedUpdateDue()) this.#flushInto(out);
   }
 
   /** The held delta as one update, if any (before the message ends). */
   flush(): MessageUpdate[] {
+    const out: MessageUpdate[] = [];
+    this.#flushInto(out);
+    return out;
+  }
+
+  #flushInto(out: MessageUpdate[]): void {
     const held = this.#held;
-    if (held === undefined) return [];
+    if (held === undefined) return;
     this.#held = undefined;
     this.#heldChars = 0;
-    return [this.#update(held.message, held.event)];
+    out.push(this.#update(held.message, held.event));
   }
 
   #timedUpdateDue(): boolean {

@@ -55,7 +55,19 @@ export interface FinishDetails {
 type Open =
   | { kind: "text"; index: number; block: TextContent }
   | { kind: "thinking"; index: number; block: ThinkingContent }
-  | { kind: "toolCall"; index: number; block: ToolCall; raw: string; bytes: number; parser?: PartialJsonParser };
+  | {
+      kind: "toolCall";
+      index: number;
+      block: ToolCall;
+      raw: string;
+      bytes: number;
+      /** Past `maxArgumentBytes`: the text is counted, neither kept nor parsed. */
+      oversized: boolean;
+      /** The incremental parse, from the first chunk that was not a whole object on its own. */
+      parser?: PartialJsonParser;
+      /** The first chunk was a whole JSON object: its value, and how long it was. */
+      whole?: { value: Record<string, unknown>; length: number };
+    };
 
 /**
  * Owns one partial AssistantMessage and turns provider-neutral steps into ModelStreamEvents.
@@ -127,8 +139,7 @@ export class AssistantStreamBuilder {
   /** Opens a tool-call block with empty arguments. */
   toolCallStart(id: string, name: string): DeltaEvent {
     const block: ToolCall = { type: "toolCall", id, name, arguments: {} };
-    const parser = new PartialJsonParser();
-    const index = this.begin({ kind: "toolCall", index: 0, block, raw: "", bytes: 0, parser });
+    const index = this.begin({ kind: "toolCall", index: 0, block, raw: "", bytes: 0, oversized: false });
     return this.delta({ type: "toolcall_start", contentIndex: index, id, name });
   }
 
@@ -142,13 +153,25 @@ export class AssistantStreamBuilder {
   toolCallDelta(chunk: string): DeltaEvent {
     const open = this.expect("toolCall");
     open.bytes += Buffer.byteLength(chunk, "utf8");
-    if (open.parser !== undefined && open.bytes > this.maxArgumentBytes) {
+    if (!open.oversized && open.bytes > this.maxArgumentBytes) {
+      open.oversized = true;
       open.raw = "";
       delete open.parser;
+      delete open.whole;
       open.block.arguments = {};
     }
-    if (open.parser !== undefined) {
-      open.raw += chunk;
+    if (open.oversized) return this.delta({ type: "toolcall_delta", contentIndex: open.index, delta: chunk });
+    const first = open.raw === "" && open.parser === undefined;
+    open.raw += chunk;
+    // A document already whole ignores what follows, as the parser would (the end reports it).
+    if (open.whole !== undefined) return this.delta({ type: "toolcall_delta", contentIndex: open.index, delta: chunk });
+    // Most calls' arguments arrive whole in their first chunk: one JSON.parse, no parser.
+    const whole = first ? wholeObject(chunk) : undefined;
+    if (whole !== undefined) {
+      open.whole = { value: whole, length: chunk.length };
+      open.block.arguments = whole;
+    } else {
+      open.parser ??= new PartialJsonParser();
       open.block.arguments = asObject(open.parser.push(chunk).value) ?? {};
     }
     return this.delta({ type: "toolcall_delta", contentIndex: open.index, delta: chunk });
@@ -160,7 +183,8 @@ export class AssistantStreamBuilder {
    */
   get openToolCallComplete(): boolean {
     const open = this.open;
-    return open?.kind === "toolCall" && open.parser !== undefined && open.parser.completeObject;
+    if (open?.kind !== "toolCall" || open.oversized) return false;
+    return open.whole !== undefined || open.parser?.completeObject === true;
   }
 
   /**
@@ -171,7 +195,7 @@ export class AssistantStreamBuilder {
   toolCallEnd(): DeltaEvent {
     const open = this.close("toolCall");
     const { block, raw, index } = open;
-    if (open.parser === undefined) {
+    if (open.oversized) {
       const { id: toolCallId, name: toolName } = block;
       this.oversizedArguments.push({ contentIndex: index, toolCallId, toolName, bytes: open.bytes });
       block.arguments = {};
@@ -180,7 +204,8 @@ export class AssistantStreamBuilder {
     let parsed: Record<string, unknown> | undefined;
     let problem = "it is not a JSON object";
     try {
-      parsed = raw.trim() === "" ? {} : asObject(JSON.parse(raw));
+      if (open.whole !== undefined && open.whole.length === raw.length) parsed = open.whole.value;
+      else parsed = raw.trim() === "" ? {} : asObject(JSON.parse(raw));
     } catch (error) {
       problem = `it is not valid JSON (${(error as Error).message})`;
     }
@@ -233,6 +258,19 @@ export class AssistantStreamBuilder {
 
   private assertLive(): void {
     if (this.finished) throw misuse("the message is already finished");
+  }
+}
+
+/**
+ * The object a chunk holds when it is a whole JSON object by itself (`{` … `}`), else undefined.
+ * Contract: linear in the chunk, never throws; called once per call, on its first chunk only.
+ */
+function wholeObject(chunk: string): Record<string, unknown> | undefined {
+  if (chunk.charCodeAt(0) !== 0x7b || chunk.charCodeAt(chunk.length - 1) !== 0x7d) return undefined;
+  try {
+    return asObject(JSON.parse(chunk));
+  } catch {
+    return undefined;
   }
 }
 

@@ -62,7 +62,7 @@ describe("api.onDispose", () => {
     await host.reload();
     expect(journal()).toEqual(["setup v1", "setup v2", "dispose v2", "dispose v2 (first registered)"]);
     expect(host.extensions()[0]?.errors[0]).toContain("keeping the last good version: v2 is broken");
-    expect(errors(events).map((e) => e.error)).toEqual(["v2 is broken"]);
+    expect(errors(events).map((e) => e.error)).toEqual([expect.stringMatching(/^v2 is broken \(at .*ver\.ts:\d+\)$/)]);
     await host.close();
     expect(journal().slice(-2)).toEqual(["dispose v1", "dispose v1 (first registered)"]);
   });
@@ -128,7 +128,9 @@ describe("api.onDispose", () => {
       logger: quietLogger,
       extensions: [defineExtension({ name: "bad", setup: (api) => api.onDispose("close" as never) })],
     });
-    expect(host.extensions()[0]?.errors[0]).toBe('Extension "bad": onDispose needs a function.');
+    expect(host.extensions()[0]?.errors[0]).toMatch(
+      /^Extension "bad": onDispose needs a function\. \(at .*lifecycle\.test\.ts:\d+\)$/,
+    );
     await host.close();
   });
 });

@@ -208,11 +208,14 @@ describe("tools matchers", () => {
       logger: quietLogger,
       extensions: wrong,
     });
-    expect(host.extensions().map((r) => r.errors[0])).toEqual([
+    // Each message ends with where the extension made the call (this file), not the host's code.
+    const site = / \(at .*tool-matchers\.test\.ts:\d+\)$/;
+    expect(host.extensions().map((r) => r.errors[0]?.replace(site, ""))).toEqual([
       'Extension "a": "agent_start" is not an event of one tool call, so it takes no tools matcher.',
       'Extension "b": stage applies to "tool_call" handlers only, not to "tool_result".',
       'Extension "c": the options of its "turn_end" handler must be an object, like { stage: "enforce" }.',
     ]);
+    for (const record of host.extensions()) expect(record.errors[0]).toMatch(site);
     await host.close();
   });
 });

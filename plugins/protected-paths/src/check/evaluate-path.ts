@@ -1,7 +1,8 @@
 import { checkPathText, showPath } from "../paths/path-text.ts";
 import { type PathViews, type Spelling, spellPath } from "../paths/spellings.ts";
 import { containsRoot, insideWorkspace } from "../paths/workspace.ts";
-import { matchView } from "./match-view.ts";
+import type { DenyRule } from "../rules/deny-rule.ts";
+import { firstDenyingRule } from "./first-denying-rule.ts";
 import type { Access, PolicyContext } from "./policy-context.ts";
 
 /** The outcome of checking one path, before it is worded for a particular caller. */
@@ -75,11 +76,15 @@ export function evaluatePath(
   }
 
   const rules = access === "write" ? ctx.rules.write : ctx.rules.read;
-  const matchViews = bases.map((base) => ({ base, view: matchView(ctx, base) }));
-  for (const rule of rules) {
-    const hit = matchViews.find(({ view }) => rule.matches(view));
-    if (hit) return refuse(rule.label, `${resolvesTo(views, hit.base)}${rule.why}`);
+  // Rules in order, each over every spelling: the earliest rule that denies any spelling decides.
+  let denied: { rule: DenyRule; base: string; at: number } | undefined;
+  for (const base of bases) {
+    const rule = firstDenyingRule(ctx, rules, base);
+    if (!rule) continue;
+    const at = rules.indexOf(rule);
+    if (!denied || at < denied.at) denied = { rule, base, at };
   }
+  if (denied) return refuse(denied.rule.label, `${resolvesTo(views, denied.base)}${denied.rule.why}`);
 
   if (rulesOnly) return { ok: true, views };
 
