@@ -94,8 +94,8 @@ describe("gatehouse hook claude-code", () => {
     expect(verify.code).toBe(0);
     const stats = await runCli(["audit", "stats", "--cwd", p.dir], { env: { GATEHOUSE_HOME: p.home } });
     expect(stats.stdout).toMatch(/2 calls ended, 0 unfinished/);
-    expect(stats.stdout).toMatch(/Write\s+executed 1/);
-    expect(stats.stdout).toMatch(/Bash\s+failed 1/);
+    expect(stats.stdout).toMatch(/Write\s+1 call\s+executed 1/);
+    expect(stats.stdout).toMatch(/Bash\s+1 call\s+failed 1/);
     const records = auditLog(p.home)
       .trim()
       .split("\n")

@@ -10,6 +10,7 @@ import { join } from "node:path";
 import type { GatehouseEvent } from "@gatehouse/sdk";
 import { beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import { createLiveView } from "../../src/view/index.ts";
+import { callBlocks } from "../view/call-blocks.ts";
 import { MemoryStream } from "../view/helpers/terminal.ts";
 import { CLI, runCli } from "./cli-helpers.ts";
 
@@ -98,7 +99,7 @@ describe("the demo under tmux", () => {
       expect(exit).toBe("EXIT:0");
       const seen = split(rows);
       const expected = split(plain(columns - 1));
-      expect(seen.body).toEqual(expected.body);
+      expect(callBlocks(seen.body)).toEqual(callBlocks(expected.body));
       expect(seen.summary).toMatch(
         /^done · 5 turns · 12 tool calls: 9 ok, 1 failed, 1 blocked, 1 invalid · \d+(\.\d+)?s · session [0-9a-f]{8}$/,
       );
