@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
@@ -9,6 +10,10 @@ export default defineConfig({
   resolve: { conditions },
   ssr: { resolve: { conditions } },
   test: {
+    // Vitest's default leaves one core free, which is a single worker on a 2-core machine. Most of
+    // the suite waits on child processes and the filesystem, so two workers there halve the time
+    // (5m20s → 3m20s measured) without starving the CPU-bound tests.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     globalSetup: [fileURLToPath(new URL("./scripts/build-if-stale.mjs", import.meta.url))],
     projects: [
       {
