@@ -1,7 +1,7 @@
 import { homedir } from "node:os";
-import type { CheckResult, ConfigExplanation } from "@gatehouse/host";
+import { type CheckResult, type ConfigExplanation, gatehouseHome } from "@gatehouse/host";
 import { createPolicy } from "@gatehouse/protected-paths";
-import type { ToolEffect } from "@gatehouse/sdk";
+import type { ReservedPath, ToolEffect } from "@gatehouse/sdk";
 import { ExitCode } from "./exit-codes.ts";
 import { describeConfig, describeRequiredFailures, requiredFailures } from "./extension-report.ts";
 import type { CommandSpec } from "./help/command-spec.ts";
@@ -33,8 +33,14 @@ function parseArgsJson(spec: CommandSpec, text: string | undefined): Record<stri
   return value as Record<string, unknown>;
 }
 
-function explain(cwd: string, config: unknown, effects: readonly ToolEffect[] | undefined): EffectExplanation[] {
-  const policy = createPolicy((config ?? {}) as never, { cwd, home: homedir() });
+function explain(
+  cwd: string,
+  config: unknown,
+  effects: readonly ToolEffect[] | undefined,
+  context: { gatehouseHome: string; reserved: readonly ReservedPath[] },
+): EffectExplanation[] {
+  // The same policy the guard runs: Gatehouse's own state and every reserved path included.
+  const policy = createPolicy((config ?? {}) as never, { cwd, home: homedir(), ...context });
   return (effects ?? []).map((effect) => {
     const decision = policy.check(effect);
     const row: EffectExplanation = { effect, allowed: decision.allow, spellings: decision.spellings };
@@ -100,7 +106,12 @@ export async function policyCommand(args: string[], io: CliIo): Promise<number> 
     }
     const result = await host.check(values.tool, callArgs);
     const guard = records.find((r) => r.name === "protected-paths" && r.status === "loaded");
-    const explained = guard ? explain(cwd, guard.config?.value, result.effects) : undefined;
+    const explained = guard
+      ? explain(cwd, guard.config?.value, result.effects, {
+          gatehouseHome: gatehouseHome(io.env),
+          reserved: host.reservedPaths(),
+        })
+      : undefined;
     const configs = values.explain ? records.filter((r) => r.status === "loaded" && r.config) : [];
     if (values.json) {
       const config = Object.fromEntries(configs.map((r) => [r.name, r.config]));

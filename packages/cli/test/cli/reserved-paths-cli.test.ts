@@ -100,6 +100,14 @@ describe("reserved paths: Gatehouse's own files are out of the agent's reach", (
     for (const id of ["RK", "GK", "BK"]) expect(resultText(ends.get(id))).not.toContain(secret.slice(0, 24));
     expect(readFileSync(log, "utf8")).not.toContain("forged");
 
+    // policy check explains the refusal with the same rule the run applied.
+    const check = await runCli(
+      ["policy", "check", "--cwd", p.dir, "--tool", "read", "--args", JSON.stringify({ path: key }), "--explain"],
+      { env: p.env },
+    );
+    expect(check.code).toBe(1);
+    expect(check.stdout).toContain(`(denied: reserved by tool-audit ${key})`);
+
     const verify = await runCli(["audit", "verify", "--cwd", p.dir], { env: p.env });
     expect(verify.stdout + verify.stderr).not.toMatch(/tampered/i);
     expect(verify.code).toBe(0);
