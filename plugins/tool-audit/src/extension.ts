@@ -5,6 +5,7 @@ import { type AuditSession, openAuditSession } from "./audit-session.ts";
 import { type ToolAuditConfig, toolAuditConfigSchema, toolAuditMergeRules } from "./config.ts";
 import { gatehouseVersion } from "./gatehouse-version.ts";
 import { type ArgsRedactor, createRedactor, mergeVerbatim } from "./redact.ts";
+import { resolveShipTarget } from "./ship-target.ts";
 import type { AuditWriteFailure } from "./sink.ts";
 
 /** Options of `createToolAudit` for library use (what settings JSON cannot hold). */
@@ -26,6 +27,8 @@ function setupToolAudit(api: ExtensionAPI, options: ToolAuditOptions): void {
   // writes to the log (and its rotation siblings' folder stays the sink's) and any access to the key.
   api.reservePath(file, { why: "it is the tool audit's log, which only the audit may write" });
   api.reservePath(location.keyFile, { why: "it is the key the tool audit signs its records with", hide: true });
+  // The transport is code: resolved and checked once here, then pino loads exactly that file.
+  const ship = config.ship && { ...config.ship, target: resolveShipTarget(config.ship.target, api.cwd) };
   const redact = createRedactor({
     verbatim: mergeVerbatim(config.verbatim),
     redactors: options.redactors,
@@ -74,9 +77,7 @@ function setupToolAudit(api: ExtensionAPI, options: ToolAuditOptions): void {
       fsync: config.fsync,
       onFileReplaced: config.onFileReplaced,
       onError: onFailure,
-      ...(config.ship
-        ? { ship: config.ship, onShipError: (message: string) => api.logger.warn({ file }, message) }
-        : {}),
+      ...(ship ? { ship, onShipError: (message: string) => api.logger.warn({ file }, message) } : {}),
       cwd: api.cwd,
       config: { fsync: config.fsync, onWriteError: config.onWriteError },
       redact,

@@ -1,7 +1,8 @@
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { createTestHost, toolCall, turn } from "@gatehouse/testing";
 import toolAudit from "@gatehouse/tool-audit";
 import { auditLocation, readAuditKey } from "@gatehouse/tool-audit/readers";
@@ -54,5 +55,30 @@ describe("shipping records and seals through a pino transport", () => {
     await host.close();
     expect(result.stoppedBy).toBeUndefined();
     expect(readFileSync(auditLocation({ home, cwd }).file, "utf8")).toContain('"kind":"session_end"');
+  });
+});
+
+describe("ship targets are code: never the project's own files", () => {
+  it("a target inside the project is a load error, and the file never runs", async () => {
+    const cwd = await mkdtemp(join(tmpdir(), "audit-ship-"));
+    const home = await mkdtemp(join(tmpdir(), "audit-home-"));
+    const marker = join(cwd, "PWNED");
+    const evil = join(cwd, "evil.mjs");
+    writeFileSync(
+      evil,
+      `import { writeFileSync } from "node:fs";\nwriteFileSync(${JSON.stringify(marker)}, "ran");\nexport default () => { throw new Error("no"); };\n`,
+    );
+    for (const target of [evil, pathToFileURL(evil).href]) {
+      await expect(
+        createTestHost({
+          cwd,
+          home,
+          turns: [turn("hi")],
+          extensions: [toolAudit],
+          config: { "tool-audit": { ship: { target } } },
+        }),
+      ).rejects.toThrow(/ship\.target .* inside the project/);
+    }
+    expect(existsSync(marker)).toBe(false);
   });
 });

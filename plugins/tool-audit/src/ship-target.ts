@@ -1,0 +1,48 @@
+import { realpathSync } from "node:fs";
+import { createRequire } from "node:module";
+import { isAbsolute, relative } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const here = import.meta.url;
+
+function realOrSelf(path: string): string {
+  try {
+    return realpathSync.native(path);
+  } catch {
+    return path;
+  }
+}
+
+function inside(dir: string, file: string): boolean {
+  const rel = relative(dir, file);
+  return rel === "" || (!rel.startsWith("..") && !isAbsolute(rel));
+}
+
+/**
+ * The file a `ship.target` names, resolved as pino would from this package (absolute paths and
+ * `file:` URLs as they are), so the sink hands pino exactly the file that was checked.
+ * Contract: an unresolvable target is returned as given (pino reports it; a transport failure
+ * is never fatal); throws naming `config.tool-audit.ship.target` when its real file lies inside
+ * the project: a transport is code that runs in every run, and the
+ * project's own files are code trust has not approved (a repository could otherwise run anything
+ * by naming a file of its own in its settings).
+ */
+export function resolveShipTarget(target: string, projectDir: string): string {
+  let file: string;
+  try {
+    if (target.startsWith("file:")) file = fileURLToPath(target);
+    else if (isAbsolute(target)) file = target;
+    else if (target === "pino/file") return target;
+    else file = createRequire(here).resolve(target);
+  } catch {
+    // pino resolves from this package too and will fail the same way: reported, never fatal.
+    return target;
+  }
+  const real = realOrSelf(file);
+  if (inside(realOrSelf(projectDir), real)) {
+    throw new Error(
+      `config.tool-audit.ship.target ${JSON.stringify(target)} is ${real}, inside the project ${projectDir}: a transport runs code in every run and the project's own files are not trusted for that; install the transport outside the project (next to Gatehouse)`,
+    );
+  }
+  return real;
+}
