@@ -1,6 +1,7 @@
 import { spawnSync } from "node:child_process";
-import { existsSync } from "node:fs";
-import { loadavg } from "node:os";
+import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { loadavg, tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { BenchSection, Clock, Figure, ResultRow, SectionOptions } from "../section.ts";
 import { median, round3 } from "../stats.ts";
@@ -79,9 +80,12 @@ function alternate(
 }
 
 /** Wall µs of one spawn of `args` until it exits (what a user waits for). */
-function spawnUs(args: readonly string[]): number {
+function spawnUs(args: readonly string[], env?: NodeJS.ProcessEnv): number {
   const start = performance.now();
-  const out = spawnSync(process.execPath, args, { encoding: "utf8" });
+  const out = spawnSync(process.execPath, args, {
+    encoding: "utf8",
+    env: env ? { ...process.env, ...env } : process.env,
+  });
   const us = (performance.now() - start) * 1000;
   if (out.status !== 0) throw new Error(`node ${args.join(" ")} exited ${out.status}: ${out.stderr}`);
   return us;
@@ -205,6 +209,26 @@ export const publicSection: BenchSection = {
       const name = "CLI start: gatehouse --help (built bin) vs node -e 0, µs wall";
       rows.push(row(name, spreadOf(cli), spreadOf(bare)));
       targets[name] = "ratio ≤ 3 (peer column: node -e 0)";
+      // `gatehouse tools` in a project with both plugins enabled by settings: loads the host,
+      // discovers and sets up the guards, and lists the tools.
+      const project = mkdtempSync(join(tmpdir(), "gh-bench-cli-"));
+      mkdirSync(join(project, ".gatehouse"));
+      writeFileSync(
+        join(project, ".gatehouse", "settings.json"),
+        JSON.stringify({ extensions: ["@gatehouse/protected-paths", "@gatehouse/tool-audit"] }),
+      );
+      const env = { GATEHOUSE_HOME: mkdtempSync(join(tmpdir(), "gh-bench-home-")) };
+      const toolsArgs = [CLI_BIN, "tools", "--cwd", project];
+      spawnUs(toolsArgs, env); // the first start fills the transpile and trust caches
+      const tools: number[] = [];
+      const bare2: number[] = [];
+      for (let i = 0; i < Math.max(5, runs * 2); i++) {
+        tools.push(spawnUs(toolsArgs, env));
+        bare2.push(spawnUs(["-e", "0"]));
+      }
+      const toolsName = "CLI start: gatehouse tools in a project with both plugins vs node -e 0, µs wall";
+      rows.push(row(toolsName, spreadOf(tools), spreadOf(bare2)));
+      targets[toolsName] = "ratio ≤ 3 (peer column: node -e 0)";
     } else {
       log("  CLI start skipped: packages/cli/dist is missing (run pnpm build)");
     }
