@@ -1,22 +1,9 @@
-import { realpathSync } from "node:fs";
 import { createRequire } from "node:module";
-import { isAbsolute, relative } from "node:path";
+import { isAbsolute } from "node:path";
 import { fileURLToPath } from "node:url";
+import { insideWorkspace, realish } from "./audit-location.ts";
 
 const here = import.meta.url;
-
-function realOrSelf(path: string): string {
-  try {
-    return realpathSync.native(path);
-  } catch {
-    return path;
-  }
-}
-
-function inside(dir: string, file: string): boolean {
-  const rel = relative(dir, file);
-  return rel === "" || (!rel.startsWith("..") && !isAbsolute(rel));
-}
 
 /**
  * The file a `ship.target` names, resolved as pino would from this package (absolute paths and
@@ -38,8 +25,8 @@ export function resolveShipTarget(target: string, projectDir: string): string {
     // pino resolves from this package too and will fail the same way: reported, never fatal.
     return target;
   }
-  const real = realOrSelf(file);
-  if (inside(realOrSelf(projectDir), real)) {
+  const real = realish(file);
+  if (insideWorkspace(file, projectDir)) {
     throw new Error(
       `config.tool-audit.ship.target ${JSON.stringify(target)} is ${real}, inside the project ${projectDir}: a transport runs code in every run and the project's own files are not trusted for that; install the transport outside the project (next to Gatehouse)`,
     );

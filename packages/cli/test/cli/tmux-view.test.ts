@@ -12,6 +12,7 @@ import { beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import { createLiveView } from "../../src/view/index.ts";
 import { callBlocks } from "../view/call-blocks.ts";
 import { MemoryStream } from "../view/helpers/terminal.ts";
+import { renderPlain } from "../view/helpers/views.ts";
 import { CLI, runCli } from "./cli-helpers.ts";
 
 const DEMO = join(CLI, "..", "..", "..", "..", "examples", "demo");
@@ -45,13 +46,7 @@ beforeAll(async () => {
 });
 
 /** What the plain view prints for the demo's events at `width` columns. */
-function plain(width: number): string[] {
-  const out = new MemoryStream();
-  const view = createLiveView({ out, now: () => 0, env: {}, color: false, width });
-  for (const event of events) view.onEvent(event);
-  view.close({ exitCode: 0 });
-  return out.lines();
-}
+const plain = (width: number): string[] => renderPlain(events, width);
 
 /** The demo run in a tmux pane `columns` wide; the pane's rows once the CLI has exited. */
 function underTmux(columns: number): { rows: string[]; exit: string } {

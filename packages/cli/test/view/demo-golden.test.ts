@@ -14,6 +14,7 @@ import { runCli } from "../cli/cli-helpers.ts";
 import { callBlocks } from "./call-blocks.ts";
 import { createFakeTicker } from "./helpers/fake-ticker.ts";
 import { MemoryStream, screen } from "./helpers/terminal.ts";
+import { renderPlain } from "./helpers/views.ts";
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const DEMO = join(HERE, "..", "..", "..", "..", "examples", "demo");
@@ -38,13 +39,7 @@ beforeAll(async () => {
 });
 
 /** The demo rendered by a plain view `width` columns wide. */
-function plain(width: number): string[] {
-  const out = new MemoryStream();
-  const view = createLiveView({ out, now: () => 0, env: {}, color: false, width });
-  for (const event of events) view.onEvent(event);
-  view.close({ exitCode: 0 });
-  return out.lines();
-}
+const plain = (width: number): string[] => renderPlain(events, width);
 
 /** What a terminal `columns` wide shows at the end of the demo (the spinner never ticks). */
 function terminal(columns: number): string[] {

@@ -1,7 +1,8 @@
 import { hash } from "node:crypto";
-import { readFileSync, realpathSync, renameSync, statSync, writeFileSync } from "node:fs";
+import { readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import type { ReservedPath } from "@gatehouse/sdk";
+import { realOr } from "../common/real-or.ts";
 import { gatehouseHome } from "../config/gatehouse-home.ts";
 import { ensurePrivateDir } from "../config/private-dir.ts";
 import { MANAGED_VARIABLE, settingsFileLocations } from "../config/settings-locations.ts";
@@ -38,14 +39,6 @@ export interface HookPlanOptions {
    * entries), so an upgrade is never decided by the last version's reading of the settings.
    */
   code: readonly string[];
-}
-
-function realOr(path: string): string {
-  try {
-    return realpathSync(path);
-  } catch {
-    return path;
-  }
 }
 
 /** Every path whose existence or content can change which guards run and how they are configured. */

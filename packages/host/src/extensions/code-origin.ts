@@ -1,7 +1,8 @@
-import { existsSync, realpathSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { createRequire, Module } from "node:module";
 import { dirname, isAbsolute, join, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
+import { realOr } from "../common/real-or.ts";
 
 const FIRST_PARTY = ["@gatehouse/sdk", "@gatehouse/protected-paths", "@gatehouse/tool-audit", "@gatehouse/hello-tool"];
 
@@ -13,14 +14,6 @@ function packageDirOf(file: string): string {
   for (let dir = dirname(file); ; dir = dirname(dir)) {
     if (existsSync(join(dir, "package.json"))) return dir;
     if (dirname(dir) === dir) return dirname(file);
-  }
-}
-
-function realOr(path: string): string {
-  try {
-    return realpathSync(path);
-  } catch {
-    return path;
   }
 }
 

@@ -1,7 +1,8 @@
-import { existsSync, readdirSync, realpathSync, statSync } from "node:fs";
+import { existsSync, readdirSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
 import { homedir } from "node:os";
 import { basename, extname, join, resolve } from "node:path";
+import { realOr } from "../common/real-or.ts";
 import type { ExtensionSpec } from "../config/extension-specs.ts";
 import type { SettingsLevelName } from "../config/settings-levels.ts";
 import { isInside, isProjectFile } from "./code-origin.ts";
@@ -65,14 +66,6 @@ function stem(file: string): string {
  */
 function isProjectCode(path: string, projectReal: string, projectDir: string): boolean {
   return isProjectFile(path, projectReal) || isInside(projectReal, path) || isInside(projectDir, path);
-}
-
-function realOr(path: string): string {
-  try {
-    return realpathSync(path);
-  } catch {
-    return path;
-  }
 }
 
 const LEVEL_WORDS: Record<SettingsLevelName, string> = {

@@ -1,7 +1,8 @@
-import { readFileSync, realpathSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { createRequire, isBuiltin } from "node:module";
 import { extname } from "node:path";
 import { errorMessage } from "../common/errors.ts";
+import { realOr } from "../common/real-or.ts";
 import { isInside, isProjectFile } from "./code-origin.ts";
 import { linkEscape } from "./link-escape.ts";
 import { resolveLikeLoader, transpileForScan } from "./module-loader.ts";
@@ -64,14 +65,6 @@ function unquote(literal: string): string | undefined {
     return JSON.parse(double) as string;
   } catch {
     return undefined;
-  }
-}
-
-function realOr(file: string): string {
-  try {
-    return realpathSync(file);
-  } catch {
-    return file;
   }
 }
 

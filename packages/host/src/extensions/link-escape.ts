@@ -1,6 +1,7 @@
-import { lstatSync, realpathSync } from "node:fs";
+import { lstatSync } from "node:fs";
 import { isBuiltin } from "node:module";
 import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
+import { realOr } from "../common/real-or.ts";
 import { hostInstallRoots, isInside } from "./code-origin.ts";
 
 function exists(path: string): boolean {
@@ -9,14 +10,6 @@ function exists(path: string): boolean {
     return true;
   } catch {
     return false;
-  }
-}
-
-function realOr(path: string): string {
-  try {
-    return realpathSync(path);
-  } catch {
-    return path;
   }
 }
 

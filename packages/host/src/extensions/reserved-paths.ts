@@ -1,15 +1,7 @@
-import { realpathSync } from "node:fs";
 import path from "node:path";
 import type { ReservedPath } from "@gatehouse/sdk";
 import { GatehouseError } from "../common/errors.ts";
-
-function realOrSelf(p: string): string {
-  try {
-    return realpathSync.native(p);
-  } catch {
-    return p;
-  }
-}
+import { realOr } from "../common/real-or.ts";
 
 /**
  * The paths reserved in one host, per owner (an extension's API instance, or the host itself).
@@ -27,7 +19,7 @@ export class ReservedPaths {
       throw new GatehouseError("GH_EXTENSION_LOAD", `Extension "${entry.by}": reservePath needs a non-empty path.`);
     }
     const absolute = path.resolve(entry.cwd, entry.path);
-    const spellings = new Set([absolute, realOrSelf(absolute)]);
+    const spellings = new Set([absolute, realOr(absolute)]);
     const list = this.#byOwner.get(owner) ?? [];
     for (const p of spellings) {
       list.push(Object.freeze({ path: p, hide: entry.hide, why: entry.why, by: entry.by }));

@@ -1,9 +1,10 @@
 import { createHash } from "node:crypto";
-import { readFileSync, realpathSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { Module } from "node:module";
 import { isAbsolute, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { GatehouseError } from "../common/errors.ts";
+import { realOr } from "../common/real-or.ts";
 import { hostInstallRoots, isInside } from "./code-origin.ts";
 import { linkEscape } from "./link-escape.ts";
 
@@ -31,14 +32,6 @@ export interface GateRegistration {
 const registrations = new Set<Registration>();
 /** The content each gated module was admitted with, by the file name it was loaded under. */
 const admitted = new Map<string, string>();
-
-function realOr(file: string): string {
-  try {
-    return realpathSync(file);
-  } catch {
-    return file;
-  }
-}
 
 function isLinked(reg: Registration, real: string): boolean {
   for (const target of reg.linked) if (isInside(target, real)) return true;

@@ -1,8 +1,9 @@
-import { existsSync, realpathSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { join, relative, resolve, sep } from "node:path";
 import type { Logger } from "pino";
 import { PROJECT_HOOKS_KEY, projectHooksCode } from "../command-hooks/hook-code.ts";
 import { errorMessage } from "../common/errors.ts";
+import { realOr } from "../common/real-or.ts";
 import {
   ensurePrivateDir,
   gatehouseHome,
@@ -66,14 +67,6 @@ export interface ProjectExtensions {
 
 function isExtensionFolder(dir: string): boolean {
   return ["index.ts", "index.mts", "index.js", "index.mjs", "package.json"].some((f) => existsSync(join(dir, f)));
-}
-
-function realOr(path: string): string {
-  try {
-    return realpathSync(path);
-  } catch {
-    return path;
-  }
 }
 
 /**

@@ -38,6 +38,14 @@ export function plainView(width?: number) {
   return { out, clock, ticker, view };
 }
 
+/** The lines a plain view `width` columns wide prints for `events`, closed with exit code 0. */
+export function renderPlain(events: readonly GatehouseEvent[], width: number): string[] {
+  const { out, view } = plainView(width);
+  for (const event of events) view.onEvent(event);
+  view.close({ exitCode: 0 });
+  return out.lines();
+}
+
 /** An empty partial assistant message, as a model adapter starts one. */
 export const partialAssistant = (): AssistantMessage => ({
   role: "assistant",
