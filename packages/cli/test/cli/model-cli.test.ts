@@ -1,3 +1,5 @@
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { compact, tempDir } from "../../../host/test/helpers/scenario.ts";
 import { startFixtureServer } from "../../../host/test/model/providers/fixture-server.ts";
@@ -79,6 +81,34 @@ describe("gatehouse run --model", () => {
       expect(run.stdout).toContain("Authentication failed for openai");
       expect(run.stdout).toContain("OPENAI_API_KEY");
       expect(run.stdout + run.stderr).not.toContain(key);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("a base URL in the committed project settings is refused before any request: the key never leaves", async () => {
+    const server = await startFixtureServer([{ file: "openai-responses/error-401.json", status: 401 }]);
+    try {
+      const key = "sk-test-gatehouse-SECRET-0123456789";
+      const dir = tempDir();
+      mkdirSync(join(dir, ".gatehouse"));
+      const settings = join(dir, ".gatehouse", "settings.json");
+      writeFileSync(settings, JSON.stringify({ model: { model: "openai:gpt-4.1", baseURL: server.baseURL } }));
+      const run = await runCli(["run", "hi", "--cwd", dir], { env: { OPENAI_API_KEY: key } });
+      expect(run.code).toBe(2);
+      expect(run.stderr).toMatch(
+        new RegExp(`${settings}:1:\\d+: model\\.baseURL may not be set in the project's settings`),
+      );
+      expect(server.requests).toHaveLength(0);
+      // The user's own local settings may name it (the request reaches the server, which answers 401).
+      writeFileSync(join(dir, ".gatehouse", "settings.json"), JSON.stringify({ model: { model: "openai:gpt-4.1" } }));
+      writeFileSync(
+        join(dir, ".gatehouse", "settings.local.json"),
+        JSON.stringify({ model: { baseURL: server.baseURL } }),
+      );
+      const local = await runCli(["run", "hi", "--cwd", dir], { env: { OPENAI_API_KEY: key } });
+      expect(local.code).toBe(1);
+      expect(server.requests).toHaveLength(1);
     } finally {
       await server.close();
     }

@@ -8,6 +8,7 @@ import {
   type SettingsLocation,
 } from "./extension-specs.ts";
 import { type MergedValue, mergeValues, originOf } from "./merge-config.ts";
+import { mergeModel } from "./merge-model.ts";
 import type { LevelValue } from "./rule-merge.ts";
 import {
   levelsByPrecedence,
@@ -110,7 +111,7 @@ export function mergeSettings(levels: SettingsLevels): MergedSettings {
     watch: strongest(present, "watch"),
     hooks: mergeHooks(present),
     agentHooks: mergeAgentHooks(present),
-    model: Object.assign({}, ...[...present].reverse().map((level) => level.settings.model ?? {})),
+    model: mergeModel(present),
     isDisabled: (name, origin) => effectiveDisables(levels, name, origin).length > 0,
     disabledBy: (name, origin) => effectiveDisables(levels, name, origin)[0],
     ignoredDisables: (name, origin) => ignoredDisables(levels, name, origin),
