@@ -104,7 +104,9 @@ describe("audit under real processes", () => {
       // No pid from inside the call is ever killed from here: bash runs in the sandbox's own pid
       // namespace, where `$$` is a small number that names an unrelated process (on a CI machine,
       // the CI runner itself) outside it. bwrap's --die-with-parent ends `sleep` with the host.
-      onTestFinished(() => run.child.kill("SIGKILL"));
+      onTestFinished(() => {
+        run.child.kill("SIGKILL");
+      });
       const update = () =>
         events(run.stdout().slice(0, run.stdout().lastIndexOf("\n") + 1)).find(
           (e) => e.type === "tool_execution_update" && JSON.stringify(e).includes("started"),
