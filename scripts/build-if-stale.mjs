@@ -7,7 +7,7 @@ import { fileURLToPath } from "node:url";
 import { build } from "tsdown";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
-const { PACKAGES } = await import("./packages.mjs");
+const { buildConfigs, PACKAGES } = await import("./packages.mjs");
 
 function newest(dir) {
   let latest = 0;
@@ -30,7 +30,7 @@ function oldest(dir) {
 export default async function setup() {
   const stale = PACKAGES.filter((pkg) => newest(join(root, pkg, "src")) > oldest(join(root, pkg, "dist")));
   for (const pkg of stale) {
-    const { default: config } = await import(join(root, pkg, "tsdown.config.mjs"));
-    await build({ ...config, cwd: join(root, pkg), config: false });
+    const dir = join(root, pkg);
+    for (const config of await buildConfigs(dir)) await build({ ...config, cwd: dir, config: false });
   }
 }

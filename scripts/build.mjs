@@ -5,15 +5,14 @@
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "tsdown";
-import { PACKAGES } from "./packages.mjs";
+import { buildConfigs, PACKAGES } from "./packages.mjs";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const dirs =
   process.argv.length > 2 ? process.argv.slice(2).map((d) => resolve(d)) : PACKAGES.map((d) => join(root, d));
 const started = performance.now();
 for (const dir of dirs) {
-  const { default: config } = await import(join(dir, "tsdown.config.mjs"));
-  await build({ ...config, cwd: dir, config: false });
+  for (const config of await buildConfigs(dir)) await build({ ...config, cwd: dir, config: false });
 }
 const seconds = ((performance.now() - started) / 1000).toFixed(1);
 console.log(`built ${dirs.map((d) => relative(root, d)).join(", ")} in ${seconds} s`);

@@ -8,3 +8,18 @@ export const PACKAGES = [
   "packages/testing",
   "packages/cli",
 ];
+
+/**
+ * A package's tsdown configurations, in the order they must run: `tsdown.config.mjs` (it cleans
+ * dist/), then the CLI's agent-hook bundle (`tsdown.hook.config.mjs`) where there is one — the
+ * same two builds as the package's own `build` script.
+ * @param {string} dir the package directory
+ */
+export async function buildConfigs(dir) {
+  const { existsSync } = await import("node:fs");
+  const { join } = await import("node:path");
+  const configs = [(await import(join(dir, "tsdown.config.mjs"))).default];
+  const hook = join(dir, "tsdown.hook.config.mjs");
+  if (existsSync(hook)) configs.push((await import(hook)).default);
+  return configs;
+}

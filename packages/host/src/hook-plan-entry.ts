@@ -5,3 +5,6 @@ export { planFingerprint, planOf, readHookPlan, writeHookPlan } from "./agent-ho
 export { gatehouseHome } from "./config/gatehouse-home.ts";
 export { ensurePrivateDir } from "./config/private-dir.ts";
 export type { AgentHookSettings } from "./config/settings-schema.ts";
+
+/** This entry's own file URL: an agent hook's stored plan is invalidated when the plan code changes. */
+export const HOOK_PLAN_MODULE_URL: string = import.meta.url;

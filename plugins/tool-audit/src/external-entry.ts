@@ -7,3 +7,6 @@ export {
   type ExternalCallsResult,
   recordExternalCalls,
 } from "./external-calls.ts";
+
+/** This entry's own file URL: an agent hook's stored plan is invalidated when the recording code changes. */
+export const EXTERNAL_MODULE_URL: string = import.meta.url;

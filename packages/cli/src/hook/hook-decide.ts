@@ -1,8 +1,8 @@
 import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { type HookPlanOptions, readHookPlan } from "@gatehouse/host/hook-plan";
-import { checkCall } from "@gatehouse/protected-paths/decide";
-import type { ToolAuditConfig } from "@gatehouse/tool-audit/external";
+import { HOOK_PLAN_MODULE_URL, type HookPlanOptions, readHookPlan } from "@gatehouse/host/hook-plan";
+import { checkCall, DECIDE_MODULE_URL } from "@gatehouse/protected-paths/decide";
+import { EXTERNAL_MODULE_URL, type ToolAuditConfig } from "@gatehouse/tool-audit/external";
 import type { CliIo } from "../io.ts";
 import { mapAgentCall } from "./agent-tools.ts";
 import { type HookAnswer, refuse } from "./hook-answer.ts";
@@ -21,11 +21,26 @@ export function hookProjectDir(payload: HookPayload, io: CliIo, flag: string | u
   return claudeDir ? resolve(claudeDir) : payload.cwd;
 }
 
-/** The code that decides: a new version of any of it invalidates every stored plan. */
+/**
+ * The code that decides: a new version of any of it invalidates every stored plan. Each entry
+ * names its own file (resolving the package specifiers again would cost a hook process ~5 ms).
+ */
 function decidingCode(): string[] {
-  const specs = ["@gatehouse/host/hook-plan", "@gatehouse/protected-paths/decide", "@gatehouse/tool-audit/external"];
-  return [fileURLToPath(import.meta.url), ...specs.map((spec) => fileURLToPath(import.meta.resolve(spec)))];
+  return [import.meta.url, HOOK_PLAN_MODULE_URL, DECIDE_MODULE_URL, EXTERNAL_MODULE_URL].map((url) =>
+    fileURLToPath(url),
+  );
 }
+
+/**
+ * The full evaluation (`evaluateHook` of hook-evaluate.ts), passed in: it loads the host, so the
+ * code that decides from a plan can be built and loaded without it.
+ */
+export type EvaluateHook = (options: {
+  payload: HookPayload;
+  io: CliIo;
+  projectDir: string;
+  plan: HookPlanOptions;
+}) => Promise<HookAnswer>;
 
 /**
  * Answers one hook call: maps it to effects, decides it (Pre) and records it in the audit.
@@ -34,13 +49,17 @@ function decidingCode(): string[] {
  * the full evaluation runs and stores a new plan.
  * Contract: resolves with the answer; throws only for failures the caller turns into a refusal.
  */
-export async function decideHook(payload: HookPayload, io: CliIo, cwdFlag: string | undefined): Promise<HookAnswer> {
+export async function decideHook(
+  payload: HookPayload,
+  io: CliIo,
+  cwdFlag: string | undefined,
+  evaluate: EvaluateHook,
+): Promise<HookAnswer> {
   const projectDir = hookProjectDir(payload, io, cwdFlag);
   const planOptions: HookPlanOptions = { cwd: projectDir, env: io.env, code: decidingCode() };
   const plan = readHookPlan(planOptions);
   if (!plan) {
-    const { evaluateHook } = await import("./hook-evaluate.ts");
-    return evaluateHook({ payload, io, projectDir, plan: planOptions });
+    return evaluate({ payload, io, projectDir, plan: planOptions });
   }
   let mapped: ReturnType<typeof mapAgentCall>;
   try {

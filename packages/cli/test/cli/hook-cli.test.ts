@@ -256,6 +256,30 @@ describe("gatehouse hook fails closed", () => {
   });
 });
 
+describe("gatehouse hook: how it is started", () => {
+  it("takes the project from --cwd DIR and --cwd=DIR alike, and refuses a call whose flags it cannot read", async () => {
+    const p = project();
+    const elsewhere = tempDir("gh-hook-elsewhere-");
+    const payload = {
+      ...recorded("claude-code", "Write", elsewhere),
+      tool_input: { file_path: join(p.dir, ".env"), content: "X=1" },
+    };
+    const env = { GATEHOUSE_HOME: p.home, CLAUDE_PROJECT_DIR: "" };
+    const stdin = JSON.stringify(payload);
+    for (const flags of [["--cwd", p.dir], [`--cwd=${p.dir}`]]) {
+      expect(denial(await runCli(["hook", "claude-code", ...flags], { stdin, env }))).toMatch(/denyWrite \.env/);
+    }
+    // A typo in the hook's command line must still block the call: exit 2 with the reason, the
+    // one answer both agents honour before the payload is read.
+    const typo = await runCli(["hook", "claude-code", "--cdw", p.dir], { stdin, env });
+    expect([typo.code, typo.stdout]).toEqual([2, ""]);
+    expect(typo.stderr).toMatch(/refuses it: unknown option --cdw .*did you mean --cwd\?/);
+    const missing = await runCli(["hook", "claude-code", "--cwd"], { stdin, env });
+    expect([missing.code, missing.stdout]).toEqual([2, ""]);
+    expect(missing.stderr).toMatch(/refuses it: --cwd needs a value/);
+  });
+});
+
 describe("gatehouse hook codex", () => {
   it("blocks with exit 2 and the reason on stderr, and stays silent otherwise", async () => {
     const p = project();

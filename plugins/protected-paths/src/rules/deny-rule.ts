@@ -24,8 +24,9 @@ export interface DenyRule {
   /** For subtree rules, whether the path is the protected directory (or file) itself; otherwise `matches`. */
   matchesRoot(view: MatchView): boolean;
   /**
-   * A quick test of an entry's base name (NFC, lower-cased when folding): false means neither
-   * `matches` nor `matchesRoot` can be true for a path with that name, so a walk may skip them.
+   * A quick test of an entry's base name (NFC, lower-cased when folding): false means the walk's
+   * test (`matchesRoot` for a subtree rule, `matches` otherwise) cannot be true for a path with
+   * that name, so a walk may skip it.
    */
   nameMayMatch(name: string): boolean;
   /**
@@ -53,6 +54,76 @@ function withDirectory(body: string): string[] {
   return [body];
 }
 
+/** minimatch refuses longer patterns; checked when the rule is made, since compiling waits for first use. */
+const MAX_PATTERN_LENGTH = 64 * 1024;
+
+/** Characters that can make a segment something other than its own text. */
+const MAGIC = /[*?[\]{}()!+@\\]/;
+
+type Compiled = { form: "NFC" | "NFD" | "both"; mm: Minimatch }[];
+
+/**
+ * The longest text every path the pattern matches must contain, or undefined when the pattern has
+ * none that is certain: a whole literal segment, or the text before the first or after the last
+ * special character of a segment (`.env.` of `.env.*`, `.pem` of `*.pem`). Braces (expanded
+ * before segments exist), `.`/`..` segments (minimatch folds `a/..` away) and empty ones (`a//b`)
+ * give no certainty, so none is claimed.
+ */
+function requiredLiteral(pattern: string): string | undefined {
+  if (pattern.includes("{")) return undefined;
+  const segments = pattern.split("/");
+  if (pattern.startsWith("/")) segments.shift();
+  if (segments.some((s) => s === "" || s === "." || s === "..")) return undefined;
+  let longest: string | undefined;
+  const keep = (text: string) => {
+    if (text.length > 0 && (longest === undefined || text.length > longest.length)) longest = text;
+  };
+  for (const segment of segments) {
+    const first = segment.search(MAGIC);
+    if (first < 0) {
+      keep(segment);
+      continue;
+    }
+    keep(segment.slice(0, first));
+    let last = first;
+    for (let i = segment.length - 1; i > first; i--) {
+      if (MAGIC.test(segment.charAt(i))) {
+        last = i;
+        break;
+      }
+    }
+    keep(segment.slice(last + 1));
+  }
+  return longest;
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
+/**
+ * A test that is true for every spelling a rule with that required literal can match (and for
+ * some it cannot): the literal as a substring of the spelling or of its NFD form, in both of the
+ * literal's forms; when folding, case-insensitively with both of JavaScript's case rules (minimatch
+ * compiles `nocase` literals to `/…/i` regular expressions, so `ſ` can stand for `s`).
+ */
+function containsTest(literal: string, folding: boolean): (spelling: string) => boolean {
+  const forms = [...new Set([literal.normalize("NFC"), literal.normalize("NFD")])];
+  const tests: ((text: string) => boolean)[] = folding
+    ? forms.flatMap((form) => {
+        const source = escapeRegExp(form);
+        const plain = new RegExp(source, "i");
+        const unicode = new RegExp(source, "iu");
+        return [(text: string) => plain.test(text) || unicode.test(text)];
+      })
+    : forms.map((form) => (text: string) => text.includes(form));
+  return (spelling) => {
+    if (tests.some((t) => t(spelling))) return true;
+    const nfd = spelling.normalize("NFD");
+    return nfd !== spelling && tests.some((t) => t(nfd));
+  };
+}
+
 /**
  * Compiles a deny glob (minimatch, `dot: true`).
  * Contract: a pattern starting with `/` or `~/` matches the absolute path; one starting with `./`
@@ -60,7 +131,9 @@ function withDirectory(body: string): string[] {
  * prefix is implied) — relative to the root a path falls in, or its absolute path when it is outside
  * every root. `x/` and `x/**` also match `x`. `!` and `#` have no special meaning. Each pattern is
  * compiled in NFC and NFD and compared with the same form of the path; case-insensitively when
- * `folding`.
+ * `folding`. The globs are compiled at their first use, and only for a spelling that contains the
+ * pattern's longest literal segment (when it has one): a policy of many rules starts without
+ * compiling those no checked path could match (an agent hook decides one call per process).
  */
 export function compileDenyRule(options: {
   pattern: string;
@@ -69,12 +142,15 @@ export function compileDenyRule(options: {
   folding: boolean;
   home: string;
 }): DenyRule {
+  if (options.pattern.length > MAX_PATTERN_LENGTH) {
+    throw new TypeError(`pattern is too long (${options.pattern.length} characters, at most ${MAX_PATTERN_LENGTH})`);
+  }
   const { anchor, body } = anchorOf(options.pattern, options.home);
   const mmOptions: MinimatchOptions = { dot: true, nocase: options.folding, nonegate: true, nocomment: true };
   // A pattern whose NFC and NFD forms are the same text (every ASCII pattern) is compiled once and
   // tried on both forms of the path: the same tests as two compiled copies, at half the start-up cost.
-  const compile = (patterns: readonly string[]): { form: "NFC" | "NFD" | "both"; mm: Minimatch }[] =>
-    patterns.flatMap((p): { form: "NFC" | "NFD" | "both"; mm: Minimatch }[] => {
+  const compile = (patterns: readonly string[]): Compiled =>
+    patterns.flatMap((p): Compiled => {
       const nfc = p.normalize("NFC");
       const nfd = p.normalize("NFD");
       if (nfc === nfd) return [{ form: "both" as const, mm: new Minimatch(nfc, mmOptions) }];
@@ -85,30 +161,44 @@ export function compileDenyRule(options: {
     });
   const forms = withDirectory(body);
   const root = forms.length === 2 ? (forms.find((f) => !f.endsWith("/**")) as string) : undefined;
-  // The root's own matchers are among the forms' (it is one of them): compiled once, shared.
-  const perForm = forms.map((form) => compile([form]));
-  const compiled = perForm.flat();
-  const rootCompiled = root === undefined ? compiled : (perForm[forms.indexOf(root)] ?? compile([root]));
+  let all: { compiled: Compiled; rootCompiled: Compiled } | undefined;
+  const matchers = () => {
+    if (all) return all;
+    // The root's own matchers are among the forms' (it is one of them): compiled once, shared.
+    const perForm = forms.map((form) => compile([form]));
+    const compiled = perForm.flat();
+    const rootCompiled = root === undefined ? compiled : (perForm[forms.indexOf(root)] ?? compile([root]));
+    all = { compiled, rootCompiled };
+    return all;
+  };
+  const literal = requiredLiteral(root ?? body);
+  const mayMatch = literal === undefined ? () => true : containsTest(literal, options.folding);
   const candidates = (view: MatchView): readonly string[] => {
     if (anchor === "absolute") return [view.absolute];
     if (anchor === "workspace-root") return view.relatives;
     return view.relatives.length > 0 ? view.relatives : [view.absolute];
   };
-  const test = (list: typeof compiled) => (view: MatchView) =>
-    candidates(view).some((c) =>
-      list.some(({ form, mm }) => {
-        if (form === "NFC") return mm.match(c);
-        const nfd = c.normalize("NFD");
-        return form === "NFD" ? mm.match(nfd) : mm.match(c) || (nfd !== c && mm.match(nfd));
-      }),
+  const test = (which: "compiled" | "rootCompiled") => (view: MatchView) =>
+    candidates(view).some(
+      (c) =>
+        mayMatch(c) &&
+        matchers()[which].some(({ form, mm }) => {
+          if (form === "NFC") return mm.match(c);
+          const nfd = c.normalize("NFD");
+          return form === "NFD" ? mm.match(nfd) : mm.match(c) || (nfd !== c && mm.match(nfd));
+        }),
     );
+  let names: ((name: string) => boolean) | undefined;
   const rule: DenyRule = {
     label: options.label,
     why: options.why,
-    matches: test(compiled),
+    matches: test("compiled"),
     subtree: root !== undefined,
-    matchesRoot: test(rootCompiled),
-    nameMayMatch: nameTest(root ?? body, mmOptions),
+    matchesRoot: test("rootCompiled"),
+    nameMayMatch: (name) => {
+      names ??= nameTest(root ?? body, mmOptions);
+      return names(name);
+    },
   };
   if (anchor === "absolute") rule.absolute = root ?? body;
   return rule;
@@ -116,13 +206,15 @@ export function compileDenyRule(options: {
 
 /**
  * The quick base-name test of a pattern: its last segment, as a literal or a one-segment glob.
- * A last segment that is `**` (or a pattern with no segments) may match any name.
+ * A last segment that is `**` (or a pattern with no segments) may match any name; so may any name
+ * of a pattern with braces (they expand before segments exist: `{a/b,c}` ends in `b` or `c`) or
+ * with `.`, `..` or empty segments (minimatch folds `a/..` away).
  */
 function nameTest(pattern: string, mmOptions: MinimatchOptions): (name: string) => boolean {
-  const last = pattern
-    .split("/")
-    .filter((s) => s.length > 0)
-    .at(-1);
+  if (pattern.includes("{")) return () => true;
+  const segments = pattern.split("/").filter((s, i) => !(i === 0 && s === "" && pattern.startsWith("/")));
+  if (segments.some((s) => s === "." || s === "..")) return () => true;
+  const last = segments.filter((s) => s.length > 0).at(-1);
   if (last === undefined || last.includes("**")) return () => true;
   const parts = [...new Set([last.normalize("NFC"), last.normalize("NFD")])]
     .flatMap((p) => new Minimatch(p, mmOptions).set)
