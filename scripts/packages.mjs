@@ -11,8 +11,8 @@ export const PACKAGES = [
 
 /**
  * A package's tsdown configurations, in the order they must run: `tsdown.config.mjs` (it cleans
- * dist/), then the CLI's agent-hook bundle (`tsdown.hook.config.mjs`) where there is one — the
- * same two builds as the package's own `build` script.
+ * dist/), then the CLI's agent-hook bundles (`tsdown.hook.config.mjs`, a list) where there are
+ * some — the same builds as the package's own `build` script.
  * @param {string} dir the package directory
  */
 export async function buildConfigs(dir) {
@@ -21,5 +21,5 @@ export async function buildConfigs(dir) {
   const configs = [(await import(join(dir, "tsdown.config.mjs"))).default];
   const hook = join(dir, "tsdown.hook.config.mjs");
   if (existsSync(hook)) configs.push((await import(hook)).default);
-  return configs;
+  return configs.flat();
 }

@@ -1,10 +1,11 @@
 // The agent-hook fast path as one CommonJS file (dist/hook.cjs), built after tsdown.config.mjs.
 // An agent starts one process per tool call: this file holds everything a decision from a stored
 // plan needs (the plan reader, protected-paths' decision, tool-audit's external recorder and
-// minimatch), so the process resolves and links no other module, and bin/gatehouse.js can load
-// it with V8's code cache (see src/code-cache.ts). CommonJS because Node 20 caches compiled code
-// only for scripts, not for ES modules.
-export default {
+// minimatch), so the process resolves and links no other module, and bin/gatehouse.js (CommonJS
+// too) can load it with V8's code cache (src/code-cache.ts). CommonJS because Node 20 caches
+// compiled code only for scripts, not for ES modules, and because importing Node's builtins from
+// an ES module builds a facade of each (node:fs's loads every stream class and readline).
+const hook = {
   entry: { hook: "src/hook/hook-entry.ts" },
   format: "cjs",
   platform: "node",
@@ -28,3 +29,9 @@ export default {
     ],
   },
 };
+
+// The loader bin/gatehouse.js runs hook.cjs with, built on its own (one build would share its
+// imports through hook.cjs, loading that file a second time without the cache).
+const loader = { ...hook, entry: { "code-cache": "src/code-cache.ts" }, deps: {} };
+
+export default [hook, loader];

@@ -1,19 +1,29 @@
 #!/usr/bin/env node
-// The installed `gatehouse` command: runs the built CLI (no transpiling at start).
-const args = process.argv.slice(2);
-let code;
-if (args[0] === "hook") {
-  // Agents start one process per tool call for their hooks: that path loads one file, with V8's
-  // code cache, and the full CLI only when it needs it (help, install, or no stored plan).
-  const { requireCached } = await import("../dist/code-cache.js");
-  const hook = requireCached(new URL("../dist/hook.cjs", import.meta.url).pathname);
-  let evaluated = false;
-  const evaluate = async (options) => {
-    evaluated = true;
-    return (await import("../dist/hook-evaluate.js")).evaluateHook(options);
-  };
-  code = await hook.exports.hookFastPath(args.slice(1), { evaluate });
-  // The cache is kept from a decision made from a plan: the code every later call runs.
-  if (code !== undefined && !evaluated) hook.saveCache();
+// The installed `gatehouse` command: runs the built CLI (no transpiling at start). This file is
+// CommonJS (bin/package.json), so an agent hook — one process per tool call — loads no ES module:
+// its path is dist/hook.cjs, run with V8's code cache, and the full CLI loads only when needed
+// (help, install, flags it does not know, or a project without a stored plan).
+const path = require("node:path");
+
+async function run(args) {
+  if (args[0] === "hook") {
+    const { requireCached } = require("../dist/code-cache.cjs");
+    const hook = requireCached(path.join(__dirname, "..", "dist", "hook.cjs"));
+    let evaluated = false;
+    const evaluate = async (options) => {
+      evaluated = true;
+      return (await import("../dist/hook-evaluate.js")).evaluateHook(options);
+    };
+    const code = await hook.exports.hookFastPath(args.slice(1), { evaluate });
+    if (code !== undefined) {
+      // The cache is kept from a decision made from a plan: the code every later call runs.
+      if (!evaluated) hook.saveCache();
+      return code;
+    }
+  }
+  return (await import("../dist/main.js")).main(args);
 }
-process.exitCode = code ?? (await (await import("../dist/main.js")).main(args));
+
+run(process.argv.slice(2)).then((code) => {
+  process.exitCode = code;
+});

@@ -1,4 +1,4 @@
-import { createRequire } from "node:module";
+import { cliVersion } from "./cli-version.ts";
 import { colorEnabled, terminalColumns } from "./color-support.ts";
 import { ExitCode } from "./exit-codes.ts";
 import { closest } from "./help/closest.ts";
@@ -59,11 +59,6 @@ const INPUT_ERRORS = new Set([
 
 /** Help wider than this is hard to read, whatever the terminal. */
 const MAX_HELP_WIDTH = 100;
-
-/** This package's version, read from its manifest (the same relative path from src/ and dist/). */
-function cliVersion(): string {
-  return (createRequire(import.meta.url)("../package.json") as { version: string }).version;
-}
 
 /** A GatehouseError from any copy of the host (checked by shape: the host is loaded lazily). */
 function isGatehouseError(error: unknown): error is Error & { code: string } {

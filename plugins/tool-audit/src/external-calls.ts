@@ -40,6 +40,11 @@ export interface ExternalCallsOptions {
    * (defaults filled in): the extension record's `config.value`.
    */
   config: ToolAuditConfig;
+  /**
+   * The Gatehouse release that records (default: the version of the `@gatehouse/sdk` package this
+   * plugin resolves, which costs a package resolution).
+   */
+  version?: string;
 }
 
 /** What recording did: `stops` when the failure must block the call (`onWriteError: "stop"` or tampering). */
@@ -101,7 +106,7 @@ export async function recordExternalCalls(
       cwd: options.cwd,
       config: { fsync: config.fsync, onWriteError: config.onWriteError },
       redact: createRedactor({ verbatim: mergeVerbatim(config.verbatim) }),
-      gatehouse: gatehouseVersion(),
+      gatehouse: options.version ?? gatehouseVersion(),
     });
     const ended = new Set(events.flatMap((e) => (e.kind === "end" ? [e.toolCallId] : [])));
     session.recorder.turnStart();

@@ -1,6 +1,7 @@
 import { ensurePrivateDir, gatehouseHome } from "@gatehouse/host/hook-plan";
 import type { ToolEffect } from "@gatehouse/sdk";
 import { type ExternalCallEvent, recordExternalCalls, type ToolAuditConfig } from "@gatehouse/tool-audit/external";
+import { cliVersion } from "../cli-version.ts";
 import type { CliIo } from "../io.ts";
 import { type HookAnswer, NO_OPINION, refuse } from "./hook-answer.ts";
 import type { HookPayload } from "./hook-payload.ts";
@@ -78,6 +79,7 @@ export async function finishHook(options: {
         home,
         privateDir: (...segments) => ensurePrivateDir(home, ...segments),
         config: options.audit,
+        version: cliVersion(),
       },
       auditEvents(payload, options.effects, verdict),
     );
