@@ -1,3 +1,5 @@
+import { keepShape } from "../common/keep-shape.ts";
+
 /** A view of an object that records whether anything reachable through it was changed. */
 export interface TrackedObject<T extends object> {
   proxy: T;
@@ -66,3 +68,6 @@ export function trackMutations<T extends object>(target: T): TrackedObject<T> {
   const tracker = new MutationTracker(target);
   return { proxy: tracker.rootProxy as T, isDirty: () => tracker.dirty };
 }
+
+// One tracker per transformed call: its layout (and the code built on it) outlives each run.
+keepShape(new MutationTracker({}));

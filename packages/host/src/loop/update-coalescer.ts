@@ -1,4 +1,5 @@
 import type { AgentEvent, AssistantMessage, AssistantMessageEvent } from "@gatehouse/sdk";
+import { keepShape } from "../common/keep-shape.ts";
 
 /** One `message_update` event. */
 export type MessageUpdate = Extract<AgentEvent, { type: "message_update" }>;
@@ -96,3 +97,6 @@ export class UpdateCoalescer {
     return { type: "message_update", message, assistantMessageEvent: event };
   }
 }
+
+// One coalescer per streamed message: its layout (and the code built on it) outlives each run.
+keepShape(new UpdateCoalescer(Date.now));

@@ -8,6 +8,7 @@ import type {
   Usage,
 } from "@gatehouse/sdk";
 import { GatehouseError } from "../common/errors.ts";
+import { keepShape } from "../common/keep-shape.ts";
 import { PartialJsonParser } from "./partial-json.ts";
 import type { ModelStreamEvent } from "./types.ts";
 
@@ -283,3 +284,6 @@ function asObject(value: unknown): Record<string, unknown> | undefined {
 function misuse(what: string): GatehouseError {
   return new GatehouseError("GH_INTERNAL", `AssistantStreamBuilder: ${what}.`);
 }
+
+// One builder per streamed message: its layout (and the code built on it) outlives each run.
+keepShape(new AssistantStreamBuilder({ maxArgumentBytes: 1024 }));

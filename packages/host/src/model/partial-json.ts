@@ -1,3 +1,5 @@
+import { keepShape } from "../common/keep-shape.ts";
+
 /** Marks "no usable value here": the caller drops the member or element. */
 const NOTHING: unique symbol = Symbol("nothing");
 type Parsed = unknown | typeof NOTHING;
@@ -337,3 +339,6 @@ function setOwn(target: Record<string, unknown>, key: string, value: unknown): v
     Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true });
   } else target[key] = value;
 }
+
+// One parser per streamed tool call: its layout (and the code built on it) outlives each run.
+keepShape(new PartialJsonParser().push('{"k":["v",1]}'));

@@ -1,6 +1,7 @@
 import type { StopReason } from "@gatehouse/sdk";
 import { abortableSleep } from "../common/abortable-sleep.ts";
 import { errorMessage } from "../common/errors.ts";
+import { keepShape } from "../common/keep-shape.ts";
 import { AssistantStreamBuilder, type FinishDetails } from "./assistant-stream-builder.ts";
 import type { ScriptBlock, ScriptTurn } from "./script-schema.ts";
 import type { ModelStreamEvent } from "./types.ts";
@@ -147,3 +148,14 @@ export class ScriptedStream implements AsyncIterableIterator<ModelStreamEvent> {
     return this.#builder.finish(stopReason, details);
   }
 }
+
+// One stream per scripted answer: its layout (and the code built on it) outlives each run.
+keepShape(
+  new ScriptedStream({
+    turn: { content: [] },
+    signal: new AbortController().signal,
+    now: Date.now,
+    chunkSize: 16,
+    maxArgumentBytes: undefined,
+  }),
+);

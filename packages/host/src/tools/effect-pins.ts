@@ -1,5 +1,6 @@
 import { lstatSync, type Stats } from "node:fs";
 import type { ToolEffect } from "@gatehouse/sdk";
+import { keepShape } from "../common/keep-shape.ts";
 import { resolveRealPath } from "./real-path.ts";
 import { resolveToolPath } from "./resolve-path.ts";
 
@@ -26,6 +27,9 @@ export class CheckedPins extends Map<string, readonly string[]> {
     return this.#identities.get(real);
   }
 }
+
+// One pin map per checked call: its layout (and the code built on it) outlives each run.
+keepShape(new CheckedPins());
 
 /**
  * The real file each read and write effect names right now, keyed by its absolute path as the
