@@ -1,6 +1,7 @@
 import { createHmac, randomBytes } from "node:crypto";
-import { closeSync, constants, fstatSync, fsyncSync, linkSync, openSync, readSync, rmSync, writeSync } from "node:fs";
+import { closeSync, constants, fstatSync, fsyncSync, linkSync, openSync, readSync, writeSync } from "node:fs";
 import { type MacKey, macKey } from "./record.ts";
+import { removeFile } from "./remove-file.ts";
 
 /** The audit key: the secret every record's and seal's MAC is computed with. */
 export interface AuditKey {
@@ -110,7 +111,7 @@ export function loadOrCreateAuditKey(file: string): AuditKey {
       throw new AuditKeyError(`audit key ${file} cannot be created (${reason(error)})`);
     }
   } finally {
-    rmSync(temp, { force: true });
+    removeFile(temp);
   }
   const created = readAuditKey(file, { private: true });
   if (!created) throw new AuditKeyError(`audit key ${file} vanished after it was created`);

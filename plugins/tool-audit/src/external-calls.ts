@@ -1,5 +1,5 @@
 import { hash } from "node:crypto";
-import { readFileSync, rmSync, writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { ToolEffect, ToolExecutionEndEvent, ToolResult } from "@gatehouse/sdk";
 import { auditLocation, projectLogSegments } from "./audit-location.ts";
@@ -8,6 +8,7 @@ import { openAuditSession } from "./audit-session.ts";
 import type { ToolAuditConfig } from "./config.ts";
 import { gatehouseVersion } from "./gatehouse-version.ts";
 import { createRedactor, mergeVerbatim } from "./redact.ts";
+import { removeFile } from "./remove-file.ts";
 import type { AuditWriteFailure } from "./sink.ts";
 
 /** One thing another agent's hook saw: a call about to run, or how one ended. */
@@ -61,7 +62,7 @@ function pendingFile(options: ExternalCallsOptions, toolCallId: string): string 
 function takePending(file: string): { session: string; startedAtMs: number } | undefined {
   try {
     const value = JSON.parse(readFileSync(file, "utf8")) as { session?: unknown; startedAtMs?: unknown };
-    rmSync(file, { force: true });
+    removeFile(file);
     if (typeof value.session === "string" && typeof value.startedAtMs === "number") {
       return { session: value.session, startedAtMs: value.startedAtMs };
     }

@@ -9,13 +9,13 @@ import {
   openSync,
   readdirSync,
   readFileSync,
-  rmSync,
   writeSync,
 } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { type FileIdentity, fileChange } from "./log-file.ts";
 import type { MacKey } from "./record.ts";
+import { removeFile } from "./remove-file.ts";
 import { parseSealFile, type Seal, type SealFields, serializeSeal } from "./seal.ts";
 
 const NAME = /^(\d{8})\.seal$/;
@@ -155,7 +155,7 @@ export class SealWriter {
         if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
         ordinal++;
       } finally {
-        rmSync(temp, { force: true });
+        removeFile(temp);
       }
     }
   }

@@ -9,9 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { GatehouseEvent } from "@gatehouse/sdk";
 import { beforeAll, describe, expect, it, onTestFinished } from "vitest";
-import { createLiveView } from "../../src/view/index.ts";
 import { callBlocks } from "../view/call-blocks.ts";
-import { MemoryStream } from "../view/helpers/terminal.ts";
 import { renderPlain } from "../view/helpers/views.ts";
 import { CLI, runCli } from "./cli-helpers.ts";
 
