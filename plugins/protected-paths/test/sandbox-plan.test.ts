@@ -160,6 +160,34 @@ describe("the review after a run", () => {
     expect(readFileSync(path.join(f.ws, ".env.b"), "utf8")).toBe("B=2");
   });
 
+  it("a plan bubblewrap could not set up (its mounts changed meanwhile) is reviewed, and the next plan follows the change", async () => {
+    // The host plans again when bwrap fails before the command starts; each plan gets its review.
+    const f = createFixture();
+    f.file("apps/.env", "A=1");
+    const quarantine = f.dir(path.join(f.base, "quarantine"));
+    const policy = createPolicy({}, { cwd: f.ws, home: f.home });
+    const profile = policy.sandboxProfile({ quarantineDir: () => quarantine });
+    const first = await profile.prepare();
+    expect(first.layout.masked).toContain(path.join(f.ws, "apps/.env"));
+    // Another process turned the directory into a file: bwrap cannot mount over apps/.env.
+    rmSync(path.join(f.ws, "apps"), { recursive: true });
+    writeFileSync(path.join(f.ws, "apps"), "now a file");
+    f.file(".env.new", "PWNED"); // and created a denied file
+    // The review cannot tell a run that never started: what appeared is undone all the same.
+    expect(((await first.review?.()) ?? []).map((v) => path.basename(v.path))).toEqual([".env.new"]);
+    expect(existsSync(path.join(f.ws, ".env.new"))).toBe(false);
+    const second = await profile.prepare();
+    expect(
+      rel(
+        f,
+        second.layout.masked.filter((p) => p.startsWith(f.ws)),
+      ),
+    ).toEqual([".env"]);
+    expect(rel(f, second.layout.pinned)).not.toContain("apps");
+    expect(await second.review?.()).toEqual([]);
+    expect(readFileSync(path.join(f.ws, "apps"), "utf8")).toBe("now a file");
+  });
+
   it("a run that only moved an ordinary directory leaves the workspace alone", async () => {
     const f = createFixture();
     const planned = await plan(f);

@@ -36,6 +36,11 @@ export interface BwrapOptions {
   command: readonly string[];
   /** Forbid nested user namespaces (`--disable-userns`); false only where bwrap cannot (setuid builds). */
   disableUserns?: boolean;
+  /**
+   * The descriptor bwrap reports its status on (`--json-status-fd`): the child's pid once cloned,
+   * and `exit-code` only when the command itself was started (setup done, exec succeeded).
+   */
+  statusFd?: number;
 }
 
 type Kind = "pin" | "readOnly" | "mask";
@@ -128,6 +133,7 @@ function hide(p: string): string[] {
 export function bwrapArgs(options: BwrapOptions): string[] {
   const { layout } = options;
   const args = [
+    ...(options.statusFd === undefined ? [] : ["--json-status-fd", String(options.statusFd)]),
     "--unshare-user",
     ...(options.disableUserns === false ? [] : ["--disable-userns"]),
     "--unshare-pid",

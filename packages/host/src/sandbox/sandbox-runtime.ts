@@ -17,6 +17,7 @@ import { checkLayout } from "./check-layout.ts";
 import { type BwrapLocation, findBwrap } from "./find-bwrap.ts";
 import { sandboxEnv } from "./sandbox-env.ts";
 import { INSTALL_HINT, type SandboxSupport, sandboxSupport } from "./sandbox-support.ts";
+import { SetupWatch } from "./setup-watch.ts";
 
 /** Where the sandbox runtime gets its settings. */
 export interface SandboxRuntimeOptions {
@@ -26,6 +27,12 @@ export interface SandboxRuntimeOptions {
   env: NodeJS.ProcessEnv;
   platform?: NodeJS.Platform;
 }
+
+/** The descriptor bwrap reports its status on (`runShell`'s `status` pipe). */
+const STATUS_FD = 3;
+
+/** How many times a confined run is planned and started when bwrap fails to set up its sandbox. */
+export const SETUP_ATTEMPTS = 3;
 
 const NOT_RUN = { exitCode: null, exitSignal: null, timedOut: false, aborted: false, violations: [] } as const;
 
@@ -41,7 +48,8 @@ function isDirectory(p: string): boolean {
  * Runs confined commands for one host: knows where bwrap is, whether it can start, and which of
  * Gatehouse's own files no layout may expose.
  * Contract: a run either happens inside bwrap or not at all (a `spawnError` that says why and how
- * to install bubblewrap); Gatehouse's home is hidden and managed settings read-only in every run.
+ * to install bubblewrap); Gatehouse's home is hidden and managed settings read-only in every run;
+ * a command starts at most once per run, however often its sandbox had to be set up.
  */
 export class SandboxRuntime {
   readonly #bwrap: BwrapLocation;
@@ -102,38 +110,87 @@ export class SandboxRuntime {
       cwd: options.cwd,
       command: ["bash", "-c", options.command],
       disableUserns,
+      statusFd: STATUS_FD,
     });
     if (!("path" in this.#bwrap)) throw new Error(this.#bwrap.missing);
     return [this.#bwrap.path, ...args];
   }
 
+  /**
+   * Plans and starts the sandbox afresh while bwrap fails to set it up: a path the plan mounts over
+   * may vanish or change kind before bwrap mounts it (another process, another sandbox's review).
+   * Contract: each attempt gets a fresh plan, and each plan its review (violations add up); an
+   * attempt is repeated only when `SetupWatch` shows its command never started, so no command
+   * runs twice; all attempts share the call's timeout; after SETUP_ATTEMPTS failures, or an abort
+   * in between, nothing ran and `spawnError` says why in bwrap's words.
+   */
   async #run(profile: SandboxProfile, confinedBy: string, options: SandboxRunOptions): Promise<SandboxRunResult> {
     const support = await this.support();
     if (!support.ok) {
       return { ...NOT_RUN, spawnError: new Error(`the sandbox cannot start: ${support.reason}; ${support.fix}`) };
     }
+    const deadline = Date.now() + options.timeoutMs;
+    const violations: SandboxViolation[] = [];
+    let failure = "";
+    for (let attempt = 1; attempt <= SETUP_ATTEMPTS; attempt += 1) {
+      const timeoutMs = attempt === 1 ? options.timeoutMs : deadline - Date.now();
+      if (options.signal.aborted || timeoutMs <= 0) break;
+      const outcome = await this.#attempt({
+        profile,
+        confinedBy,
+        options,
+        timeoutMs,
+        disableUserns: support.disableUserns,
+      });
+      violations.push(...outcome.violations);
+      if (outcome.setupFailure === undefined) return { ...outcome.result, violations };
+      failure = outcome.setupFailure;
+    }
+    const why =
+      `bubblewrap could not set up the sandbox ${confinedBy} asked for (${failure}); planned afresh and tried ` +
+      `${SETUP_ATTEMPTS} times while files it protects kept appearing or disappearing, so nothing ran`;
+    return { ...NOT_RUN, aborted: options.signal.aborted, violations, spawnError: new Error(why) };
+  }
+
+  /** One plan, one bwrap start, one review; `setupFailure` (bwrap's words) when the command never started. */
+  async #attempt(a: {
+    profile: SandboxProfile;
+    confinedBy: string;
+    options: SandboxRunOptions;
+    timeoutMs: number;
+    disableUserns: boolean;
+  }): Promise<{ result: SandboxRunResult; violations: SandboxViolation[]; setupFailure?: string }> {
+    const { options, confinedBy } = a;
     let plan: SandboxPlan;
     let argv: [string, ...string[]];
     try {
-      plan = await profile.prepare();
+      plan = await a.profile.prepare();
       checkLayout(plan.layout, confinedBy);
-      argv = this.#argv(plan.layout, options, support.disableUserns);
+      argv = this.#argv(plan.layout, options, a.disableUserns);
     } catch (error) {
       const why = `the sandbox ${confinedBy} asked for could not be set up (${errorMessage(error)}), so nothing ran`;
-      return { ...NOT_RUN, spawnError: new Error(why) };
+      return { result: { ...NOT_RUN, spawnError: new Error(why) }, violations: [] };
     }
+    const watch = new SetupWatch({
+      stdout: (chunk) => options.onData(chunk),
+      stderr: (chunk) => (options.onStderr ?? options.onData)(chunk),
+    });
     const exit = await runShell({
       command: options.command,
       cwd: options.cwd,
-      timeoutMs: options.timeoutMs,
+      timeoutMs: a.timeoutMs,
       signal: options.signal,
-      onData: (chunk) => options.onData(chunk),
-      ...(options.onStderr ? { onStderr: options.onStderr } : {}),
+      onData: watch.stdout,
+      onStderr: watch.stderr,
       ...(options.stdin !== undefined ? { stdin: options.stdin } : {}),
       argv,
       env: sandboxEnv(this.#options.env),
+      status: watch.status,
     });
-    return { ...exit, violations: await review(plan, confinedBy, options.cwd) };
+    const setupFailure = watch.settle(exit);
+    const violations = await review(plan, confinedBy, options.cwd);
+    const result = { ...exit, violations };
+    return setupFailure === undefined ? { result, violations } : { result, violations, setupFailure };
   }
 }
 

@@ -1,4 +1,5 @@
-import { type ChildProcess, spawn } from "node:child_process";
+import { type ChildProcess, type StdioOptions, spawn } from "node:child_process";
+import type { Readable } from "node:stream";
 import { toError } from "../common/errors.ts";
 
 /**
@@ -6,6 +7,12 @@ import { toError } from "../common/errors.ts";
  * pipes and would keep them open for its whole life; waiting for that would hang the call.
  */
 export const EXIT_GRACE_MS = 200;
+
+/**
+ * How long to wait, after the exit, for the status pipe to end. Only the launcher holds it, so it
+ * ends with the launcher; the bound only keeps a launcher bug from hanging the call.
+ */
+export const STATUS_WAIT_MS = 5_000;
 
 /** How a shell run ended. */
 export interface ShellExit {
@@ -37,6 +44,12 @@ export interface ShellOptions {
   argv?: readonly [string, ...string[]];
   /** The environment (default: the host's). */
   env?: NodeJS.ProcessEnv;
+  /**
+   * A pipe the program gets as descriptor 3 (a sandbox launcher's status report): `onData` gets
+   * what it writes, `onEnd` is called once every writer has closed it. The run resolves only after
+   * that end (or STATUS_WAIT_MS after the exit, without `onEnd`).
+   */
+  status?: { onData: (chunk: Buffer) => void; onEnd: () => void };
 }
 
 /** setTimeout fires at once for delays above this (2^31-1 ms, about 24.8 days), so longer ones are capped. */
@@ -55,11 +68,12 @@ function killGroup(child: ChildProcess): void {
 /**
  * Runs `bash -c command` (or `argv`) in its own process group and resolves when it is over.
  * Contract: never rejects. On timeout or abort the whole group is SIGKILLed. After the shell exits,
- * output is read until the pipes close or EXIT_GRACE_MS pass, whichever is first; processes it left
- * running in the background are not killed.
+ * output is read until the pipes close or EXIT_GRACE_MS pass, whichever is first (the `status` pipe,
+ * which only the launcher holds, is read to its end); processes it left running in the background
+ * are not killed.
  */
 export function runShell(options: ShellOptions): Promise<ShellExit> {
-  const { command, cwd, timeoutMs, signal, onData } = options;
+  const { command, cwd, timeoutMs, signal, onData, status } = options;
   const [file, ...args] = options.argv ?? ["bash", "-c", command];
   return new Promise((resolve) => {
     const state = {
@@ -73,7 +87,8 @@ export function runShell(options: ShellOptions): Promise<ShellExit> {
     let child: ChildProcess;
     try {
       const input = options.stdin === undefined ? "ignore" : "pipe";
-      child = spawn(file, args, { cwd, env: options.env, detached: true, stdio: [input, "pipe", "pipe"] });
+      const stdio: StdioOptions = status ? [input, "pipe", "pipe", "pipe"] : [input, "pipe", "pipe"];
+      child = spawn(file, args, { cwd, env: options.env, detached: true, stdio });
     } catch (error) {
       // Invalid arguments (a NUL byte in the command) throw synchronously instead of emitting "error".
       resolve({ ...state, spawnError: toError(error) });
@@ -91,6 +106,17 @@ export function runShell(options: ShellOptions): Promise<ShellExit> {
       killGroup(child);
     };
     signal.addEventListener("abort", onAbort, { once: true });
+    // The status pipe: read to its end; the run is over only after it (see `afterExit`).
+    const statusPipe = status ? (child.stdio[3] as Readable | null) : null;
+    let statusEnded = statusPipe === null;
+    let onStatusEnd: (() => void) | undefined;
+    statusPipe?.on("data", (chunk: Buffer) => status?.onData(chunk));
+    statusPipe?.once("end", () => {
+      statusEnded = true;
+      status?.onEnd();
+      onStatusEnd?.();
+    });
+    statusPipe?.once("error", () => undefined);
     const finish = (spawnError?: Error): void => {
       if (settled) return;
       settled = true;
@@ -100,7 +126,17 @@ export function runShell(options: ShellOptions): Promise<ShellExit> {
       // Stop reading pipes a background job may still hold, so they do not keep the host alive.
       child.stdout?.destroy();
       child.stderr?.destroy();
+      statusPipe?.destroy();
       resolve(spawnError === undefined ? { ...state } : { ...state, spawnError });
+    };
+    const afterExit = (): void => {
+      clearTimeout(grace);
+      if (statusEnded) {
+        finish();
+        return;
+      }
+      onStatusEnd = () => finish();
+      grace = setTimeout(() => finish(), STATUS_WAIT_MS);
     };
     child.stdout?.on("data", onData);
     child.stderr?.on("data", options.onStderr ?? onData);
@@ -116,8 +152,8 @@ export function runShell(options: ShellOptions): Promise<ShellExit> {
       // The shell is done: a timeout or abort from now on must not kill what it left in the background.
       clearTimeout(timer);
       signal.removeEventListener("abort", onAbort);
-      grace = setTimeout(() => finish(), EXIT_GRACE_MS);
+      grace = setTimeout(afterExit, EXIT_GRACE_MS);
     });
-    child.once("close", () => finish());
+    child.once("close", afterExit);
   });
 }

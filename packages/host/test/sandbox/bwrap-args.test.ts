@@ -47,6 +47,22 @@ describe("bwrap arguments", () => {
     expect(args(layout({ network: true }))).not.toContain("--unshare-net");
   });
 
+  it("reports its status on the descriptor asked for (whether the command itself started), and only then", () => {
+    const withStatus = bwrapArgs({
+      layout: layout(),
+      hostHidden: [],
+      hostReadOnly: [],
+      emptyFile: "/gh/sandbox/empty",
+      isDirectory: () => false,
+      home: "/home/me",
+      cwd: "/ws",
+      command: ["bash", "-c", "true"],
+      statusFd: 3,
+    });
+    expect(withStatus.slice(0, 2)).toEqual(["--json-status-fd", "3"]);
+    expect(args(layout())).not.toContain("--json-status-fd");
+  });
+
   it("mounts the root read-only, then private /tmp, /var/tmp and /run, then the workspace writable", () => {
     const a = args(layout({ writable: ["/tmp/proj"] }));
     const root = indexOfTriple(a, "--ro-bind", "/", "/");

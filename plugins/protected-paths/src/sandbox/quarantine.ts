@@ -1,4 +1,4 @@
-import { lstatSync, readdirSync, realpathSync, renameSync, rmdirSync, rmSync, unlinkSync } from "node:fs";
+import { lstatSync, readdirSync, realpathSync, renameSync, rmdirSync, rmSync, type Stats, unlinkSync } from "node:fs";
 import path from "node:path";
 
 /** Where a removed path went. */
@@ -34,6 +34,15 @@ export function describeRemoval(removal: Removal): string {
   return "movedTo" in removal ? `moved out of the workspace to ${removal.movedTo}` : "deleted";
 }
 
+/** The entry at `p`, or undefined when there is none, also when a parent is no longer a directory. */
+function entryAt(p: string): Stats | undefined {
+  try {
+    return lstatSync(p);
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * Removes what bubblewrap may have left where a mask was planned: when a masked path vanished
  * between the plan and the mount (another process took it away), bwrap creates an empty file or
@@ -44,7 +53,7 @@ export function removePlaceholders(
   planned: ReadonlyMap<string, { dev: number; ino: number; ctimeMs: number } | undefined>,
 ): void {
   for (const [p, before] of planned) {
-    const now = lstatSync(p, { throwIfNoEntry: false });
+    const now = entryAt(p);
     // The inode number alone is no identity: a file system may hand a freed one out again.
     const same = before && now?.dev === before.dev && now.ino === before.ino && now.ctimeMs === before.ctimeMs;
     if (!now || same) continue;

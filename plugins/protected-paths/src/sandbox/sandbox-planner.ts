@@ -95,8 +95,8 @@ export function createSandboxPlanner(options: {
           layout,
           review: () => {
             running.delete(layout);
-            removePlaceholders(masks);
             try {
+              removePlaceholders(masks);
               return reviewRun({ index, baseline, log, mark, remove, writable });
             } finally {
               settle();

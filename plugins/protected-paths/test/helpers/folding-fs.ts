@@ -8,14 +8,23 @@ import { nodePolicyFs, type PolicyFs } from "../../src/index.ts";
  * kernel still resolves `link/..` through the link.
  */
 export function createFoldingFs(): PolicyFs {
-  const listings = new Map<string, string[]>();
-  const entries = (dir: string): string[] => {
+  // Per directory: each entry by its folded name (the first one listed wins). A map, not a scan
+  // of the listing: the fixture lies in the system's temp directory, which may hold tens of
+  // thousands of entries, and every component of every spelling is looked up here.
+  const listings = new Map<string, Map<string, string>>();
+  const entries = (dir: string): Map<string, string> => {
     let names = listings.get(dir);
     if (!names) {
+      names = new Map();
+      let listed: string[] = [];
       try {
-        names = readdirSync(dir);
+        listed = readdirSync(dir);
       } catch {
-        names = [];
+        // unreadable or missing: no entries
+      }
+      for (const name of listed) {
+        const folded = name.toLowerCase();
+        if (!names.has(folded)) names.set(folded, name);
       }
       listings.set(dir, names);
     }
@@ -24,9 +33,8 @@ export function createFoldingFs(): PolicyFs {
   const onDisk = (p: string): string => {
     let current = "";
     for (const part of p.split("/").filter((c) => c.length > 0)) {
-      const folded = part.toLowerCase();
       const special = part === "." || part === "..";
-      const match = special ? part : entries(current || "/").find((e) => e.toLowerCase() === folded);
+      const match = special ? part : entries(current || "/").get(part.toLowerCase());
       current = `${current}/${match ?? part}`;
     }
     return current || "/";
