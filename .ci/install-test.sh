@@ -132,5 +132,22 @@ npm install -g --prefix "$prefix" --no-audit --no-fund "${tarballs[@]}" >/dev/nu
 PATH="$prefix/bin:$PATH" gatehouse --version >/dev/null || fail "global gatehouse"
 echo "global: $(PATH="$prefix/bin:$PATH" command -v gatehouse)"
 
+step "gatehouse hook claude-code from the global install: full evaluation, then decisions from the plan"
+hooked="$work/hooked"
+mkdir -p "$hooked/.gatehouse"
+echo '{ "extensions": ["@gatehouse/protected-paths", "@gatehouse/tool-audit"] }' > "$hooked/.gatehouse/settings.json"
+payload() {
+  printf '{"session_id":"s","transcript_path":"%s/t.jsonl","cwd":"%s","hook_event_name":"PreToolUse","tool_name":"Write","tool_input":{"file_path":"%s/%s","content":"x"},"tool_use_id":"toolu_%s"}' \
+    "$hooked" "$hooked" "$hooked" "$1" "$2"
+}
+hook() { (cd "$hooked" && PATH="$prefix/bin:$PATH" CLAUDE_PROJECT_DIR="$hooked" gatehouse hook claude-code); }
+for n in 1 2 3; do
+  payload .env "deny$n" | hook | grep -q '"permissionDecision":"deny"' || fail "hook call $n did not deny a write to .env"
+  [ -z "$(payload notes.md "allow$n" | hook)" ] || fail "hook call $n had an opinion on an allowed write"
+done
+ls "$prefix"/lib/node_modules/@gatehouse/cli/dist/hook.cjs.v8-cache >/dev/null || fail "no code cache beside dist/hook.cjs"
+(cd "$hooked" && PATH="$prefix/bin:$PATH" gatehouse audit verify) || fail "audit verify of the hook calls"
+echo "hook: .env denied and notes.md allowed, 3 times each (the first evaluated fully); code cache written; audit intact"
+
 echo
 echo "install test: ok"
