@@ -4,7 +4,7 @@ import { dirname, extname, isAbsolute, join, sep } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { Jiti, JitiOptions } from "jiti";
 import { errorMessage } from "../common/errors.ts";
-import { createFastTransform, TRANSFORM_VERSION } from "./sucrase-transform.mjs";
+import { createFastTransform, transformVersion } from "./sucrase-transform.mjs";
 import { createCachedTransform } from "./transpile-cache.mjs";
 import { openTranspileCache, type TranspileCacheLocation } from "./transpile-cache-dir.ts";
 import { gatedNativeImport, gateProjectCode, isGated, staleModules, withImportGuard } from "./trust-gate.ts";
@@ -96,7 +96,7 @@ function loaderFor(home: string): Jiti {
   const existing = loaders.get(home);
   if (existing) return existing;
   const { dir, key } = cacheFor(home);
-  const cached = createCachedTransform({ transform: fastTransform(), dir, key, version: TRANSFORM_VERSION });
+  const cached = createCachedTransform({ transform: fastTransform(), dir, key, version: transformVersion() });
   const transform: Transform = (input) => {
     const gated = input.filename !== undefined && gateProjectCode(input.filename, input.source);
     const output = cached(input);
