@@ -1,5 +1,6 @@
-import { type ChildProcess, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { toError } from "../common/errors.ts";
+import { spawn } from "../common/lazy-spawn.ts";
 
 /**
  * How long to keep reading after the shell exits. A background job (`server &`) inherits the
