@@ -1,13 +1,12 @@
 import { statSync } from "node:fs";
 import { resolve } from "node:path";
-import { createHost, createScriptedModel, GatehouseError, type Host } from "@gatehouse/host";
-import { pino } from "pino";
+import { createHost, createScriptedModel, GatehouseError, type Host, stderrLogger } from "@gatehouse/host";
 import type { CliIo } from "./io.ts";
 import { PACKAGE_BASES } from "./package-bases.ts";
 
 /** Logs to stderr at GATEHOUSE_LOG_LEVEL, silent by default (the CLI reports problems itself). */
 export function silentLogger(io: CliIo, fallback = "silent") {
-  return pino({ level: io.env.GATEHOUSE_LOG_LEVEL ?? fallback }, pino.destination({ fd: 2, sync: true }));
+  return stderrLogger({ level: io.env.GATEHOUSE_LOG_LEVEL ?? fallback });
 }
 
 /** Resolves --cwd against the user's directory and checks that it is a directory. */

@@ -28,14 +28,16 @@ export async function toolsCommand(args: string[], io: CliIo): Promise<number> {
       return code();
     }
     const width = Math.max(...tools.map((t) => t.name.length));
-    for (const t of tools) {
+    // One write for the whole list: each write to a pipe or file is a system call.
+    const lines = tools.map((t) => {
       const from = t.source.file ? `${t.source.owner} (${t.source.file})` : t.source.owner;
       const note =
         (t.overrides ? `  overrides built-in ${t.overrides}` : "") +
         (t.shadowed ? `  (also registered by ${t.shadowed.map((s) => s.owner).join(", ")})` : "") +
         (t.declaresEffects ? "" : "  [no effects declared: a path policy cannot check it]");
-      io.stdout.write(`${t.name.padEnd(width)}  ${from}${note}\n`);
-    }
+      return `${t.name.padEnd(width)}  ${from}${note}\n`;
+    });
+    io.stdout.write(lines.join(""));
     return code();
   } finally {
     await host.close();

@@ -1,10 +1,12 @@
+import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { dirname, isAbsolute, join, sep } from "node:path";
-import { createJiti, type Jiti, type JitiOptions } from "jiti";
+import { dirname, extname, isAbsolute, join, sep } from "node:path";
+import { pathToFileURL } from "node:url";
+import type { Jiti, JitiOptions } from "jiti";
 import { errorMessage } from "../common/errors.ts";
-import { createFastTransform, TRANSFORM_VERSION } from "./sucrase-transform.mjs";
+import { createFastTransform, transformVersion } from "./sucrase-transform.mjs";
 import { createCachedTransform } from "./transpile-cache.mjs";
-import { openTranspileCache } from "./transpile-cache-dir.ts";
+import { openTranspileCache, type TranspileCacheLocation } from "./transpile-cache-dir.ts";
 import { gatedNativeImport, gateProjectCode, isGated, staleModules, withImportGuard } from "./trust-gate.ts";
 
 const hostRequire = createRequire(import.meta.url);
@@ -57,8 +59,27 @@ const BASE_OPTIONS: JitiOptions = {
   interopDefault: true,
 };
 
+/**
+ * jiti's `createJiti`, loaded at first use: most starts load only built `.js` extensions, which
+ * never need it (see `importsNatively`), and loading jiti costs about as much as Node's own start.
+ */
+function createJiti(id: string, options: JitiOptions): Jiti {
+  return (hostRequire("jiti") as typeof import("jiti")).createJiti(id, options);
+}
+
 let babel: Jiti | undefined;
 const loaders = new Map<string, Jiti>();
+const caches = new Map<string, TranspileCacheLocation>();
+
+/** A home's transpile cache, opened (and checked) once per process. */
+function cacheFor(home: string): TranspileCacheLocation {
+  let cache = caches.get(home);
+  if (!cache) {
+    cache = openTranspileCache(home);
+    caches.set(home, cache);
+  }
+  return cache;
+}
 
 /** sucrase, with jiti's Babel as the fallback for files sucrase cannot handle. */
 function fastTransform(): Transform {
@@ -74,8 +95,8 @@ function fastTransform(): Transform {
 function loaderFor(home: string): Jiti {
   const existing = loaders.get(home);
   if (existing) return existing;
-  const { dir, key } = openTranspileCache(home);
-  const cached = createCachedTransform({ transform: fastTransform(), dir, key, version: TRANSFORM_VERSION });
+  const { dir, key } = cacheFor(home);
+  const cached = createCachedTransform({ transform: fastTransform(), dir, key, version: transformVersion() });
   const transform: Transform = (input) => {
     const gated = input.filename !== undefined && gateProjectCode(input.filename, input.source);
     const output = cached(input);
@@ -113,12 +134,56 @@ export async function loadModule(
   if (options.fresh) forget(options.root ?? file);
   for (const key of staleModules(Object.keys(hostRequire.cache))) delete hostRequire.cache[key];
   try {
-    const mod = (await loaderFor(options.home).import(file)) as { default?: unknown } | undefined;
+    // The home is checked either way: an unusable one fails every load, as the contract says.
+    cacheFor(options.home);
+    const mod = (importsNatively(file) ? await nativeImport(file) : await loaderFor(options.home).import(file)) as
+      | { default?: unknown }
+      | undefined;
     const exported = mod && typeof mod === "object" && "default" in mod ? mod.default : mod;
     return { ok: true, exported };
   } catch (error) {
     return { ok: false, error: errorMessage(error) };
   }
+}
+
+/** The `type` of the package.json nearest to `file`, read as jiti reads it (the first that parses). */
+function packageTypeOf(file: string): unknown {
+  for (let dir = dirname(file), last = ""; dir !== last; last = dir, dir = dirname(dir)) {
+    let text: string;
+    try {
+      text = readFileSync(join(dir, "package.json"), "utf8");
+    } catch {
+      continue;
+    }
+    try {
+      return (JSON.parse(text) as { type?: unknown } | null)?.type;
+    } catch {
+      return undefined;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * True when the loader would hand `file` to Node's own `import()` anyway: an ES module file
+ * (`.mjs`, or `.js` in a `"type": "module"` package) that the trust gate does not cover (outside
+ * every registered project, or inside the host's installation: the first-party plugins). Importing
+ * it directly skips loading jiti. Anything else (TypeScript, CommonJS, project code, however spelled)
+ * goes through jiti and the gate as before.
+ */
+function importsNatively(file: string): boolean {
+  if (!isAbsolute(file) || isGated(file)) return false;
+  const ext = extname(file);
+  return ext === ".mjs" || (ext === ".js" && packageTypeOf(file) === "module");
+}
+
+/** Node's `import()` of an absolute file, as a module whose `default` is what jiti's default interop gives. */
+async function nativeImport(file: string): Promise<unknown> {
+  const mod = (await gatedNativeImport(pathToFileURL(file).href)) as Record<string, unknown>;
+  if (!("default" in mod)) return mod;
+  const inner = mod.default as { default?: unknown } | null | undefined;
+  if (inner === null || inner === undefined) return { default: mod };
+  return { default: typeof inner.default === "function" && mod.__esModule ? inner.default : inner };
 }
 
 /**

@@ -26,4 +26,4 @@ export function createFastTransform(
 ): (input: TransformInput) => TransformOutput;
 
 /** The version of this transform's output, part of every transpile-cache key. */
-export const TRANSFORM_VERSION: string;
+export function transformVersion(): string;

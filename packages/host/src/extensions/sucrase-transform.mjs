@@ -15,8 +15,13 @@ const STRICT = '"use strict";';
 const META_TEXT = ["import", "meta"].join(".");
 
 // Part of every transpile-cache key: bump it when this transform's output changes, so a change
-// here never meets output an older version wrote.
-export const TRANSFORM_VERSION = `sucrase-${hostRequire("sucrase/package.json").version}-3`;
+// here never meets output an older version wrote. Read when a file is first transpiled, not at
+// import (a start that loads only built extensions never resolves sucrase).
+let version;
+export function transformVersion() {
+  version ??= `sucrase-${hostRequire("sucrase/package.json").version}-3`;
+  return version;
+}
 
 /** The [start, end) ranges of real `import.meta` expressions: tokens, never strings or comments. */
 function metaRanges(source, ts) {

@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
 import { dirname, isAbsolute, relative, sep } from "node:path";
-import { watch } from "chokidar";
+import type { FSWatcher } from "chokidar";
 
 /** A running watch; `ready` resolves once the initial scan is done, so no edit is missed after it. */
 export interface ExtensionWatcher {
@@ -40,12 +40,7 @@ export function watchExtensions(initial: readonly string[], onChange: () => void
     [...new Set(list.map(nearestExisting))].filter(
       (base, _i, all) => !all.some((other) => other !== base && isInside(other, base)),
     );
-  const bases = basesOf(roots);
   const relevant = (path: string) => roots.some((root) => isInside(root, path) || isInside(path, root));
-  const watcher = watch(bases, {
-    ignoreInitial: true,
-    ignored: (path) => !relevant(path) || NOISY.some((part) => `${path}${sep}`.includes(part)),
-  });
   const fire = () => {
     if (timer) clearTimeout(timer);
     timer = setTimeout(() => {
@@ -53,18 +48,32 @@ export function watchExtensions(initial: readonly string[], onChange: () => void
       onChange();
     }, debounceMs);
   };
-  for (const event of ["add", "change", "unlink", "addDir", "unlinkDir"] as const) watcher.on(event, fire);
-  const ready = new Promise<void>((resolve) => watcher.once("ready", () => resolve()));
+  let closed = false;
+  // chokidar is loaded only by a host that watches (a one-shot command never pays for it); the
+  // roots are read when it starts, so a `setRoots` before that is not lost.
+  const started: Promise<FSWatcher | undefined> = import("chokidar").then(({ watch }) => {
+    if (closed) return undefined;
+    const watcher = watch(basesOf(roots), {
+      ignoreInitial: true,
+      ignored: (path) => !relevant(path) || NOISY.some((part) => `${path}${sep}`.includes(part)),
+    });
+    for (const event of ["add", "change", "unlink", "addDir", "unlinkDir"] as const) watcher.on(event, fire);
+    return watcher;
+  });
+  const ready = started.then(
+    (watcher) => watcher && new Promise<void>((resolve) => watcher.once("ready", () => resolve())),
+  );
   return {
     ready,
     setRoots(next) {
       const added = next.filter((root) => !roots.includes(root));
       roots = [...next];
-      if (added.length > 0) watcher.add(basesOf(added));
+      if (added.length > 0) void started.then((watcher) => watcher?.add(basesOf(added)));
     },
     async close() {
+      closed = true;
       if (timer) clearTimeout(timer);
-      await watcher.close();
+      await (await started)?.close();
     },
   };
 }

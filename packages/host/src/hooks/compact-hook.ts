@@ -1,5 +1,5 @@
 import type { Message } from "@gatehouse/sdk";
-import { AsyncSeriesWaterfallHook } from "tapable";
+import { tapable } from "../common/lazy-tapable.ts";
 import type { CompactHandler } from "./registrations.ts";
 import { runHandler } from "./run-handler.ts";
 import type { StageOptions } from "./tool-call-stages.ts";
@@ -18,6 +18,7 @@ export interface CompactProposal {
  * summarised on a broken handler's behalf), naming the extension.
  */
 export function compactHook(taps: readonly { extension: string; handler: CompactHandler }[], options: StageOptions) {
+  const { AsyncSeriesWaterfallHook } = tapable();
   const hook = new AsyncSeriesWaterfallHook<[CompactProposal]>(["proposal"]);
   for (const { extension, handler } of taps) {
     hook.tapPromise(extension, async (proposal) => {

@@ -1,7 +1,7 @@
 import type { GatehouseEvent, GatehouseEventType, HandlerContext } from "@gatehouse/sdk";
-import { AsyncSeriesHook } from "tapable";
 import { deepFreeze } from "../common/deep-freeze.ts";
 import { isPromiseLike } from "../common/is-promise.ts";
+import { tapable } from "../common/lazy-tapable.ts";
 import type { FinalResult, LoopHooks, ToolCallRequest, ToolCallVerdict, ToolResultRequest } from "../loop/types.ts";
 import type { SandboxRuntime } from "../sandbox/sandbox-runtime.ts";
 import { type CompactProposal, compactHook } from "./compact-hook.ts";
@@ -47,6 +47,7 @@ type Observer = Tap<EventHandler>;
 
 /** Observers of one event type: tapable orders them; `seriesDispatch` calls them (see dispatch.ts). */
 function observerHook(taps: readonly Observer[], type: string, options: StageOptions) {
+  const { AsyncSeriesHook } = tapable();
   const hook = new AsyncSeriesHook<[GatehouseEvent, HandlerContext], void | Promise<void>>(["event", "ctx"]);
   for (const { extension, handler, match } of taps) {
     const report = (out: HandlerOutcome<unknown>) => {

@@ -1,8 +1,9 @@
 import type { GuardedToolCallEvent, HandlerContext, SandboxProfile, ToolEffect } from "@gatehouse/sdk";
-import { AsyncSeriesBailHook } from "tapable";
+import type { AsyncSeriesBailHook } from "tapable";
 import { deepFreeze } from "../common/deep-freeze.ts";
 import { errorMessage } from "../common/errors.ts";
 import { isPromiseLike } from "../common/is-promise.ts";
+import { tapable } from "../common/lazy-tapable.ts";
 import type { ToolCallRequest, ToolCallVerdict } from "../loop/types.ts";
 import type { DeadlineQueue } from "./deadline-queue.ts";
 import { type TrackedObject, trackMutations } from "./mutation-tracker.ts";
@@ -102,7 +103,7 @@ export function transformStage(
   taps: readonly { extension: string; handler: TransformHandler }[],
   options: StageOptions,
 ): StageHook<TransformState> {
-  const hook: StageHook<TransformState> = new AsyncSeriesBailHook(["state"]);
+  const hook: StageHook<TransformState> = new (tapable().AsyncSeriesBailHook)(["state"]);
   for (const { extension, handler } of taps) {
     hook.tap(extension, (state) => {
       const tracked = trackMutations(state.input);
@@ -131,7 +132,7 @@ export function enforceStage(
   taps: readonly { extension: string; handler: EnforceHandler }[],
   options: StageOptions,
 ): StageHook<EnforceState> {
-  const hook: StageHook<EnforceState> = new AsyncSeriesBailHook(["state"]);
+  const hook: StageHook<EnforceState> = new (tapable().AsyncSeriesBailHook)(["state"]);
   for (const { extension, handler } of taps) {
     hook.tap(extension, (state) => {
       state.grants.current = extension;

@@ -1,6 +1,7 @@
 import type { HandlerContext, ToolResult } from "@gatehouse/sdk";
-import { AsyncSeriesWaterfallHook } from "tapable";
+import type { AsyncSeriesWaterfallHook } from "tapable";
 import { isPromiseLike } from "../common/is-promise.ts";
+import { tapable } from "../common/lazy-tapable.ts";
 import type { FinalResult, ToolResultRequest } from "../loop/types.ts";
 import type { Dispatch } from "./dispatch.ts";
 import type { ResultHandler } from "./registrations.ts";
@@ -52,7 +53,7 @@ export function toolResultChain(
   taps: readonly { extension: string; handler: ResultHandler }[],
   options: StageOptions,
 ): ResultChainHook {
-  const hook: ResultChainHook = new AsyncSeriesWaterfallHook(["state"]);
+  const hook: ResultChainHook = new (tapable().AsyncSeriesWaterfallHook)(["state"]);
   for (const { extension, handler } of taps) {
     hook.tap(extension, (state) => {
       const { toolCall, input } = state.request;

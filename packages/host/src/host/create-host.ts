@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
 import type { Message, UserMessage } from "@gatehouse/sdk";
-import { type Logger, pino } from "pino";
+import type { Logger } from "pino";
 import { GatehouseError } from "../common/errors.ts";
+import { stderrLogger } from "../common/stderr-logger.ts";
 import { gatehouseHome } from "../config/gatehouse-home.ts";
 import { ExtensionManager } from "../extensions/extension-manager.ts";
 import { ReservedPaths } from "../extensions/reserved-paths.ts";
@@ -40,7 +41,7 @@ function argumentLimit(option: number | undefined, settings: number | undefined)
 }
 
 function defaultLogger(): Logger {
-  return pino({ level: process.env.GATEHOUSE_LOG_LEVEL ?? "warn" }, pino.destination({ fd: 2, sync: true }));
+  return stderrLogger({ level: process.env.GATEHOUSE_LOG_LEVEL ?? "warn" });
 }
 
 /**

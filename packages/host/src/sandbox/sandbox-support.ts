@@ -1,4 +1,4 @@
-import { spawn } from "node:child_process";
+import { spawn } from "../common/lazy-spawn.ts";
 
 /**
  * Whether a sandbox can start on this machine; if not, why and what to do about it. `disableUserns`

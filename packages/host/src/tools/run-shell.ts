@@ -1,6 +1,7 @@
-import { type ChildProcess, type StdioOptions, spawn } from "node:child_process";
+import type { ChildProcess, StdioOptions } from "node:child_process";
 import type { Readable } from "node:stream";
 import { toError } from "../common/errors.ts";
+import { spawn } from "../common/lazy-spawn.ts";
 
 /**
  * How long to keep reading after the shell exits. A background job (`server &`) inherits the

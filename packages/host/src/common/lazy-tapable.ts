@@ -1,0 +1,13 @@
+import { createRequire } from "node:module";
+import type * as Tapable from "tapable";
+
+let loaded: typeof Tapable | undefined;
+
+/**
+ * tapable, loaded when the first hook is built: a command that never runs a handler (`gatehouse
+ * tools`, `--help`) does not pay for loading its sixteen CommonJS files at start.
+ */
+export function tapable(): typeof Tapable {
+  loaded ??= createRequire(import.meta.url)("tapable") as typeof Tapable;
+  return loaded;
+}
