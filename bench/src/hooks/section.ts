@@ -28,11 +28,18 @@ function payload(cwd: string, id: number, file: string): string {
 }
 
 /** Wall milliseconds of one process that answers one hook call; throws when the answer is not the expected one. */
-function timeHook(options: { bin: string; cwd: string; home: string; input: string; denied: boolean }): number {
+function timeHook(options: {
+  bin: string;
+  cwd: string;
+  home: string;
+  input: string;
+  denied: boolean;
+  env?: NodeJS.ProcessEnv;
+}): number {
   const started = performance.now();
   const child = spawnSync(process.execPath, [options.bin, "hook", "claude-code"], {
     input: options.input,
-    env: { ...process.env, GATEHOUSE_HOME: options.home, CLAUDE_PROJECT_DIR: options.cwd },
+    env: { ...(options.env ?? process.env), GATEHOUSE_HOME: options.home, CLAUDE_PROJECT_DIR: options.cwd },
     encoding: "utf8",
   });
   const ms = performance.now() - started;
@@ -43,9 +50,9 @@ function timeHook(options: { bin: string; cwd: string; home: string; input: stri
   return ms;
 }
 
-function timeNode(): number {
+function timeNode(env: NodeJS.ProcessEnv = process.env): number {
   const started = performance.now();
-  spawnSync(process.execPath, ["-e", "0"]);
+  spawnSync(process.execPath, ["-e", "0"], { env });
   return performance.now() - started;
 }
 
@@ -77,6 +84,21 @@ export const hooksSection: BenchSection = {
         samples.denied.push(denied);
         samples.node.push(node);
       }
+      // Node parses every certificate NODE_EXTRA_CA_CERTS names at each start, before any of our
+      // code (~80 ms of `node -e 0` on the machine this was written on): the same decision without
+      // it says what Gatehouse adds wherever that variable is not set.
+      const withoutCerts = { allowed: [] as number[], node: [] as number[] };
+      if (process.env.NODE_EXTRA_CA_CERTS) {
+        const env = { ...process.env };
+        delete env.NODE_EXTRA_CA_CERTS;
+        for (let i = 0; i < warmups + count; i++) {
+          const allowed = timeHook({ bin, cwd, home, input: payload(cwd, id++, "a.txt"), denied: false, env });
+          const node = timeNode(env);
+          if (i < warmups) continue;
+          withoutCerts.allowed.push(allowed);
+          withoutCerts.node.push(node);
+        }
+      }
       if (verbose) {
         for (const [name, xs] of Object.entries(samples)) {
           log(
@@ -97,6 +119,20 @@ export const hooksSection: BenchSection = {
         },
         { name: "first call: full project load, stores the plan (ms)", gatehouse: round3(first), target: "info" },
         { name: "node -e 0 on this machine (median ms)", gatehouse: round3(median(samples.node)), target: "info" },
+        ...(withoutCerts.allowed.length === 0
+          ? []
+          : [
+              {
+                name: "allowed decision without NODE_EXTRA_CA_CERTS (median ms; this machine sets it)",
+                gatehouse: round3(median(withoutCerts.allowed)),
+                target: "info",
+              },
+              {
+                name: "node -e 0 without NODE_EXTRA_CA_CERTS (median ms)",
+                gatehouse: round3(median(withoutCerts.node)),
+                target: "info",
+              },
+            ]),
         {
           // The absolute target assumes a machine where node itself starts in ~100 ms; the ratio
           // says how much a decision adds to Node's own start, whatever the machine.
