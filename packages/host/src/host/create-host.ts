@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { Message, UserMessage } from "@gatehouse/sdk";
 import type { Logger } from "pino";
 import { GatehouseError } from "../common/errors.ts";
+import { tapable } from "../common/lazy-tapable.ts";
 import { stderrLogger } from "../common/stderr-logger.ts";
 import { gatehouseHome } from "../config/gatehouse-home.ts";
 import { ExtensionManager } from "../extensions/extension-manager.ts";
@@ -57,6 +58,9 @@ function defaultLogger(): Logger {
  * naming the file and field; an unusable Gatehouse home with GH_STATE_DIR.
  */
 export async function createHost(options: HostOptions): Promise<Host> {
+  // A host that will run loads tapable now, as it did at import before that was made lazy: its first
+  // run then pays no loading. Only an inspecting host (`gatehouse tools`, `extensions`) never needs it.
+  if (!options.inspect) tapable();
   const logger = options.logger ?? defaultLogger();
   const hub = new EventHub(logger);
   if (options.onEvent) hub.subscribe(options.onEvent);
