@@ -43,10 +43,15 @@ function endQuietlyOnClosedPipe(streams: NodeJS.WriteStream[]) {
   };
 }
 
-/** The real process streams and the user's directory (pnpm scripts report it as INIT_CWD). */
+/** The directory the user ran the command from: `pnpm gatehouse` runs in the repository root and reports it as INIT_CWD. */
+export function userCwd(env: NodeJS.ProcessEnv = process.env): string {
+  const fromPnpmScript = env.npm_lifecycle_event === "gatehouse" && env.INIT_CWD;
+  return fromPnpmScript ? (env.INIT_CWD as string) : process.cwd();
+}
+
+/** The real process streams and the user's directory (see `userCwd`). */
 export function processIo(): CliIo {
   const pipes = endQuietlyOnClosedPipe([process.stdout, process.stderr]);
-  const fromPnpmScript = process.env.npm_lifecycle_event === "gatehouse" && process.env.INIT_CWD;
   return {
     stdout: process.stdout,
     stderr: process.stderr,
@@ -55,7 +60,7 @@ export function processIo(): CliIo {
       return process.stdin;
     },
     env: process.env,
-    cwd: fromPnpmScript ? (process.env.INIT_CWD as string) : process.cwd(),
+    cwd: userCwd(),
     onOutputClosed: pipes.onOutputClosed,
     outputClosed: pipes.outputClosed,
   };

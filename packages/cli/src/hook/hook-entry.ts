@@ -4,7 +4,7 @@
 // It also leaves Node's stream modules unloaded where it can: stdin is read and the answer written
 // with plain reads and writes.
 import { readSync, writeSync } from "node:fs";
-import type { CliIo } from "../io.ts";
+import { type CliIo, userCwd } from "../io.ts";
 import { answerHook, HOOK_AGENTS, readStdin } from "./answer-hook.ts";
 import type { EvaluateHook } from "./hook-decide.ts";
 import type { HookAgent } from "./hook-payload.ts";
@@ -54,7 +54,7 @@ function lazyIo(): CliIo {
       return process.stderr;
     },
     env: process.env,
-    cwd: process.cwd(),
+    cwd: userCwd(),
   };
 }
 

@@ -278,6 +278,22 @@ describe("gatehouse hook: how it is started", () => {
     expect([missing.code, missing.stdout]).toEqual([2, ""]);
     expect(missing.stderr).toMatch(/refuses it: --cwd needs a value/);
   });
+
+  it("resolves a relative --cwd where the user ran `pnpm gatehouse`, as every other command does", async () => {
+    const p = project();
+    const payload = {
+      ...recorded("claude-code", "Write", tempDir("gh-hook-elsewhere-")),
+      tool_input: { file_path: join(p.dir, ".env"), content: "X=1" },
+    };
+    // pnpm runs the script in the repository root and names the user's directory in INIT_CWD.
+    const env = { GATEHOUSE_HOME: p.home, CLAUDE_PROJECT_DIR: "", npm_lifecycle_event: "gatehouse", INIT_CWD: p.dir };
+    const run = await runCli(["hook", "claude-code", "--cwd", "."], {
+      stdin: JSON.stringify(payload),
+      env,
+      cwd: tempDir("gh-hook-script-root-"),
+    });
+    expect(denial(run)).toMatch(/denyWrite \.env/);
+  });
 });
 
 describe("gatehouse hook codex", () => {
