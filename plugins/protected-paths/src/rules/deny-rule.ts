@@ -62,39 +62,37 @@ const MAGIC = /[*?[\]{}()!+@\\]/;
 
 type Compiled = { form: "NFC" | "NFD" | "both"; mm: Minimatch }[];
 
+/** The text after a segment's last special character (all of it when it has none). */
+const PLAIN_TAIL = /[^*?[\]{}()!+@\\]*$/;
+
 /**
- * The longest text every path the pattern matches must contain, or undefined when the pattern has
- * none that is certain: a whole literal segment, or the text before the first or after the last
- * special character of a segment (`.env.` of `.env.*`, `.pem` of `*.pem`). Braces (expanded
- * before segments exist), `.`/`..` segments (minimatch folds `a/..` away) and empty ones (`a//b`)
- * give no certainty, so none is claimed.
+ * A pattern's segments (without the empty one before a leading `/`), or undefined when they do not
+ * say what a match looks like: braces expand before segments exist (`{a/b,c}` ends in `b` or `c`),
+ * and minimatch folds `.` and `a/..` away.
  */
-function requiredLiteral(pattern: string): string | undefined {
+function segmentsOf(pattern: string): string[] | undefined {
   if (pattern.includes("{")) return undefined;
   const segments = pattern.split("/");
   if (pattern.startsWith("/")) segments.shift();
-  if (segments.some((s) => s === "" || s === "." || s === "..")) return undefined;
-  let longest: string | undefined;
-  const keep = (text: string) => {
-    if (text.length > 0 && (longest === undefined || text.length > longest.length)) longest = text;
-  };
+  return segments.some((s) => s === "." || s === "..") ? undefined : segments;
+}
+
+/**
+ * The longest text every path the pattern matches must contain, or undefined when the pattern has
+ * none that is certain: a whole literal segment, or the text before the first or after the last
+ * special character of a segment (`.env.` of `.env.*`, `.pem` of `*.pem`). Uncertain segments
+ * (`segmentsOf`) and empty ones (`a//b`) give no certainty, so none is claimed.
+ */
+function requiredLiteral(pattern: string): string | undefined {
+  const segments = segmentsOf(pattern);
+  if (!segments || segments.includes("")) return undefined;
+  let longest = "";
   for (const segment of segments) {
     const first = segment.search(MAGIC);
-    if (first < 0) {
-      keep(segment);
-      continue;
-    }
-    keep(segment.slice(0, first));
-    let last = first;
-    for (let i = segment.length - 1; i > first; i--) {
-      if (MAGIC.test(segment.charAt(i))) {
-        last = i;
-        break;
-      }
-    }
-    keep(segment.slice(last + 1));
+    const pieces = first < 0 ? [segment] : [segment.slice(0, first), PLAIN_TAIL.exec(segment)?.[0] ?? ""];
+    for (const piece of pieces) if (piece.length > longest.length) longest = piece;
   }
-  return longest;
+  return longest || undefined;
 }
 
 function escapeRegExp(text: string): string {
@@ -211,9 +209,8 @@ export function compileDenyRule(options: {
  * with `.`, `..` or empty segments (minimatch folds `a/..` away).
  */
 function nameTest(pattern: string, mmOptions: MinimatchOptions): (name: string) => boolean {
-  if (pattern.includes("{")) return () => true;
-  const segments = pattern.split("/").filter((s, i) => !(i === 0 && s === "" && pattern.startsWith("/")));
-  if (segments.some((s) => s === "." || s === "..")) return () => true;
+  const segments = segmentsOf(pattern);
+  if (!segments) return () => true;
   const last = segments.filter((s) => s.length > 0).at(-1);
   if (last === undefined || last.includes("**")) return () => true;
   const parts = [...new Set([last.normalize("NFC"), last.normalize("NFD")])]
