@@ -14,7 +14,10 @@ async function run(args) {
       evaluated = true;
       return (await import("../dist/hook-evaluate.js")).evaluateHook(options);
     };
-    const code = await hook.exports.hookFastPath(args.slice(1), { evaluate });
+    const onRelay = () => {
+      evaluated = true;
+    };
+    const code = await hook.exports.hookFastPath(args.slice(1), { evaluate, onRelay });
     if (code !== undefined) {
       // The cache is kept from a decision made from a plan: the code every later call runs.
       if (!evaluated) hook.saveCache();

@@ -6,6 +6,7 @@
 import { readSync, writeSync } from "node:fs";
 import { type CliIo, userCwd } from "../io.ts";
 import { answerHook, HOOK_AGENTS, readStdin } from "./answer-hook.ts";
+import { relayWithCaCerts, setAsideCaCerts } from "./ca-certs.ts";
 import type { EvaluateHook } from "./hook-decide.ts";
 import type { HookAgent } from "./hook-payload.ts";
 
@@ -88,18 +89,34 @@ function print(fd: 1 | 2, text: string): void {
  */
 export async function hookFastPath(
   args: readonly string[],
-  options: { evaluate: EvaluateHook },
+  options: {
+    evaluate: EvaluateHook;
+    /** Told when the full evaluation runs in a child process instead (see ca-certs.ts). */
+    onRelay?: () => void;
+  },
 ): Promise<number | undefined> {
   const [agent, ...rest] = args;
   if (!HOOK_AGENTS.includes(agent as HookAgent)) return undefined;
   const cwd = plainCwd(rest);
   if (cwd === false) return undefined;
+  const io = lazyIo();
+  let payload = "";
+  const certs = setAsideCaCerts(io.env);
   const answer = await answerHook({
     agent: agent as HookAgent,
-    io: lazyIo(),
-    stdin: readInput,
+    io,
+    stdin: async (limit) => {
+      payload = await readInput(limit);
+      return payload;
+    },
     parseFlags: () => cwd,
-    evaluate: options.evaluate,
+    // The full evaluation runs the project's extensions: give them the certificates back.
+    evaluate: certs
+      ? async () => {
+          options.onRelay?.();
+          return relayWithCaCerts({ args, payload, env: io.env, certs });
+        }
+      : options.evaluate,
   });
   if (answer.stdout) print(1, answer.stdout);
   if (answer.stderr) print(2, answer.stderr);

@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "
 import { homedir } from "node:os";
 import { dirname, join } from "node:path";
 import { GatehouseError } from "@gatehouse/host";
+import { CA_CERTS_PREFIX } from "./ca-certs.ts";
 import type { HookAgent } from "./hook-payload.ts";
 
 /** Where an agent keeps its hooks, and which events Gatehouse listens to there. */
@@ -57,10 +58,13 @@ export function agentSettings(options: {
 /**
  * The command an agent runs. `|| exit 2` turns every failure of the command itself — gatehouse
  * not on the PATH (127), a crash (1) — into the one exit code both agents treat as blocking, with
- * the shell's or Node's message on stderr; a deliberate refusal exits 2 and stays one.
+ * the shell's or Node's message on stderr; a deliberate refusal exits 2 and stays one. On POSIX
+ * shells the command starts Node without NODE_EXTRA_CA_CERTS (see ca-certs.ts): a decision makes
+ * no TLS connection, and parsing the certificates would be most of its time.
  */
-export function hookCommand(agent: HookAgent, gatehouse = "gatehouse"): string {
-  return `${gatehouse} hook ${agent} || exit 2`;
+export function hookCommand(agent: HookAgent, gatehouse = "gatehouse", platform = process.platform): string {
+  const command = `${gatehouse} hook ${agent} || exit 2`;
+  return platform === "win32" ? command : `${CA_CERTS_PREFIX} ${command}`;
 }
 
 /** Whether a hook command is one Gatehouse installed for `agent` (whatever path it was installed with). */

@@ -2,7 +2,11 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { tempDir } from "../../../host/test/helpers/scenario.ts";
+import { CA_CERTS_PREFIX } from "../../src/hook/ca-certs.ts";
 import { runCli } from "./cli-helpers.ts";
+
+/** The command as installed on this (POSIX) machine: Node starts without NODE_EXTRA_CA_CERTS. */
+const installed = (command: string) => `${CA_CERTS_PREFIX} ${command}`;
 
 const EXISTING = {
   permissions: { allow: ["Bash(npm test:*)"], deny: ["Read(./.env)"] },
@@ -28,7 +32,7 @@ describe("gatehouse hook install", () => {
     const run = await install(dir, ["claude-code"]);
     expect(run.code).toBe(0);
     expect(run.stdout).toContain(`installed in ${file}`);
-    expect(run.stdout).toMatch(/\+ PreToolUse: gatehouse hook claude-code \|\| exit 2/);
+    expect(run.stdout).toContain(`+ PreToolUse: ${installed("gatehouse hook claude-code || exit 2")}`);
     expect(run.stdout).toMatch(/\+ PostToolUseFailure: /);
     expect(run.stdout).toMatch(/no \.gatehouse\/settings\.json.*gatehouse init/s);
     const settings = JSON.parse(readFileSync(file, "utf8"));
@@ -36,7 +40,7 @@ describe("gatehouse hook install", () => {
     expect(settings.hooks.Stop).toEqual(EXISTING.hooks.Stop);
     expect(settings.hooks.PreToolUse).toHaveLength(2);
     expect(settings.hooks.PreToolUse[0]).toEqual({
-      hooks: [{ type: "command", command: "gatehouse hook claude-code || exit 2", timeout: 30 }],
+      hooks: [{ type: "command", command: installed("gatehouse hook claude-code || exit 2"), timeout: 30 }],
     });
     expect(settings.hooks.PreToolUse[1]).toEqual(EXISTING.hooks.PreToolUse[0]);
     expect(settings.hooks.PostToolUseFailure).toHaveLength(1);
@@ -46,10 +50,12 @@ describe("gatehouse hook install", () => {
     expect(JSON.parse(readFileSync(file, "utf8"))).toEqual(settings);
 
     const moved = await install(dir, ["claude-code", "--command", "/opt/gh/bin/gatehouse"]);
-    expect(moved.stdout).toMatch(/~ PreToolUse: \/opt\/gh\/bin\/gatehouse hook claude-code/);
+    expect(moved.stdout).toContain(`~ PreToolUse: ${installed("/opt/gh/bin/gatehouse hook claude-code")}`);
     const updated = JSON.parse(readFileSync(file, "utf8"));
     expect(updated.hooks.PreToolUse).toHaveLength(2);
-    expect(updated.hooks.PreToolUse[0].hooks[0].command).toBe("/opt/gh/bin/gatehouse hook claude-code || exit 2");
+    expect(updated.hooks.PreToolUse[0].hooks[0].command).toBe(
+      installed("/opt/gh/bin/gatehouse hook claude-code || exit 2"),
+    );
 
     const removed = await install(dir, ["claude-code", "--uninstall"]);
     expect(removed.stdout).toMatch(/- PreToolUse: /);
@@ -63,7 +69,7 @@ describe("gatehouse hook install", () => {
     expect(run.stdout).toMatch(/\/hooks/);
     const settings = JSON.parse(readFileSync(join(dir, ".codex", "hooks.json"), "utf8"));
     expect(Object.keys(settings.hooks)).toEqual(["PreToolUse", "PostToolUse"]);
-    expect(settings.hooks.PreToolUse[0].hooks[0].command).toBe("gatehouse hook codex || exit 2");
+    expect(settings.hooks.PreToolUse[0].hooks[0].command).toBe(installed("gatehouse hook codex || exit 2"));
     await install(dir, ["codex", "--uninstall"]);
     expect(JSON.parse(readFileSync(join(dir, ".codex", "hooks.json"), "utf8"))).toEqual({});
   });
