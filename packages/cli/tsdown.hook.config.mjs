@@ -14,6 +14,9 @@ const hook = {
   clean: false,
   fixedExtension: true,
   hash: false,
+  // Minified (names too): V8 reads, hashes and deserializes less per process; about 5% of a
+  // decision's instructions (callgrind). Refusals carry error messages, never stack traces.
+  minify: true,
   outDir: "dist",
   // "error": tsdown warns about every CommonJS build, and this one is CommonJS on purpose.
   logLevel: "error",
