@@ -140,7 +140,12 @@ payload() {
   printf '{"session_id":"s","transcript_path":"%s/t.jsonl","cwd":"%s","hook_event_name":"PreToolUse","tool_name":"Write","tool_input":{"file_path":"%s/%s","content":"x"},"tool_use_id":"toolu_%s"}' \
     "$hooked" "$hooked" "$hooked" "$1" "$2"
 }
-hook() { (cd "$hooked" && PATH="$prefix/bin:$PATH" CLAUDE_PROJECT_DIR="$hooked" gatehouse hook claude-code); }
+# The command exactly as `gatehouse hook install` writes it into .claude/settings.json, run the way
+# Claude Code runs it (sh -c).
+(cd "$hooked" && PATH="$prefix/bin:$PATH" gatehouse hook install claude-code --project >/dev/null) || fail "hook install"
+installed=$(node -e 'console.log(JSON.parse(require("fs").readFileSync(process.argv[1], "utf8")).hooks.PreToolUse[0].hooks[0].command)' "$hooked/.claude/settings.json")
+echo "installed command: $installed"
+hook() { (cd "$hooked" && PATH="$prefix/bin:$PATH" CLAUDE_PROJECT_DIR="$hooked" sh -c "$installed"); }
 for n in 1 2 3; do
   payload .env "deny$n" | hook | grep -q '"permissionDecision":"deny"' || fail "hook call $n did not deny a write to .env"
   [ -z "$(payload notes.md "allow$n" | hook)" ] || fail "hook call $n had an opinion on an allowed write"
