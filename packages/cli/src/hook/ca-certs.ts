@@ -24,6 +24,9 @@ export function setAsideCaCerts(env: NodeJS.ProcessEnv): string | undefined {
   return carried && !env.NODE_EXTRA_CA_CERTS ? carried : undefined;
 }
 
+/** How long the relayed evaluation may take before it is killed and the call refused. */
+const RELAY_TIMEOUT_MS = 25_000;
+
 /**
  * Answers the same hook call in a child process started with NODE_EXTRA_CA_CERTS restored (and the
  * carrier removed, so the child evaluates itself): `args` after `hook`, the payload as read.
@@ -46,6 +49,10 @@ export function relayWithCaCerts(options: {
     env,
     encoding: "utf8",
     maxBuffer: 16 * 1024 * 1024,
+    // The child refuses by itself after 20 s; one stuck in code that never yields is killed before
+    // the agents' own hook timeout (30 s as installed), which would let the call run.
+    timeout: RELAY_TIMEOUT_MS,
+    killSignal: "SIGKILL",
   });
   if (child.error) throw new Error(`the evaluation with NODE_EXTRA_CA_CERTS could not start (${child.error.message})`);
   if (child.status === null) throw new Error(`the evaluation with NODE_EXTRA_CA_CERTS ended by ${child.signal}`);
