@@ -44,16 +44,16 @@ async function modulesLoadedBy(args: (project: string) => string[]) {
 const HOST_INDEX = /\/host\/dist\/index\.js$/;
 
 // The start-up budget of a one-shot command (issue 12: ≤ 3× node -e 0): these packages are loaded
-// only when a command needs them (a transpiled extension, a log line, a hook run, a watch).
+// only when a command needs them (a transpiled extension, a log line, a hook run, a watch, a glob).
 describe("what gatehouse tools loads in a project with both plugins", () => {
-  it("the plugins load (natively, from their built dist), and neither jiti, pino, tapable, chokidar nor sucrase does", async () => {
+  it("the plugins load (natively, from their built dist), and neither jiti, pino, tapable, chokidar, sucrase nor minimatch does", async () => {
     const { run, loaded } = await modulesLoadedBy((project) => ["tools", "--cwd", project]);
     expect(run.stderr).toBe("");
     expect(run.code).toBe(0);
     expect(loaded.some((l) => /protected-paths\/dist\/index\.js$/.test(l))).toBe(true);
     expect(loaded.some((l) => /tool-audit\/dist\/index\.js$/.test(l))).toBe(true);
     expect(loaded.some((l) => /\/zod\//.test(l))).toBe(true);
-    const lazy = loaded.filter((l) => /\/node_modules\/(jiti|pino|tapable|chokidar|sucrase)\//.test(l));
+    const lazy = loaded.filter((l) => /\/node_modules\/(jiti|pino|tapable|chokidar|sucrase|minimatch)\//.test(l));
     expect(lazy).toEqual([]);
   });
 
