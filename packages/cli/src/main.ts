@@ -30,6 +30,19 @@ export interface CommandEntry {
   spec: CommandSpec;
   /** Imported when the command runs, so `gatehouse --help` loads no host, plugin or provider code. */
   load: () => Promise<Command>;
+  /** False for a command whose module does not import `@gatehouse/host` (see `MainOptions.preloadHost`). */
+  host?: false;
+}
+
+/** What the installed bin adds to `main` (tests and bin/dev.mjs pass nothing). */
+export interface MainOptions {
+  /**
+   * Loads `@gatehouse/host` (and with it the SDK and zod) before a command that uses it is imported.
+   * bin/gatehouse.js loads it through `require()`: Node ≥ 20.19 then reads and links the whole ES
+   * module graph synchronously, without the promise and worker-pool round trips `import()` makes
+   * for each of its ~100 modules, which is most of a one-shot command's start-up.
+   */
+  preloadHost?: () => void;
 }
 
 /** Every command, in the order the main help lists them. */
@@ -44,7 +57,7 @@ export const COMMANDS: Readonly<Record<string, CommandEntry>> = {
   policy: { spec: policySpec, load: async () => (await import("./policy-command.ts")).policyCommand },
   audit: { spec: auditSpec, load: async () => (await import("./audit-command.ts")).auditCommand },
   models: { spec: modelsSpec, load: async () => (await import("./models-command.ts")).modelsCommand },
-  hook: { spec: hookSpec, load: async () => (await import("./hook/hook-command.ts")).hookCommand },
+  hook: { spec: hookSpec, load: async () => (await import("./hook/hook-command.ts")).hookCommand, host: false },
 };
 
 const INPUT_ERRORS = new Set([
@@ -110,7 +123,7 @@ function unknownCommand(io: CliIo, name: string): number {
  * Contract: never throws; prints errors to stderr as "gatehouse: <message>" and returns an exit code.
  * `--help`/`-h` after any command prints that command's help (exit 0) without loading it.
  */
-export async function main(argv: string[], io: CliIo = processIo()): Promise<number> {
+export async function main(argv: string[], io: CliIo = processIo(), options: MainOptions = {}): Promise<number> {
   const [command, ...rest] = argv;
   if (command === "--version" || command === "-v" || command === "version") {
     io.stdout.write(`${cliVersion()}\n`);
@@ -135,6 +148,7 @@ export async function main(argv: string[], io: CliIo = processIo()): Promise<num
     return ExitCode.ok;
   }
   try {
+    if (entry.host !== false) options.preloadHost?.();
     const code = await (await entry.load())(rest, io);
     return io.outputClosed?.() ? ExitCode.ok : code;
   } catch (error) {

@@ -3,6 +3,7 @@ import type { z } from "zod";
 import { describeZodIssues } from "../common/describe-zod-issues.ts";
 import { GatehouseError } from "../common/errors.ts";
 import { type JsonSource, parseJsonSource } from "../common/json-source.ts";
+import { PARSE_ONCE } from "../common/parse-once.ts";
 import { osReason } from "./os-reason.ts";
 
 /** What to read and how to word its problems. */
@@ -63,7 +64,7 @@ function parseJsonFile<Schema extends z.ZodType>(
       cause: error,
     });
   }
-  const parsed = schema.safeParse(source.value);
+  const parsed = schema.safeParse(source.value, PARSE_ONCE);
   if (parsed.success) return { value: parsed.data, source };
   const lines = describeZodIssues(parsed.error, source, file);
   const count = lines.length === 1 ? "1 problem" : `${lines.length} problems`;

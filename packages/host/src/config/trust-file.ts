@@ -4,38 +4,42 @@ import { join } from "node:path";
 import { z } from "zod";
 import { strictObject } from "../common/describe-zod-issues.ts";
 import { GatehouseError } from "../common/errors.ts";
+import { lazy } from "../common/lazy.ts";
 import { osReason } from "./os-reason.ts";
 import { ensurePrivateDir } from "./private-dir.ts";
 import { readJsonFile } from "./read-json-file.ts";
 
-const digest = z.string().regex(/^[0-9a-f]{64}$/, "expected a sha256 hex digest");
+/** The schemas of `<home>/trust.json`, built at the first read of a trust store (see `lazy`). */
+function buildSchemas() {
+  const digest = z.string().regex(/^[0-9a-f]{64}$/, "expected a sha256 hex digest");
+  const extensionRecord = strictObject({
+    grantedAt: z.string().min(1),
+    files: z.record(z.string(), digest),
+  });
+  const projectRecord = strictObject({
+    grantedAt: z.string().min(1),
+    extensions: z.record(z.string(), extensionRecord),
+  });
+  /** A record written by Gatehouse before trust covered imports: read, never honoured. */
+  const legacyRecord = strictObject({
+    grantedAt: z.string().min(1),
+    files: z.record(z.string(), digest),
+  });
+  /**
+   * The schema of `<home>/trust.json`.
+   * Contract: `version` 2 is this format; a version 1 store (trust of entry files only, from an older
+   * Gatehouse) is read so its projects can be told to trust again, and is replaced by version 2 on the
+   * next write. Any other version is an error rather than something this version would rewrite.
+   */
+  const trustFile = z.discriminatedUnion("version", [
+    strictObject({ version: z.literal(1), projects: z.record(z.string(), legacyRecord) }),
+    strictObject({ version: z.literal(2), projects: z.record(z.string(), projectRecord) }),
+  ]);
+  return { extensionRecord, projectRecord, trustFile };
+}
 
-const extensionRecordSchema = strictObject({
-  grantedAt: z.string().min(1),
-  files: z.record(z.string(), digest),
-});
-
-const projectRecordSchema = strictObject({
-  grantedAt: z.string().min(1),
-  extensions: z.record(z.string(), extensionRecordSchema),
-});
-
-/** A record written by Gatehouse before trust covered imports: read, never honoured. */
-const legacyRecordSchema = strictObject({
-  grantedAt: z.string().min(1),
-  files: z.record(z.string(), digest),
-});
-
-/**
- * The schema of `<home>/trust.json`.
- * Contract: `version` 2 is this format; a version 1 store (trust of entry files only, from an older
- * Gatehouse) is read so its projects can be told to trust again, and is replaced by version 2 on the
- * next write. Any other version is an error rather than something this version would rewrite.
- */
-export const trustFileSchema = z.discriminatedUnion("version", [
-  strictObject({ version: z.literal(1), projects: z.record(z.string(), legacyRecordSchema) }),
-  strictObject({ version: z.literal(2), projects: z.record(z.string(), projectRecordSchema) }),
-]);
+const schemas = lazy(buildSchemas);
+type Schemas = ReturnType<typeof buildSchemas>;
 
 /** The trust store as this version writes it: one record per trusted project, keyed by its real path. */
 export interface TrustFile {
@@ -46,10 +50,10 @@ export interface TrustFile {
 }
 
 /** The trust granted to one project: per project extension (by entry), its files' sha256. */
-export type TrustRecord = z.output<typeof projectRecordSchema>;
+export type TrustRecord = z.output<Schemas["projectRecord"]>;
 
 /** The trust granted to one extension: the sha256 of each project file it loads, by relative path. */
-export type ExtensionTrustRecord = z.output<typeof extensionRecordSchema>;
+export type ExtensionTrustRecord = z.output<Schemas["extensionRecord"]>;
 
 /** The path of the trust store under a Gatehouse home. */
 export function trustFilePath(home: string): string {
@@ -68,7 +72,7 @@ export function readTrustFile(home: string): TrustFile {
   ensurePrivateDir(home);
   const loaded = readJsonFile({
     file: trustFilePath(home),
-    schema: trustFileSchema,
+    schema: schemas().trustFile,
     what: "trust store",
     optional: true,
   });

@@ -3,6 +3,7 @@ import type { ConfigMergeRules } from "@gatehouse/sdk";
 import type { z } from "zod";
 import { describeZodIssues, formatPath } from "../common/describe-zod-issues.ts";
 import { GatehouseError } from "../common/errors.ts";
+import { PARSE_ONCE } from "../common/parse-once.ts";
 import type { SettingsLocation } from "../config/extension-specs.ts";
 import { isWithin, resolveRoot } from "../config/resolve-root.ts";
 import { type LevelValue, mergeSection } from "../config/rule-merge.ts";
@@ -47,7 +48,7 @@ export function readConfig<S extends z.ZodType>(options: {
   if (!input.levels.every((l) => isObject(l.value))) {
     // A section that is not an object (a schema of one value) has no keys to merge: the strongest wins.
     const strongest = input.levels[0] as LevelValue;
-    const parsed = schema.safeParse(strongest.value);
+    const parsed = schema.safeParse(strongest.value, PARSE_ONCE);
     if (!parsed.success) throw configError(name, validateLevel(name, schema, strongest));
     const from = [
       { level: strongest.level.level, file: strongest.level.file, ...strongest.level.source.locate(["config", name]) },
@@ -58,7 +59,7 @@ export function readConfig<S extends z.ZodType>(options: {
     };
   }
   const floorSection = input.levels.find((l) => l.level.level === "managed")?.value ?? {};
-  const floorParse = input.floor ? schema.safeParse(floorSection) : undefined;
+  const floorParse = input.floor ? schema.safeParse(floorSection, PARSE_ONCE) : undefined;
   const merged = mergeSection(input.levels, {
     name,
     rules: options.merge,
@@ -75,14 +76,14 @@ export function readConfig<S extends z.ZodType>(options: {
       ),
     );
   }
-  const parsed = schema.safeParse(merged.value);
+  const parsed = schema.safeParse(merged.value, PARSE_ONCE);
   if (!parsed.success) throw configError(name, mergedIssues(name, parsed.error.issues, input.levels, merged.origins));
   const keys = explainKeys(parsed.data, merged.origins, Object.keys(options.merge ?? {}));
   return { value: parsed.data, explanation: { floor: input.floor, value: parsed.data, keys } };
 }
 
 function readInline<S extends z.ZodType>(name: string, schema: S, input: { section: unknown; source: string }) {
-  const parsed = schema.safeParse(input.section ?? {});
+  const parsed = schema.safeParse(input.section ?? {}, PARSE_ONCE);
   if (!parsed.success) {
     const where = parsed.error.issues.map((issue) => ({ ...issue, path: ["config", name, ...issue.path] }));
     throw new GatehouseError(
@@ -107,7 +108,7 @@ function readInline<S extends z.ZodType>(name: string, schema: S, input: { secti
  * checks that span several keys run on the merged section.
  */
 function validateLevel(name: string, schema: z.ZodType, { level, value }: LevelValue): string[] {
-  const parsed = schema.safeParse(value);
+  const parsed = schema.safeParse(value, PARSE_ONCE);
   if (parsed.success) return [];
   // A section that is not an object is judged whole; inside an object, only what this level sets.
   const own = isObject(value)

@@ -2,6 +2,7 @@ import { readFile } from "node:fs/promises";
 import { describeZodIssues } from "../common/describe-zod-issues.ts";
 import { GatehouseError } from "../common/errors.ts";
 import { parseJsonSource } from "../common/json-source.ts";
+import { PARSE_ONCE } from "../common/parse-once.ts";
 import { type Script, scriptSchema } from "./script-schema.ts";
 
 /**
@@ -27,7 +28,7 @@ export async function loadScript(file: string): Promise<Script> {
  */
 export function parseScript(text: string, file: string): Script {
   const source = parseJsonSource(text, file);
-  const parsed = scriptSchema.safeParse(source.value);
+  const parsed = scriptSchema().safeParse(source.value, PARSE_ONCE);
   if (parsed.success) return parsed.data;
   const lines = describeZodIssues(parsed.error, source, file);
   const count = lines.length === 1 ? "1 problem" : `${lines.length} problems`;

@@ -1,6 +1,7 @@
 import type { StopReason, TextContent, ThinkingContent, ToolCall, Usage } from "@gatehouse/sdk";
 import { z } from "zod";
 import { strictObject } from "../common/describe-zod-issues.ts";
+import { lazy } from "../common/lazy.ts";
 
 /** One content block of a scripted turn, exactly as it will appear in the assistant message. */
 export type ScriptBlock = TextContent | ThinkingContent | ToolCall;
@@ -24,47 +25,51 @@ export interface Script {
 
 /** setTimeout's largest delay; anything longer would fire at once. */
 const MAX_DELAY_MS = 2_147_483_647;
-const tokenCount = z.number().int().min(0);
+/** The schemas of a script's parts, built at the first script read (see `lazy`). */
+function buildSchemas() {
+  const tokenCount = z.number().int().min(0);
+  const textBlock = strictObject({ type: z.literal("text"), text: z.string() });
+  const thinkingBlock = strictObject({ type: z.literal("thinking"), thinking: z.string() });
+  const toolCallBlock = strictObject({
+    type: z.literal("toolCall"),
+    id: z.string().optional(),
+    name: z.string(),
+    arguments: z.record(z.string(), z.unknown()).default({}),
+  });
+  const usageSchema = strictObject({
+    input: tokenCount,
+    output: tokenCount,
+    cacheRead: tokenCount.optional(),
+    cacheWrite: tokenCount.optional(),
+    totalTokens: tokenCount.optional(),
+  });
+  const turn = strictObject({
+    content: z.array(z.discriminatedUnion("type", [textBlock, thinkingBlock, toolCallBlock])),
+    stopReason: z.enum(["stop", "toolUse", "length", "error", "aborted"]).optional(),
+    errorMessage: z.string().optional(),
+    delayMs: z.number().min(0).max(MAX_DELAY_MS).optional(),
+    usage: usageSchema.optional(),
+  });
+  return { turn };
+}
 
-const textBlock = strictObject({ type: z.literal("text"), text: z.string() });
-const thinkingBlock = strictObject({ type: z.literal("thinking"), thinking: z.string() });
-const toolCallBlock = strictObject({
-  type: z.literal("toolCall"),
-  id: z.string().optional(),
-  name: z.string(),
-  arguments: z.record(z.string(), z.unknown()).default({}),
-});
-
-const usageSchema = strictObject({
-  input: tokenCount,
-  output: tokenCount,
-  cacheRead: tokenCount.optional(),
-  cacheWrite: tokenCount.optional(),
-  totalTokens: tokenCount.optional(),
-});
-
-const turnSchema = strictObject({
-  content: z.array(z.discriminatedUnion("type", [textBlock, thinkingBlock, toolCallBlock])),
-  stopReason: z.enum(["stop", "toolUse", "length", "error", "aborted"]).optional(),
-  errorMessage: z.string().optional(),
-  delayMs: z.number().min(0).max(MAX_DELAY_MS).optional(),
-  usage: usageSchema.optional(),
-});
-
-type RawTurn = z.output<typeof turnSchema>;
+type RawTurn = z.output<ReturnType<typeof buildSchemas>["turn"]>;
 
 /**
- * The zod schema of a script file. Unknown keys are errors that name the allowed keys.
+ * The zod schema of a script file, built at its first use. Unknown keys are errors that name the
+ * allowed keys.
  * Contract: the output is a `Script`; a tool call without an id gets `call_<turnIndex>_<blockIndex>`.
  */
-export const scriptSchema = strictObject({
-  prompt: z.string().optional(),
-  turns: z.array(turnSchema),
-}).transform((raw): Script => {
-  const script: Script = { turns: raw.turns.map(toTurn) };
-  if (raw.prompt !== undefined) script.prompt = raw.prompt;
-  return script;
-});
+export const scriptSchema = lazy(() =>
+  strictObject({
+    prompt: z.string().optional(),
+    turns: z.array(buildSchemas().turn),
+  }).transform((raw): Script => {
+    const script: Script = { turns: raw.turns.map(toTurn) };
+    if (raw.prompt !== undefined) script.prompt = raw.prompt;
+    return script;
+  }),
+);
 
 function toTurn(raw: RawTurn, turnIndex: number): ScriptTurn {
   const content = raw.content.map((block, blockIndex): ScriptBlock => {

@@ -28,8 +28,6 @@ export interface BashDetails {
   violations?: { path: string; rule: string }[];
 }
 
-const parameters = builtinToolParameters.bash;
-
 /** The output as the model sees it: the tail, with a marker on top saying what was cut and where the rest is. */
 function body(summary: CommandOutputSummary): string {
   const { tail, totalLines, totalBytes, fullOutputPath } = summary;
@@ -84,7 +82,11 @@ export function createBashTool(): AnyToolDefinition {
   return defineTool({
     name: "bash",
     description: `Run a bash command in the working directory and return its combined stdout and stderr. A non-zero exit code makes the result an error that includes the code and the output. The command is killed, with every process it started, after timeout seconds (default ${BASH_DEFAULT_TIMEOUT_SECONDS}). Output over ${DEFAULT_MAX_LINES} lines or ${formatBytes(DEFAULT_MAX_BYTES)} is cut to its last part, and the whole output is saved to a temp file named in the result. Background jobs (cmd &) keep running after the command returns (redirect their output to a file), except in a sandbox, where every process the command started ends with it. Prefer read, grep, find and ls for looking at files.`,
-    parameters,
+    // A getter: the SDK builds the schemas when one is first read (a run validating a call), not
+    // when a command that only lists tools starts.
+    get parameters() {
+      return builtinToolParameters.bash;
+    },
     effects: (args) => [{ kind: "exec", command: args.command }],
     honoursSandbox: true,
     execute: async (args, ctx) => {

@@ -1,11 +1,11 @@
 import {
   type AnyToolDefinition,
+  type BuiltinToolInputs,
   builtinToolParameters,
   defineTool,
   type ToolContext,
   type ToolResult,
 } from "@gatehouse/sdk";
-import type { z } from "zod";
 import { applyEdits, type TextEdit } from "./apply-edits.ts";
 import { refuseUncheckedFile } from "./effect-pins.ts";
 import type { FileMutationQueue } from "./file-mutation-queue.ts";
@@ -30,9 +30,7 @@ export interface EditDetails {
   diff?: LineDiff;
 }
 
-const parameters = builtinToolParameters.edit;
-
-type EditArgs = z.output<typeof parameters>;
+type EditArgs = BuiltinToolInputs["edit"];
 
 function editsOf(args: EditArgs): TextEdit[] {
   if (args.edits !== undefined) {
@@ -109,7 +107,11 @@ export function createEditTool(options: { queue: FileMutationQueue }): AnyToolDe
     name: "edit",
     description:
       "Edit an existing file by replacing exact text. oldText must match the file exactly (whitespace and indentation included) and occur exactly once, unless replaceAll is true; add surrounding lines to make it unique. To make several changes in one call, pass edits: [{oldText, newText}, ...] instead; each is matched against the original file and they must not overlap. The file's line endings (LF or CRLF) are kept. Paths are relative to the working directory unless absolute; ~ is the home directory. To create a file or replace it whole, use write.",
-    parameters,
+    // A getter: the SDK builds the schemas when one is first read (a run validating a call), not
+    // when a command that only lists tools starts.
+    get parameters() {
+      return builtinToolParameters.edit;
+    },
     effects: (args) => [{ kind: "write", path: args.path }],
     execute: async (args, ctx): Promise<ToolResult> => {
       let absPath: string | undefined;

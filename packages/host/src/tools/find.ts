@@ -1,6 +1,6 @@
 import { stat } from "node:fs/promises";
 import { type AnyToolDefinition, builtinToolParameters, defineTool, type ToolResult } from "@gatehouse/sdk";
-import { minimatch } from "minimatch";
+import { minimatch } from "./lazy-minimatch.ts";
 import { resolveToolPath } from "./resolve-path.ts";
 import { describeFailure, failureResult, textResult } from "./tool-result.ts";
 import { byName, walkTree } from "./walk-tree.ts";
@@ -18,8 +18,6 @@ export interface FindDetails {
   /** Entries the path policy withheld (neither listed nor entered). */
   withheld: number;
 }
-
-const parameters = builtinToolParameters.find;
 
 async function search(options: {
   pattern: string;
@@ -65,7 +63,11 @@ export function createFindTool(): AnyToolDefinition {
   return defineTool({
     name: "find",
     description: `Find files and directories by glob pattern under a directory (default: the working directory). Results are relative to the searched directory, one per line; directories end with "/". Hidden (dot) files are included; .git and node_modules directories are skipped, symlinked directories are not entered, and entries the path policy withholds are left out (the result says how many). A pattern without "/" (e.g. "*.ts") matches names at any depth; use "**" for explicit depth (e.g. "src/**/*.test.ts"). At most ${FIND_MAX_RESULTS} results. To search file contents, use grep.`,
-    parameters,
+    // A getter: the SDK builds the schemas when one is first read (a run validating a call), not
+    // when a command that only lists tools starts.
+    get parameters() {
+      return builtinToolParameters.find;
+    },
     effects: (args) => [{ kind: "read", path: args.path ?? "." }],
     execute: async (args, ctx) => {
       const displayPath = args.path ?? ".";

@@ -1,7 +1,7 @@
 import { realpath, stat } from "node:fs/promises";
 import path from "node:path";
 import { type AnyToolDefinition, builtinToolParameters, defineTool, type ToolResult } from "@gatehouse/sdk";
-import { minimatch } from "minimatch";
+import { minimatch } from "./lazy-minimatch.ts";
 import { openChecked } from "./open-checked.ts";
 import { resolveToolPath } from "./resolve-path.ts";
 import { describeFailure, failureResult, textResult } from "./tool-result.ts";
@@ -26,8 +26,6 @@ export interface GrepDetails {
   /** Files and directories the path policy withheld (not searched, not shown). */
   withheld: number;
 }
-
-const parameters = builtinToolParameters.grep;
 
 type Target = { absPath: string; relPath: string };
 
@@ -143,7 +141,11 @@ export function createGrepTool(): AnyToolDefinition {
   return defineTool({
     name: "grep",
     description: `Search file contents for a JavaScript regular expression (case-sensitive; e.g. "[Ff]oo" for either case). path may be a file or a directory (default: the working directory); glob limits a directory search to files whose relative path or name matches. Output lines are "path:line: text" with paths relative to the searched directory. Binary files, .git and node_modules are skipped, and so are symlinks that lead out of the searched directory and files the path policy withholds (the result says how many); lines longer than ${GREP_MAX_LINE_CHARS} characters are cut; at most ${GREP_MAX_MATCHES} matches. To find files by name, use find.`,
-    parameters,
+    // A getter: the SDK builds the schemas when one is first read (a run validating a call), not
+    // when a command that only lists tools starts.
+    get parameters() {
+      return builtinToolParameters.grep;
+    },
     effects: (args) => [{ kind: "read", path: args.path ?? "." }],
     execute: async (args, ctx) => {
       const displayPath = args.path ?? ".";

@@ -18,8 +18,6 @@ export interface LsDetails {
   withheld: number;
 }
 
-const parameters = builtinToolParameters.ls;
-
 /** Case-insensitive, then by code unit: a total order that does not depend on the machine's locale. */
 function compareNames(a: string, b: string): number {
   return byName(a.toLowerCase(), b.toLowerCase()) || byName(a, b);
@@ -75,7 +73,11 @@ export function createLsTool(): AnyToolDefinition {
   return defineTool({
     name: "ls",
     description: `List the entries of a directory (default: the working directory), sorted by name, one per line. Directories end with "/"; hidden (dot) files are included. At most ${LS_MAX_ENTRIES} entries are shown; entries the path policy withholds are left out (the result says how many). Paths are relative to the working directory unless absolute; ~ is the home directory. To search a tree recursively, use find.`,
-    parameters,
+    // A getter: the SDK builds the schemas when one is first read (a run validating a call), not
+    // when a command that only lists tools starts.
+    get parameters() {
+      return builtinToolParameters.ls;
+    },
     effects: (args) => [{ kind: "read", path: args.path ?? "." }],
     execute: async (args, ctx) => {
       const displayPath = args.path ?? ".";

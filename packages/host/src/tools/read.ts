@@ -1,12 +1,12 @@
 import path from "node:path";
 import {
   type AnyToolDefinition,
+  type BuiltinToolInputs,
   builtinToolParameters,
   defineTool,
   type ToolContext,
   type ToolResult,
 } from "@gatehouse/sdk";
-import type { z } from "zod";
 import { refuseUncheckedFile } from "./effect-pins.ts";
 import { resolveToolPath } from "./resolve-path.ts";
 import { describeFailure, failureResult, textResult } from "./tool-result.ts";
@@ -36,8 +36,6 @@ export interface ReadDetails {
   mimeType?: string;
 }
 
-const parameters = builtinToolParameters.read;
-
 /** The marker under a partial view; it always says which offset to pass next. */
 function continuation(options: { from: number; to: number; total: number; view: Truncation }): string {
   const { from, to, total, view } = options;
@@ -46,7 +44,7 @@ function continuation(options: { from: number; to: number; total: number; view: 
   return `[${prefix}showing lines ${from}-${to} of ${total}${reason}; call read with offset=${to + 1} to continue]`;
 }
 
-function readText(displayPath: string, absPath: string, buffer: Buffer, args: z.output<typeof parameters>) {
+function readText(displayPath: string, absPath: string, buffer: Buffer, args: BuiltinToolInputs["read"]) {
   const text = buffer.toString("utf8");
   const all = text.length === 0 ? [] : text.split("\n");
   if (all[all.length - 1] === "") all.pop();
@@ -79,7 +77,7 @@ function readText(displayPath: string, absPath: string, buffer: Buffer, args: z.
 async function readPath(options: {
   displayPath: string;
   absPath: string;
-  args: z.output<typeof parameters>;
+  args: BuiltinToolInputs["read"];
   ctx: ToolContext;
 }): Promise<ToolResult> {
   const { displayPath, absPath, ctx } = options;
@@ -101,7 +99,7 @@ async function readPath(options: {
 }
 
 /** The result for a file's bytes: an image block, a refusal for binary data, or a text view. */
-function viewOf(displayPath: string, absPath: string, buffer: Buffer, args: z.output<typeof parameters>): ToolResult {
+function viewOf(displayPath: string, absPath: string, buffer: Buffer, args: BuiltinToolInputs["read"]): ToolResult {
   const mimeType = IMAGE_TYPES[path.extname(absPath).toLowerCase()];
   if (mimeType !== undefined) {
     return {
@@ -124,7 +122,11 @@ export function createReadTool(): AnyToolDefinition {
   return defineTool({
     name: "read",
     description: `Read a text file or an image. Paths are relative to the working directory unless absolute; ~ is the home directory. Text is shown as-is (no line numbers), at most ${DEFAULT_MAX_LINES} lines or ${formatBytes(DEFAULT_MAX_BYTES)} per call; when the view is cut, a marker at the end says which offset to pass next. Use offset (1-based first line) and limit (number of lines) to read part of a large file. PNG, JPEG, GIF and WebP files are returned as images. For a directory, use ls.`,
-    parameters,
+    // A getter: the SDK builds the schemas when one is first read (a run validating a call), not
+    // when a command that only lists tools starts.
+    get parameters() {
+      return builtinToolParameters.read;
+    },
     effects: (args) => [{ kind: "read", path: args.path }],
     execute: async (args, ctx) => {
       let absPath: string | undefined;

@@ -18,8 +18,6 @@ export interface WriteDetails {
   diff?: LineDiff;
 }
 
-const parameters = builtinToolParameters.write;
-
 /**
  * Writes `content` to exactly the file `target` names (see `openVerified`).
  * Contract: a target that is not a regular file (a FIFO, a device), or a hard link made after the
@@ -66,7 +64,11 @@ export function createWriteTool(options: { queue: FileMutationQueue }): AnyToolD
     name: "write",
     description:
       "Create or overwrite a file with the given content; missing parent directories are created. Paths are relative to the working directory unless absolute; ~ is the home directory. This replaces the whole file: to change part of an existing file, use edit.",
-    parameters,
+    // A getter: the SDK builds the schemas when one is first read (a run validating a call), not
+    // when a command that only lists tools starts.
+    get parameters() {
+      return builtinToolParameters.write;
+    },
     effects: (args) => [{ kind: "write", path: args.path }],
     execute: async (args, ctx) => {
       let absPath: string | undefined;
