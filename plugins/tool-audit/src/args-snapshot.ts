@@ -22,10 +22,7 @@ function toJson(value: unknown): string | undefined {
 /** A plain object: what JSON.parse makes, with no `toJSON` to call. */
 function isPlainObject(value: object): value is Record<string, unknown> {
   const proto = Object.getPrototypeOf(value);
-  return (
-    (proto === Object.prototype || proto === null) &&
-    typeof (value as { toJSON?: unknown }).toJSON !== "function"
-  );
+  return (proto === Object.prototype || proto === null) && typeof (value as { toJSON?: unknown }).toJSON !== "function";
 }
 
 /**

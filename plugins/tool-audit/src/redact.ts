@@ -95,7 +95,8 @@ function keepVerbatim(args: Record<string, unknown>, verbatim: readonly string[]
   for (const key of Object.keys(args)) {
     const value = verbatim.includes(key) ? asJson(args[key]) : redactValue(args[key], 1);
     // "__proto__" must become an own field (as Object.fromEntries makes it), not the prototype.
-    if (key === "__proto__") Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
+    if (key === "__proto__")
+      Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
     else out[key] = value;
   }
   return out;

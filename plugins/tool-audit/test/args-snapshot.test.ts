@@ -21,6 +21,9 @@ function byJson(start: unknown, end: unknown): boolean {
 
 const date = new Date("2026-01-02T03:04:05.000Z");
 const big = "x".repeat(100_000);
+/** `[1, <hole>, 3]`. */
+const holey: unknown[] = [1, 2, 3];
+delete holey[1];
 
 /** Start/end pairs: equal, reordered, changed deep down, and values outside plain JSON. */
 const pairs: [string, unknown, unknown][] = [
@@ -42,7 +45,8 @@ const pairs: [string, unknown, unknown][] = [
   ["array longer", { xs: [1, 2] }, { xs: [1, 2, 3] }],
   ["array order", { xs: [1, 2] }, { xs: [2, 1] }],
   ["array vs object", { xs: [1] }, { xs: { 0: 1 } }],
-  ["hole becomes null", { xs: [1, , 3] }, { xs: [1, null, 3] }],
+  ["hole becomes null", { xs: holey }, { xs: [1, null, 3] }],
+  ["undefined item becomes null", { xs: [1, undefined, 3] }, { xs: [1, null, 3] }],
   ["Date and its ISO text", { at: "2026-01-02T03:04:05.000Z" }, { at: date }],
   ["Date then another text", { at: date }, { at: "2027-01-01T00:00:00.000Z" }],
   ["toJSON object", { v: { toJSON: () => "t" } }, { v: "t" }],
