@@ -251,9 +251,31 @@ async function peerTrial(count) {
   };
 }
 
+/**
+ * `"profile": "<prefix>"` in the spec: a V8 CPU profile of each timed run alone (host creation,
+ * checks and warm-ups left out), written to `<prefix>.<n>.cpuprofile`, for finding where a row's
+ * time goes.
+ */
+async function startProfiler() {
+  const { Session } = await import("node:inspector/promises");
+  const session = new Session();
+  session.connect();
+  await session.post("Profiler.enable");
+  await session.post("Profiler.setSamplingInterval", { interval: 100 });
+  let n = 0;
+  return {
+    resume: () => session.post("Profiler.start"),
+    async pause() {
+      const { profile } = await session.post("Profiler.stop");
+      writeFileSync(`${spec.profile}.${n++}.cpuprofile`, JSON.stringify(profile));
+    },
+  };
+}
+
 // ---- Timing ------------------------------------------------------------------------------------
 
 const where = side === "gatehouse" ? project() : undefined;
+const profiler = spec.profile ? await startProfiler() : undefined;
 const wall = [];
 const cpu = [];
 try {
@@ -263,7 +285,9 @@ try {
     collect();
     const start = performance.now();
     const startCpu = process.cpuUsage();
+    if (i >= warmups) await profiler?.resume();
     await trial.run();
+    if (i >= warmups) await profiler?.pause();
     const used = process.cpuUsage(startCpu);
     const per = count > 1 ? count : w.perTurn;
     wall.push(((performance.now() - start) * 1000) / per);

@@ -19,21 +19,28 @@ export function checkCall(
     onAllowed?: (effect: ToolEffect, decision: Extract<Decision, { allow: true }>) => void;
   } = {},
 ): Decision {
-  const subject = `Call to tool ${showPath(options.toolName ?? "?")}`;
+  const subject = () => `Call to tool ${showPath(options.toolName ?? "?")}`;
   if (effects === undefined) {
     if (policy.settings.undeclaredEffects === "allow") return allow();
     const why = "it declares no effects, so the paths it touches cannot be checked; declare effects on the tool";
-    return deny({ subject, why, rule: "undeclared effects" });
+    return deny({ subject: subject(), why, rule: "undeclared effects" });
   }
   if (!Array.isArray(effects)) {
-    return deny({ subject, why: "its effects are not a list, so they cannot be checked", rule: "malformed effects" });
+    return deny({
+      subject: subject(),
+      why: "its effects are not a list, so they cannot be checked",
+      rule: "malformed effects",
+    });
   }
+  let first: Extract<Decision, { allow: true }> | undefined;
   const spellings: Spelling[] = [];
   for (const effect of effects) {
     const decision = policy.check(effect);
     if (!decision.allow) return decision;
     options.onAllowed?.(effect, decision);
+    first ??= decision;
     spellings.push(...decision.spellings);
   }
-  return allow(spellings);
+  // One effect (the common case): its decision is the call's.
+  return effects.length === 1 && first ? first : allow(spellings);
 }

@@ -64,6 +64,9 @@ export interface Policy {
   sandboxProfile(options: { quarantineDir: () => string }): SandboxProfile;
 }
 
+/** How a read filter checks a path: tools hand it absolute paths, never `~`. */
+const FILTER_OPTIONS: EvaluateOptions = Object.freeze({ expandHome: false });
+
 /** "Write to "x"", or just "Write" when there is no path worth quoting. */
 function subjectFor(access: Access, path: unknown): string {
   const quotable = typeof path === "string" && path.trim().length > 0;
@@ -160,15 +163,22 @@ export function compilePolicy(parsed: ProtectedPathsConfig, options: PolicyOptio
   }
 
   function readFilter(): (absolutePath: string) => boolean {
-    let table: AliasTable | undefined;
-    const filtered: PolicyContext = {
-      ...base,
-      aliasOf: (info) => {
-        table ??= aliases();
-        return aliasIn(table, info);
-      },
+    // Made at the filter's first use: most tools given a filter (read, write, custom tools) never call it.
+    let filtered: PolicyContext | undefined;
+    const filteredContext = (): PolicyContext => {
+      let table: AliasTable | undefined;
+      return {
+        ...base,
+        aliasOf: (info) => {
+          table ??= aliases();
+          return aliasIn(table, info);
+        },
+      };
     };
-    return (absolutePath) => evaluatePath(filtered, "read", absolutePath, { expandHome: false }).ok;
+    return (absolutePath) => {
+      filtered ??= filteredContext();
+      return evaluatePath(filtered, "read", absolutePath, FILTER_OPTIONS).ok;
+    };
   }
 
   return {

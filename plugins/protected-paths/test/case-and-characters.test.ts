@@ -2,6 +2,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { createPolicy } from "../src/index.ts";
 import { detectCaseFolding } from "../src/paths/case-folding.ts";
+import { checkPathText } from "../src/paths/path-text.ts";
 import { type FileInfo, nodePolicyFs, type PolicyFs } from "../src/paths/policy-fs.ts";
 import { createFixture, exec, read, reasonOf, ruleOf, write } from "./helpers/fixture.ts";
 import { createFoldingFs } from "./helpers/folding-fs.ts";
@@ -144,5 +145,39 @@ describe("invisible and control characters, NUL, non-strings, empty paths", () =
   it.each(["", "   "])("an empty path (%j) is a clear refusal", (value) => {
     const decision = createFixture().policy().check(read(value));
     expect(reasonOf(decision)).toBe("Read refused: the path is empty; pass a file or directory path (empty path).");
+  });
+});
+
+describe("the path text check scans once and still refuses exactly the listed code points", () => {
+  /** The listed ranges, as SPEC and path-text.ts name them. */
+  const RANGES: readonly [number, number][] = [
+    [0x00, 0x1f],
+    [0x7f, 0x9f],
+    [0xad, 0xad],
+    [0x61c, 0x61c],
+    [0x180e, 0x180e],
+    [0x200b, 0x200f],
+    [0x2028, 0x202e],
+    [0x2060, 0x206f],
+    [0xfeff, 0xfeff],
+  ];
+  const listed = (cp: number) => RANGES.some(([from, to]) => cp >= from && cp <= to);
+
+  it("every code point (surrogate halves aside) is refused if and only if it is listed", () => {
+    const wrong: string[] = [];
+    for (let cp = 0; cp <= 0x10ffff; cp++) {
+      if (cp >= 0xd800 && cp <= 0xdfff) continue;
+      const problem = checkPathText(`src/a${String.fromCodePoint(cp)}b.ts`);
+      const refused = problem !== undefined;
+      if (refused !== listed(cp)) wrong.push(cp.toString(16));
+    }
+    expect(wrong).toEqual([]);
+  });
+
+  it("blank paths of every kind of white space are empty paths", () => {
+    for (const blank of [" ", "\u00a0", "\u2003", "\u3000", " \u1680 "]) {
+      expect(checkPathText(blank)?.rule).toBe("empty path");
+    }
+    expect(checkPathText(" a ")).toBeUndefined();
   });
 });

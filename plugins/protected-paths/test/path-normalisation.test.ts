@@ -1,5 +1,6 @@
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { insideWorkspace } from "../src/paths/workspace.ts";
 import { createFixture, read, reasonOf, ruleOf, write } from "./helpers/fixture.ts";
 
 describe("normalisation: .. segments and redundant separators", () => {
@@ -93,5 +94,35 @@ describe("the workspace root itself", () => {
     expect(ruleOf(policy.check(write(f.base)))).toBe("workspace root");
     expect(ruleOf(policy.check(write("/")))).toBe("workspace root");
     expect(ruleOf(policy.check(read(".")))).toBe("allow");
+  });
+});
+
+describe("workspace containment of resolved paths", () => {
+  /** The reference: containment decided by path.relative alone. */
+  const byRelative = (root: string, target: string) => {
+    const rel = path.relative(root, target);
+    return !(rel === ".." || rel.startsWith(`..${path.sep}`) || path.isAbsolute(rel));
+  };
+  const roots = ["/proj", "/", "/proj/sub", "/a/../proj", "/proj/"];
+  const targets = [
+    "/proj",
+    "/proj/",
+    "/proj/x",
+    "/proj-evil/x",
+    "/projx",
+    "/proj/../etc/passwd",
+    "/proj/./x",
+    "/proj/x/..",
+    "/proj/x/../..",
+    "/proj//x",
+    "/proj/..x/y",
+    "/proj/sub/../../x",
+    "/",
+    "/etc",
+  ];
+  it.each(roots)("insideWorkspace agrees with path.relative for every target under root %j", (root) => {
+    const ws = [{ given: root, absolute: root, real: root }];
+    for (const target of targets)
+      expect([target, insideWorkspace(ws, target)]).toEqual([target, byRelative(root, target)]);
   });
 });

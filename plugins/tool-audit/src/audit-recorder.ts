@@ -1,5 +1,6 @@
 import { performance } from "node:perf_hooks";
 import type { ToolExecutionEndEvent, ToolOutcome } from "@gatehouse/sdk";
+import { type ArgsSnapshot, argsChanged, snapshotArgs } from "./args-snapshot.ts";
 import type { AuditKey } from "./audit-key.ts";
 import type { RecordFields, RecordKind, SessionStartRecord } from "./record.ts";
 import { RecordChain, type RecordChainOptions } from "./record-chain.ts";
@@ -28,35 +29,7 @@ export interface AuditRecorderOptions {
   clock?: () => number;
 }
 
-type OpenCall = { startedAt: number; argsJson: string | undefined };
-
-function toJson(value: unknown): string | undefined {
-  try {
-    return JSON.stringify(value);
-  } catch {
-    return undefined;
-  }
-}
-
-/** Deep equality of JSON data, whatever the key order. */
-function sameData(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (a === null || b === null || typeof a !== "object" || typeof b !== "object") return false;
-  if (Array.isArray(a) !== Array.isArray(b)) return false;
-  const ka = Object.keys(a);
-  if (ka.length !== Object.keys(b).length) return false;
-  const ra = a as Record<string, unknown>;
-  const rb = b as Record<string, unknown>;
-  return ka.every((k) => Object.hasOwn(rb, k) && sameData(ra[k], rb[k]));
-}
-
-/** Whether the arguments that ran differ from the requested ones (snapshotted as JSON at the start). */
-function argsChanged(startJson: string | undefined, args: unknown): boolean {
-  const endJson = toJson(args);
-  if (startJson === undefined || endJson === undefined) return true;
-  // Fast path: byte-equal JSON. Otherwise compare as data, since schema parsing may reorder keys.
-  return endJson !== startJson && !sameData(JSON.parse(startJson), JSON.parse(endJson));
-}
+type OpenCall = { startedAt: number; args: ArgsSnapshot };
 
 /**
  * Turns the events of one run into the records of one session and writes them in order.
@@ -117,7 +90,7 @@ export class AuditRecorder {
   /** Writes `call_start` with the redacted requested arguments. */
   callStart(event: { toolCallId: string; toolName: string; args: unknown }): boolean {
     const open = this.#open.get(event.toolCallId) ?? [];
-    open.push({ startedAt: this.#clock(), argsJson: toJson(event.args) });
+    open.push({ startedAt: this.#clock(), args: snapshotArgs(event.args) });
     this.#open.set(event.toolCallId, open);
     this.#calls++;
     const args = this.#options.redact(event.toolName, event.args);
@@ -135,22 +108,25 @@ export class AuditRecorder {
     if (open && open.length === 0) this.#open.delete(event.toolCallId);
     this.#ended++;
     this.#outcomes[event.outcome] = (this.#outcomes[event.outcome] ?? 0) + 1;
-    const changed = started !== undefined && argsChanged(started.argsJson, event.args);
-    return this.#write("call_end", {
+    const changed = started !== undefined && argsChanged(started.args, event.args);
+    // Built field by field (no spread of temporary objects), in the order the format lists them.
+    const fields = {
       toolCallId: event.toolCallId,
       tool: event.toolName,
       outcome: event.outcome,
       isError: event.isError,
-      ...(typeof event.blockedBy === "string" ? { blockedBy: event.blockedBy } : {}),
-      ...(typeof event.reason === "string" ? { reason: capReason(event.reason) } : {}),
-      ...(started ? { durationMs: Math.round((this.#clock() - started.startedAt) * 1000) / 1000 } : {}),
-      ...(!started && startedIn
-        ? { startSession: startedIn.session, durationMs: Math.max(0, Date.now() - startedIn.startedAtMs) }
-        : {}),
-      resultSize: resultSize(event.result),
-      ...(Array.isArray(event.effects) ? { paths: recordedEffects(event.effects) } : {}),
-      ...(changed ? { args: this.#options.redact(event.toolName, event.args) } : {}),
-    });
+    } as RecordFields<"call_end">;
+    if (typeof event.blockedBy === "string") fields.blockedBy = event.blockedBy;
+    if (typeof event.reason === "string") fields.reason = capReason(event.reason);
+    if (started) fields.durationMs = Math.round((this.#clock() - started.startedAt) * 1000) / 1000;
+    else if (startedIn) {
+      fields.startSession = startedIn.session;
+      fields.durationMs = Math.max(0, Date.now() - startedIn.startedAtMs);
+    }
+    fields.resultSize = resultSize(event.result);
+    if (Array.isArray(event.effects)) fields.paths = recordedEffects(event.effects);
+    if (changed) fields.args = this.#options.redact(event.toolName, event.args);
+    return this.#write("call_end", fields);
   }
 
   /** Writes a `gap` record: the session's first `lost` records went to a file that was lost. */

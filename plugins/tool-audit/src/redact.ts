@@ -91,11 +91,15 @@ function asJson(value: unknown): unknown {
 }
 
 function keepVerbatim(args: Record<string, unknown>, verbatim: readonly string[]): unknown {
-  return Object.fromEntries(
-    Object.keys(args).map(
-      (key) => [key, verbatim.includes(key) ? asJson(args[key]) : redactValue(args[key], 1)] as const,
-    ),
-  );
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(args)) {
+    const value = verbatim.includes(key) ? asJson(args[key]) : redactValue(args[key], 1);
+    // "__proto__" must become an own field (as Object.fromEntries makes it), not the prototype.
+    if (key === "__proto__")
+      Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
+    else out[key] = value;
+  }
+  return out;
 }
 
 function runRedactor(redactor: ArgsRedactor, args: Record<string, unknown>): unknown {

@@ -84,7 +84,9 @@ export class AuditSink {
   #identity: FileIdentity | undefined;
   #ship: ReturnType<typeof pino.transport> | undefined;
   #failure: AuditWriteFailure | undefined;
-  #pending = "";
+  /** The batch: whole lines, UTF-8, in a buffer kept for the sink's life (no string per line kept). */
+  #pending: Buffer | undefined;
+  #pendingBytes = 0;
   #pendingLines = 0;
   /** Lines this sink has written, over every file it has had open. */
   #written = 0;
@@ -168,7 +170,7 @@ export class AuditSink {
     const errno = errnoOf(error);
     if (typeof errno === "string") failure.errno = errno;
     this.#failure = failure;
-    this.#pending = "";
+    this.#pendingBytes = 0;
     this.#pendingLines = 0;
     this.#options.onError?.(failure);
   }
@@ -197,7 +199,7 @@ export class AuditSink {
   }
 
   /** One system call of whole lines (retried only for a partial write). */
-  #writeRaw(data: string): boolean {
+  #writeRaw(data: string | Buffer): boolean {
     if (this.#fd === undefined || data.length === 0) return this.healthy;
     try {
       writeFully(this.#fd, data);
@@ -209,14 +211,15 @@ export class AuditSink {
     }
   }
 
-  #writeLines(data: string, lines: number): void {
+  #writeLines(data: string | Buffer, lines: number): void {
     if (lines === 0 || !this.#stillThere() || !this.#writeRaw(data)) return;
     const opens = this.#opens;
     if (!this.#stillThere()) return;
     // The file vanished between the check and the write: the lines went with it; write them again.
     if (this.#opens !== opens && !this.#writeRaw(data)) return;
     this.#written += lines;
-    this.#ship?.write(data);
+    // The transport gets its own copy: a batch buffer is refilled after this.
+    this.#ship?.write(typeof data === "string" ? data : data.toString("utf8"));
     const reopened = this.#reopened;
     this.#reopened = undefined;
     if (reopened) this.#options.onReopened?.(reopened.cause, reopened.lost);
@@ -244,10 +247,25 @@ export class AuditSink {
       this.#fsyncNow("write");
       return this.healthy;
     }
-    this.#pending += `${line}\n`;
-    this.#pendingLines++;
-    if (this.#pending.length >= this.#batchBytes) this.commit();
+    this.#append(line);
+    if (this.#pendingBytes >= this.#batchBytes) this.commit();
     return this.healthy;
+  }
+
+  /** Adds one line and its newline to the batch buffer, growing it when the line might not fit. */
+  #append(line: string): void {
+    // A UTF-16 code unit takes at most 3 bytes of UTF-8 (a surrogate pair: 4 for 2 units).
+    const room = this.#pendingBytes + 3 * line.length + 1;
+    let pending = this.#pending;
+    if (!pending || pending.length < room) {
+      const grown = Buffer.allocUnsafe(Math.max(room, 2 * (pending?.length ?? 0), this.#batchBytes + 4096));
+      pending?.copy(grown, 0, 0, this.#pendingBytes);
+      pending = grown;
+      this.#pending = pending;
+    }
+    this.#pendingBytes += pending.write(line, this.#pendingBytes, "utf8");
+    pending[this.#pendingBytes++] = 0x0a;
+    this.#pendingLines++;
   }
 
   /** Lines handed to the kernel so far (over every file this sink has had open). */
@@ -262,10 +280,12 @@ export class AuditSink {
   commit(): boolean {
     if (!this.healthy || this.#fd === undefined) return this.healthy;
     // A reopen's gap record joins the batch while it is written: loop until nothing is pending.
-    while (this.#pendingLines > 0 && this.healthy) {
-      const data = this.#pending;
+    while (this.#pendingLines > 0 && this.healthy && this.#pending) {
+      // A view, not a copy: #writeLines is done with it (written and shipped) before it tells of a
+      // reopen, whose gap record is the next thing appended to the buffer.
+      const data = this.#pending.subarray(0, this.#pendingBytes);
       const lines = this.#pendingLines;
-      this.#pending = "";
+      this.#pendingBytes = 0;
       this.#pendingLines = 0;
       this.#writeLines(data, lines);
     }

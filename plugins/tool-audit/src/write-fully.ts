@@ -5,7 +5,12 @@ import { writeSync } from "node:fs";
  * if the kernel wrote part of it (then lines of another process could come between the parts).
  * Contract: throws the system error of a failed write.
  */
-export function writeFully(fd: number, data: string): void {
+export function writeFully(fd: number, data: string | Buffer): void {
+  if (typeof data !== "string") {
+    let offset = 0;
+    while (offset < data.length) offset += writeSync(fd, data, offset, data.length - offset);
+    return;
+  }
   const first = writeSync(fd, data);
   const total = Buffer.byteLength(data, "utf8");
   if (first >= total) return;

@@ -51,6 +51,23 @@ describe("AuditSink", () => {
     expect(sink.dropped).toBe(1);
   });
 
+  it('fsync "batch" keeps every byte of lines in any script, whatever their size against the batch', async () => {
+    const file = join(tempDir(), "audit.jsonl");
+    const sink = openAuditSink({ file, fsync: "batch", batchBytes: 1024 });
+    // Two-, three- and four-byte UTF-8 (a surrogate pair), lines just under, at and far over the batch.
+    const texts = ["é", "€", "日本語", "🔒", "a"];
+    const written: string[] = [];
+    for (let i = 0; i < 400; i++) {
+      const text = texts[i % texts.length] as string;
+      const l = JSON.stringify({ i, text: text.repeat(i % 50 === 0 ? 3000 : (i * 7) % 400) });
+      written.push(l);
+      expect(sink.write(l)).toBe(true);
+      if (i % 97 === 0) expect(sink.commit()).toBe(true);
+    }
+    expect(await sink.close()).toBe(true);
+    expect(readFileSync(file, "utf8")).toBe(`${written.join("\n")}\n`);
+  });
+
   for (const fsync of ["every", "batch"] as const) {
     it(`${fsync}: a file whose parent is a regular file fails with a typed error, healthy false`, async () => {
       const dir = tempDir();

@@ -236,7 +236,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
         onHalt: ({ by, reason }) => {
           halted = { extension: by, reason };
         },
-        pinEffects: (effects) => pinEffectTargets(effects, options.cwd),
+        pinEffects: (effects, guardPins) => pinEffectTargets(effects, options.cwd, guardPins),
         cwd: options.cwd,
         logger,
       });

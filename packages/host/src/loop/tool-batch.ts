@@ -89,12 +89,17 @@ function refusal(toolCall: ToolCall, checks: BatchChecks, config: LoopConfig): F
 function withCheckedPins(call: PreparedCall, config: LoopConfig): PreparedCall {
   if (call.effects === undefined || config.pinEffects === undefined) return call;
   // The host's map is the one handed on (it may carry more than paths); the guards' pins join it.
-  const pins = config.pinEffects(call.effects);
+  const pins = config.pinEffects(call.effects, call.pins);
   for (const [path, reals] of call.pins ?? []) {
-    const known = pins.get(path) ?? [];
-    pins.set(path, [...known, ...reals.filter((real) => !known.includes(real))]);
+    const known = pins.get(path);
+    if (!known) pins.set(path, [...reals]);
+    else if (reals.some((real) => !known.includes(real))) {
+      pins.set(path, [...known, ...reals.filter((real) => !known.includes(real))]);
+    }
   }
-  return pins.size === 0 ? call : { ...call, pins };
+  // `call` was made for this call by its preflight: handing the pins on in place copies nothing.
+  if (pins.size > 0) call.pins = pins;
+  return call;
 }
 
 /** What starting a call gave: a call ready to execute, or one already finalized (with its end event). */

@@ -125,9 +125,16 @@ export interface LoopConfig {
   /**
    * The real file each read/write effect names now, by absolute path: called for a call the guards
    * just allowed, and merged into its pins (`ToolContext.pinnedTargets`) so the tool acts on exactly
-   * what was checked, whether or not a guard pinned it too. Injected because it touches the disk.
+   * what was checked, whether or not a guard pinned it too. `guardPins` are the pins the guards just
+   * made (absolute → real paths); a path they pinned may be taken from there rather than resolved
+   * again. Injected because it touches the disk.
    */
-  pinEffects?: ((effects: readonly ToolEffect[]) => Map<string, readonly string[]>) | undefined;
+  pinEffects?:
+    | ((
+        effects: readonly ToolEffect[],
+        guardPins?: ReadonlyMap<string, readonly string[]>,
+      ) => Map<string, readonly string[]>)
+    | undefined;
   /**
    * Called when a guard blocked a call with `terminate: true`: the run ends after that batch (no
    * steering, follow-up or further turn). Lets the embedder say who ended it.

@@ -18,7 +18,7 @@ export class CheckedPins extends Map<string, readonly string[]> {
   /** Records what `real` is now (call at check time). */
   remember(real: string): void {
     if (this.#identities.has(real)) return;
-    const info = lstatSync(real, { throwIfNoEntry: false });
+    const info = lstatSync(real, NO_THROW);
     this.#identities.set(real, info === undefined ? "absent" : { dev: info.dev, ino: info.ino });
   }
 
@@ -31,13 +31,23 @@ export class CheckedPins extends Map<string, readonly string[]> {
 // One pin map per checked call: its layout (and the code built on it) outlives each run.
 keepShape(new CheckedPins());
 
+/** `lstat` that answers `undefined` for a missing path instead of throwing. */
+const NO_THROW = Object.freeze({ throwIfNoEntry: false });
+
 /**
  * The real file each read and write effect names right now, keyed by its absolute path as the
  * built-in tools resolve it, with what that file is: what the host pins when guards check a call,
  * so the tool later opens exactly what was checked (`ToolContext.pinnedTargets`), whether or not a
- * guard pinned it too. Contract: never throws; a path the tools would refuse (empty, NUL) is left out.
+ * guard pinned it too. Where a guard pinned the same absolute path (`checked`: the guards' pins,
+ * made a moment ago in the same check), its real paths are the ones pinned and remembered, without
+ * resolving the path again: the tool re-resolves it before opening and refuses anything else.
+ * Contract: never throws; a path the tools would refuse (empty, NUL) is left out.
  */
-export function pinEffectTargets(effects: readonly ToolEffect[], cwd: string): CheckedPins {
+export function pinEffectTargets(
+  effects: readonly ToolEffect[],
+  cwd: string,
+  checked?: ReadonlyMap<string, readonly string[]>,
+): CheckedPins {
   const pins = new CheckedPins();
   for (const effect of effects) {
     if ((effect.kind !== "read" && effect.kind !== "write") || typeof effect.path !== "string") continue;
@@ -47,14 +57,19 @@ export function pinEffectTargets(effects: readonly ToolEffect[], cwd: string): C
     } catch {
       continue;
     }
-    const real = resolveRealPath(absolute);
-    try {
-      pins.remember(real);
-    } catch {
-      // Unreadable (EACCES, ENOTDIR): the tool's own open reports it.
+    const guarded = checked?.get(absolute);
+    const reals = guarded !== undefined && guarded.length > 0 ? guarded : [resolveRealPath(absolute)];
+    const list = pins.get(absolute);
+    const merged = list ? [...list] : [];
+    for (const real of reals) {
+      try {
+        pins.remember(real);
+      } catch {
+        // Unreadable (EACCES, ENOTDIR): the tool's own open reports it.
+      }
+      if (!merged.includes(real)) merged.push(real);
     }
-    const list = pins.get(absolute) ?? [];
-    if (!list.includes(real)) pins.set(absolute, [...list, real]);
+    pins.set(absolute, merged);
   }
   return pins;
 }

@@ -66,7 +66,11 @@ export function evaluatePath(
     views,
   });
   if (views.loop) return refuse("symlink loop", "its symlinks do not resolve (a cycle or too many levels)");
-  const bases = [views.absolute, ...views.reals.filter((r) => r !== views.absolute)];
+  // The normalised spelling, then every real one that differs from it (usually the one real path is it).
+  const bases =
+    views.reals[0] === views.absolute
+      ? views.reals
+      : [views.absolute, ...views.reals.filter((r) => r !== views.absolute)];
 
   const rulesOnly = options.rulesOnly === true;
   if (access === "write" && !rulesOnly) {

@@ -22,6 +22,14 @@ function isForbidden(ch: string): boolean {
   return FORBIDDEN_RANGES.some(([from, to]) => cp >= from && cp <= to);
 }
 
+/** Any of `FORBIDDEN_RANGES` (one scan, no allocation: the common path holds none). */
+const ANY_FORBIDDEN = new RegExp(
+  `[${FORBIDDEN_RANGES.map(([from, to]) => `\\u{${from.toString(16)}}-\\u{${to.toString(16)}}`).join("")}]`,
+  "u",
+);
+/** Something other than white space (what `trim` removes). */
+const NOT_BLANK = /\S/;
+
 /** Why a path was refused before it was even resolved. */
 export interface PathTextProblem {
   rule: "non-string path" | "empty path" | "NUL byte" | "control character";
@@ -48,7 +56,8 @@ export function checkPathText(value: unknown): PathTextProblem | undefined {
   if (typeof value !== "string") {
     return { rule: "non-string path", why: `the path is ${kindOf(value)}, not a string; pass the path as a string` };
   }
-  if (value.trim().length === 0) return { rule: "empty path", why: "the path is empty; pass a file or directory path" };
+  if (!NOT_BLANK.test(value)) return { rule: "empty path", why: "the path is empty; pass a file or directory path" };
+  if (!ANY_FORBIDDEN.test(value)) return undefined;
   if (value.includes("\0")) {
     return { rule: "NUL byte", why: "the path contains a NUL byte, which no file path may contain" };
   }

@@ -39,13 +39,13 @@ export interface SpellOptions {
   fs: PolicyFs;
 }
 
-function variants(p: string, folding: boolean): Spelling[] {
-  const out: Spelling[] = [
-    { form: "nfc", path: p.normalize("NFC") },
-    { form: "nfd", path: p.normalize("NFD") },
-  ];
-  if (folding) out.push({ form: "folded", path: p.normalize("NFC").toLowerCase() });
-  return out;
+/** Anything but printable ASCII (control characters never get here: the path text check refuses them). */
+const NOT_PLAIN_ASCII = /[^ -~]/;
+
+/** Appends `p` as `form` unless some spelling already has that text. */
+function addSpelling(spellings: Spelling[], form: SpellingForm, p: string): void {
+  for (const s of spellings) if (s.path === p) return;
+  spellings.push({ form, path: p });
 }
 
 /**
@@ -62,15 +62,22 @@ export function spellPath(input: string, options: SpellOptions): PathViews {
   // doubled separators it is the same path, and resolving it again would only repeat syscalls.
   const viaShell = raw === absolute ? viaNormal : resolveReal(raw, options.fs);
   const reals = viaShell.path === viaNormal.path ? [viaNormal.path] : [viaNormal.path, viaShell.path];
-  const base: Spelling[] = [
+  const spellings: Spelling[] = [
     { form: "given", path: input },
     { form: "absolute", path: absolute },
     { form: "real", path: viaNormal.path },
   ];
-  if (viaShell.path !== viaNormal.path) base.push({ form: "real-shell", path: viaShell.path });
-  const seen = new Set(base.map((s) => s.path));
-  const extra = [absolute, ...reals].flatMap((p) => variants(p, options.folding));
-  const spellings = [...base, ...extra.filter((s) => !seen.has(s.path) && seen.add(s.path))];
+  if (viaShell.path !== viaNormal.path) spellings.push({ form: "real-shell", path: viaShell.path });
+  // NFC/NFD and case-folded variants of the absolute and real spellings, each once. An ASCII path
+  // is its own NFC and NFD form (already listed), so only its folded form can be new.
+  for (const p of [absolute, ...reals]) {
+    const ascii = !NOT_PLAIN_ASCII.test(p);
+    if (!ascii) {
+      addSpelling(spellings, "nfc", p.normalize("NFC"));
+      addSpelling(spellings, "nfd", p.normalize("NFD"));
+    }
+    if (options.folding) addSpelling(spellings, "folded", (ascii ? p : p.normalize("NFC")).toLowerCase());
+  }
   return {
     given: input,
     absolute,

@@ -35,9 +35,24 @@ export function relativeInside(root: string, target: string): string | undefined
   return rel;
 }
 
+/** A `.` or `..` segment: a path holding one is not in normal form, so a prefix says nothing. */
+const DOT_SEGMENT = /(?:^|\/)\.\.?(?:\/|$)/;
+
+/**
+ * True when `target` is `root` or below it. Normal absolute paths (what the resolver gives) are
+ * inside when the root and a separator prefix them; anything else is decided by `relativeInside`.
+ */
+function isWithin(root: string, target: string): boolean {
+  if (target === root) return true;
+  const prefix = root.endsWith("/") ? root : `${root}/`;
+  if (target.startsWith(prefix) && !DOT_SEGMENT.test(target) && !target.includes("//")) return true;
+  return relativeInside(root, target) !== undefined;
+}
+
 /** True when `real` is one of the roots or inside one (exact comparison of real paths). */
 export function insideWorkspace(roots: readonly WorkspaceRoot[], real: string): boolean {
-  return roots.some((root) => relativeInside(root.real, real) !== undefined);
+  for (const root of roots) if (isWithin(root.real, real)) return true;
+  return false;
 }
 
 /** True when `p` is a workspace root (either spelling) or an ancestor of one. */
