@@ -5,6 +5,8 @@
 // too) can load it with V8's code cache (src/code-cache.ts). CommonJS because Node 20 caches
 // compiled code only for scripts, not for ES modules, and because importing Node's builtins from
 // an ES module builds a facade of each (node:fs's loads every stream class and readline).
+import { asciiOutput } from "../../scripts/ascii-output.mjs";
+
 const hook = {
   entry: { hook: "src/hook/hook-entry.ts" },
   format: "cjs",
@@ -17,6 +19,9 @@ const hook = {
   // Minified (names too): V8 reads, hashes and deserializes less per process; about 5% of a
   // decision's instructions (callgrind). Refusals carry error messages, never stack traces.
   minify: true,
+  // Pure ASCII, like every package build (see scripts/ascii-output.mjs): one non-ASCII character
+  // makes the whole file a two-byte string for V8.
+  plugins: [asciiOutput()],
   outDir: "dist",
   // "error": tsdown warns about every CommonJS build, and this one is CommonJS on purpose.
   logLevel: "error",

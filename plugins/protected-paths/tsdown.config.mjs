@@ -3,5 +3,5 @@ import { packageBuild } from "../../tsdown.base.mjs";
 // resolving and loading minimatch's eight modules was a tenth of that process's start.
 export default {
   ...packageBuild({ index: "src/index.ts", decide: "src/decide-entry.ts" }),
-  noExternal: ["minimatch", "brace-expansion", "balanced-match"],
+  deps: { alwaysBundle: ["minimatch", "brace-expansion", "balanced-match"] },
 };

@@ -1,7 +1,7 @@
-import { performance } from "node:perf_hooks";
 import type { ToolExecutionEndEvent, ToolOutcome } from "@gatehouse/sdk";
 import { type ArgsSnapshot, argsChanged, snapshotArgs } from "./args-snapshot.ts";
 import type { AuditKey } from "./audit-key.ts";
+import { monotonicMs } from "./monotonic-ms.ts";
 import type { RecordFields, RecordKind, SessionStartRecord } from "./record.ts";
 import { RecordChain, type RecordChainOptions } from "./record-chain.ts";
 import { capReason, recordedEffects, resultSize } from "./summarize-call.ts";
@@ -25,7 +25,7 @@ export interface AuditRecorderOptions {
   ordinal?: number;
   settled?: number;
   chain?: Omit<RecordChainOptions, "key">;
-  /** A monotonic clock in ms for durations; default `performance.now`. */
+  /** A monotonic clock in ms for durations; default `monotonicMs`. */
   clock?: () => number;
 }
 
@@ -54,7 +54,7 @@ export class AuditRecorder {
     this.#options = options;
     this.#chain = new RecordChain({ ...options.chain, key: options.key.records });
     this.session = this.#chain.session;
-    this.#clock = options.clock ?? (() => performance.now());
+    this.#clock = options.clock ?? monotonicMs;
   }
 
   /** How many records the session has produced, and the MAC of the last one: what a seal holds. */

@@ -3,6 +3,7 @@ import { createRequire } from "node:module";
 import { dirname } from "node:path";
 import type { pino } from "pino";
 import { type FileIdentity, fileChange, openAppendOnly } from "./log-file.ts";
+import { monotonicMs } from "./monotonic-ms.ts";
 import type { FsyncMode } from "./record.ts";
 import { endsTorn } from "./torn-tail.ts";
 import { writeFully } from "./write-fully.ts";
@@ -96,7 +97,7 @@ export class AuditSink {
   /** How many times the file was opened (a reopened file may get the same descriptor number). */
   #opens = 0;
   #unsynced = false;
-  #lastFsync = performance.now();
+  #lastFsync = monotonicMs();
   #dropped = 0;
   #closed = false;
 
@@ -230,7 +231,7 @@ export class AuditSink {
     try {
       fsyncSync(this.#fd);
       this.#unsynced = false;
-      this.#lastFsync = performance.now();
+      this.#lastFsync = monotonicMs();
     } catch (error) {
       this.#fail(op, error);
     }
@@ -289,7 +290,7 @@ export class AuditSink {
       this.#pendingLines = 0;
       this.#writeLines(data, lines);
     }
-    if (performance.now() - this.#lastFsync >= this.#fsyncIntervalMs) this.#fsyncNow("flush");
+    if (monotonicMs() - this.#lastFsync >= this.#fsyncIntervalMs) this.#fsyncNow("flush");
     return this.healthy;
   }
 
