@@ -1,6 +1,7 @@
 import type { GatehouseEvent, GatehouseEventType, HandlerContext } from "@gatehouse/sdk";
 import { deepFreeze } from "../common/deep-freeze.ts";
 import { isPromiseLike } from "../common/is-promise.ts";
+import { keepShape } from "../common/keep-shape.ts";
 import { tapable } from "../common/lazy-tapable.ts";
 import type { FinalResult, LoopHooks, ToolCallRequest, ToolCallVerdict, ToolResultRequest } from "../loop/types.ts";
 import type { SandboxRuntime } from "../sandbox/sandbox-runtime.ts";
@@ -211,3 +212,7 @@ export class HookBus implements LoopHooks {
     return isPromiseLike<void>(done) ? Promise.resolve(done) : undefined;
   }
 }
+
+// A bus is built at a run's first turn, after the previous host's bus died: one idle bus keeps the
+// layout (and the optimised code of the loop built on it) alive across hosts and full GCs.
+keepShape(new HookBus([], { timeoutMs: 1000, onError: () => undefined }));
