@@ -286,6 +286,7 @@ try {
     const start = performance.now();
     const startCpu = process.cpuUsage();
     if (i >= warmups) await profiler?.resume();
+    if (spec.marks) console.log("RUN", i);
     await trial.run();
     if (i >= warmups) await profiler?.pause();
     const used = process.cpuUsage(startCpu);

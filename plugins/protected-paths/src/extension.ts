@@ -1,9 +1,15 @@
 import { homedir } from "node:os";
-import { defineExtension, type ExtensionDefinition, type GuardedToolCallEvent, type ToolEffect } from "@gatehouse/sdk";
+import {
+  defineExtension,
+  type ExtensionDefinition,
+  type GuardedToolCallEvent,
+  type ReservedPath,
+  type ToolEffect,
+} from "@gatehouse/sdk";
 import { checkCall } from "./check-call.ts";
 import { protectedPathsConfigSchema, protectedPathsMergeRules } from "./config.ts";
-import { createPolicy } from "./create-policy.ts";
 import type { Spelling } from "./paths/spellings.ts";
+import { compilePolicy } from "./policy.ts";
 
 /**
  * Pins the real file an allowed read or write resolved to, so the host's file tools refuse to
@@ -29,13 +35,16 @@ export const protectedPaths: ExtensionDefinition = defineExtension({
   setup(api) {
     const config = api.config(protectedPathsConfigSchema, { merge: protectedPathsMergeRules });
     // Rebuilt when the reserved paths change (an extension loaded later reserved its log or key).
+    // `config` is already parsed (defaults in): compiled as is, never parsed again per rebuild.
+    const compile = (reserved: readonly ReservedPath[]) =>
+      compilePolicy(config, { cwd: api.cwd, home: homedir(), gatehouseHome: api.gatehouseHome, reserved });
     let reserved = api.reservedPaths();
-    let policy = createPolicy(config, { cwd: api.cwd, home: homedir(), gatehouseHome: api.gatehouseHome, reserved });
+    let policy = compile(reserved);
     const current = () => {
       const now = api.reservedPaths();
       if (now !== reserved) {
         reserved = now;
-        policy = createPolicy(config, { cwd: api.cwd, home: homedir(), gatehouseHome: api.gatehouseHome, reserved });
+        policy = compile(reserved);
       }
       return policy;
     };

@@ -1,6 +1,7 @@
 import type { GatehouseEvent, GatehouseEventType, HandlerContext } from "@gatehouse/sdk";
 import { deepFreeze } from "../common/deep-freeze.ts";
 import { isPromiseLike } from "../common/is-promise.ts";
+import { keepShape } from "../common/keep-shape.ts";
 import { tapable } from "../common/lazy-tapable.ts";
 import type { FinalResult, LoopHooks, ToolCallRequest, ToolCallVerdict, ToolResultRequest } from "../loop/types.ts";
 import type { SandboxRuntime } from "../sandbox/sandbox-runtime.ts";
@@ -17,7 +18,7 @@ import type {
   ResultHandler,
   TransformHandler,
 } from "./registrations.ts";
-import { type HandlerOutcome, runHandler } from "./run-handler.ts";
+import { type HandlerOutcome, handlerRunner } from "./run-handler.ts";
 import {
   type EnforceState,
   enforceStage,
@@ -53,12 +54,11 @@ function observerHook(taps: readonly Observer[], type: string, options: StageOpt
     const report = (out: HandlerOutcome<unknown>) => {
       if (!out.ok) options.onError({ extension, hook: type, error: out.error, timedOut: out.timedOut });
     };
+    const run = handlerRunner(handler as (event: GatehouseEvent, ctx: HandlerContext) => unknown, options.deadlines);
     hook.tap(extension, (event, ctx) => {
       // A matcher keeps the handler from being called at all for other tools' events.
       if (match && !("toolName" in event && match.matches(event.toolName))) return;
-      const out = runHandler(handler, event as never, ctx, options.deadlines);
-      if (isPromiseLike<HandlerOutcome<unknown>>(out)) return Promise.resolve(out).then(report);
-      report(out);
+      return run(event, ctx, report);
     });
   }
   return seriesDispatch<GatehouseEvent, HandlerContext>(hook);
@@ -92,8 +92,8 @@ export class HookBus implements LoopHooks {
   readonly #options: StageOptions;
   readonly #compact;
   readonly #observers = new Map<string, Dispatch<[GatehouseEvent, HandlerContext], void>>();
-  /** The handler context of the last signal observed: one per run, not one per event. */
-  #observed: HandlerContext = Object.freeze({ signal: NEVER_ABORTED });
+  /** The handler context of the last signal seen: one per run, not one per event or call (frozen, shared). */
+  #context: HandlerContext = Object.freeze({ signal: NEVER_ABORTED });
   readonly #sandbox: SandboxRuntime | undefined;
 
   constructor(registrations: readonly Registration[], busOptions: BusOptions) {
@@ -140,6 +140,12 @@ export class HookBus implements LoopHooks {
     return stages;
   }
 
+  /** The handler context for `signal`: the same frozen object for every handler of a run. */
+  #contextOf(signal: AbortSignal): HandlerContext {
+    if (this.#context.signal !== signal) this.#context = Object.freeze({ signal });
+    return this.#context;
+  }
+
   /** Stage 7: transform handlers, re-validation, then enforce handlers on the frozen final input. */
   toolCall(request: ToolCallRequest): ToolCallVerdict | Promise<ToolCallVerdict> {
     const stages = this.#stagesFor(request.toolCall.name);
@@ -149,7 +155,7 @@ export class HookBus implements LoopHooks {
 
   /** Synchronous while every handler is: a promise only once one of them returns one. */
   #runToolCall(request: ToolCallRequest, stages: ToolStages): ToolCallVerdict | Promise<ToolCallVerdict> {
-    const ctx = { signal: request.signal };
+    const ctx = this.#contextOf(request.signal);
     if (!stages.transform) return this.#runEnforce(request, request.input, ctx, stages);
     const state: TransformState = { request, input: request.input, ctx };
     const verdict = stages.transform(state);
@@ -185,7 +191,7 @@ export class HookBus implements LoopHooks {
   toolResult(request: ToolResultRequest): FinalResult | Promise<FinalResult> {
     const chain = this.#stagesFor(request.toolCall.name).result;
     if (!chain) return { result: request.result, isError: request.isError };
-    return runToolResultChain(chain, request);
+    return runToolResultChain(chain, request, this.#contextOf(request.signal));
   }
 
   /** `session_before_compact`: lets extensions supply the summary or cancel. */
@@ -202,8 +208,11 @@ export class HookBus implements LoopHooks {
   observe(event: GatehouseEvent, signal: AbortSignal = NEVER_ABORTED): Promise<void> | undefined {
     const dispatch = this.#observers.get(event.type);
     if (!dispatch) return undefined;
-    if (this.#observed.signal !== signal) this.#observed = Object.freeze({ signal });
-    const done = dispatch(event, this.#observed);
+    const done = dispatch(event, this.#contextOf(signal));
     return isPromiseLike<void>(done) ? Promise.resolve(done) : undefined;
   }
 }
+
+// A bus is built at a run's first turn, after the previous host's bus died: one idle bus keeps the
+// layout (and the optimised code of the loop built on it) alive across hosts and full GCs.
+keepShape(new HookBus([], { timeoutMs: 1000, onError: () => undefined }));

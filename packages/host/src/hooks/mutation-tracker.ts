@@ -12,7 +12,7 @@ export interface TrackedObject<T extends object> {
  * objects to their proxies is made only when a nested object is first reached (most handlers read
  * a field or two of a flat input, or nothing at all).
  */
-class MutationTracker implements ProxyHandler<object> {
+class MutationTracker implements ProxyHandler<object>, TrackedObject<object> {
   dirty = false;
   readonly #root: object;
   readonly #rootProxy: object;
@@ -23,8 +23,12 @@ class MutationTracker implements ProxyHandler<object> {
     this.#rootProxy = new Proxy(root, this);
   }
 
-  get rootProxy(): object {
+  get proxy(): object {
     return this.#rootProxy;
+  }
+
+  isDirty(): boolean {
+    return this.dirty;
   }
 
   get(obj: object, key: string | symbol, receiver: unknown): unknown {
@@ -65,8 +69,8 @@ class MutationTracker implements ProxyHandler<object> {
  * reached twice gives the same proxy both times.
  */
 export function trackMutations<T extends object>(target: T): TrackedObject<T> {
-  const tracker = new MutationTracker(target);
-  return { proxy: tracker.rootProxy as T, isDirty: () => tracker.dirty };
+  // The tracker is its own handle: no wrapper object or closure per tracked call.
+  return new MutationTracker(target) as unknown as TrackedObject<T>;
 }
 
 // One tracker per transformed call: its layout (and the code built on it) outlives each run.

@@ -6,11 +6,69 @@ import type { DeadlineQueue } from "./deadline-queue.ts";
 /** What one handler invocation produced: its value, or why it failed. */
 export type HandlerOutcome<T> = { ok: true; value: T } | { ok: false; error: Error; timedOut: boolean };
 
+/** The outcome of every handler that returned nothing (most of them): one shared, frozen object. */
+const NOTHING: HandlerOutcome<never> = Object.freeze({ ok: true, value: undefined as never });
+
+function succeeded<T>(value: T): HandlerOutcome<T> {
+  return value === undefined ? NOTHING : { ok: true, value };
+}
+
+/** Calls one handler of one extension, then `then` on its outcome (see `handlerRunner`). */
+export type HandlerRun<E, T> = <R = HandlerOutcome<T>>(
+  event: E,
+  ctx: HandlerContext,
+  then?: (outcome: HandlerOutcome<T>) => R,
+) => R | Promise<R>;
+
 /**
- * Calls one extension handler with a time limit.
+ * The function that calls one extension handler with a time limit, built once per tap.
+ * Contract: the run never throws or rejects because of the handler; a throw, a rejection or a
+ * timeout becomes `{ ok: false }`. A synchronous handler's outcome is handed to `then` at once (no
+ * promise, no microtask): a synchronous handler cannot be interrupted, so the limit applies to the
+ * promise a handler returns. For an asynchronous handler, `then` runs in the same step that settles
+ * the outcome, so a stage's continuation costs no promise and no microtask of its own; a throw of
+ * `then` itself rejects the returned promise (as a `.then` continuation would).
+ */
+export function handlerRunner<E, T>(
+  handler: (event: E, ctx: HandlerContext) => T | Promise<T>,
+  deadlines: DeadlineQueue,
+): HandlerRun<E, T> {
+  return <R>(event: E, ctx: HandlerContext, then?: (outcome: HandlerOutcome<T>) => R): R | Promise<R> => {
+    const finish = then ?? ((outcome: HandlerOutcome<T>) => outcome as R);
+    let returned: T | Promise<T>;
+    try {
+      returned = handler(event, ctx);
+    } catch (error) {
+      return finish({ ok: false, error: toError(error), timedOut: false });
+    }
+    if (!isPromiseLike<T>(returned)) return finish(succeeded(returned));
+    const pending = returned;
+    return new Promise<R>((resolve, reject) => {
+      const settle = (outcome: HandlerOutcome<T>) => {
+        try {
+          resolve(finish(outcome));
+        } catch (error) {
+          reject(error);
+        }
+      };
+      const deadline = deadlines.track(() => {
+        settle({ ok: false, error: new Error(`timed out after ${deadlines.timeoutMs} ms`), timedOut: true });
+      });
+      pending.then(
+        (value) => {
+          if (deadlines.settle(deadline)) settle(succeeded(value));
+        },
+        (error: unknown) => {
+          if (deadlines.settle(deadline)) settle({ ok: false, error: toError(error), timedOut: false });
+        },
+      );
+    });
+  };
+}
+
+/**
+ * Calls one extension handler with a time limit (see `handlerRunner`).
  * Contract: never throws or rejects; a throw, a rejection or a timeout becomes `{ ok: false }`.
- * A synchronous handler's outcome is returned as is (no promise, no microtask): a synchronous
- * handler cannot be interrupted, so the limit applies to the promise a handler returns.
  */
 export function runHandler<E, T>(
   handler: (event: E, ctx: HandlerContext) => T | Promise<T>,
@@ -18,25 +76,5 @@ export function runHandler<E, T>(
   ctx: HandlerContext,
   deadlines: DeadlineQueue,
 ): HandlerOutcome<T> | Promise<HandlerOutcome<T>> {
-  let returned: T | Promise<T>;
-  try {
-    returned = handler(event, ctx);
-  } catch (error) {
-    return { ok: false, error: toError(error), timedOut: false };
-  }
-  if (!isPromiseLike<T>(returned)) return { ok: true, value: returned };
-  const pending = returned;
-  return new Promise((resolve) => {
-    const deadline = deadlines.track(() => {
-      resolve({ ok: false, error: new Error(`timed out after ${deadlines.timeoutMs} ms`), timedOut: true });
-    });
-    pending.then(
-      (value) => {
-        if (deadlines.settle(deadline)) resolve({ ok: true, value });
-      },
-      (error: unknown) => {
-        if (deadlines.settle(deadline)) resolve({ ok: false, error: toError(error), timedOut: false });
-      },
-    );
-  });
+  return handlerRunner(handler, deadlines)(event, ctx);
 }

@@ -2,13 +2,12 @@ import type { GuardedToolCallEvent, HandlerContext, SandboxProfile, ToolEffect }
 import type { AsyncSeriesBailHook } from "tapable";
 import { deepFreeze } from "../common/deep-freeze.ts";
 import { errorMessage } from "../common/errors.ts";
-import { isPromiseLike } from "../common/is-promise.ts";
 import { tapable } from "../common/lazy-tapable.ts";
 import type { ToolCallRequest, ToolCallVerdict } from "../loop/types.ts";
 import type { DeadlineQueue } from "./deadline-queue.ts";
 import { type TrackedObject, trackMutations } from "./mutation-tracker.ts";
 import type { EnforceHandler, HandlerFailure, TransformHandler } from "./registrations.ts";
-import { type HandlerOutcome, runHandler } from "./run-handler.ts";
+import { type HandlerOutcome, handlerRunner } from "./run-handler.ts";
 
 /** Settings shared by every stage of one bus. */
 export interface StageOptions {
@@ -105,15 +104,12 @@ export function transformStage(
 ): StageHook<TransformState> {
   const hook: StageHook<TransformState> = new (tapable().AsyncSeriesBailHook)(["state"]);
   for (const { extension, handler } of taps) {
+    const run = handlerRunner(handler, options.deadlines);
     hook.tap(extension, (state) => {
       const tracked = trackMutations(state.input);
       const { toolCall } = state.request;
       const event = { toolCallId: toolCall.id, toolName: toolCall.name, input: tracked.proxy };
-      const out = runHandler(handler, event, state.ctx, options.deadlines);
-      if (isPromiseLike<HandlerOutcome<unknown>>(out)) {
-        return Promise.resolve(out).then((o) => afterTransform(o, extension, state, tracked, options));
-      }
-      return afterTransform(out, extension, state, tracked, options);
+      return run(event, state.ctx, (out) => afterTransform(out, extension, state, tracked, options));
     });
   }
   return hook;
@@ -134,17 +130,13 @@ export function enforceStage(
 ): StageHook<EnforceState> {
   const hook: StageHook<EnforceState> = new (tapable().AsyncSeriesBailHook)(["state"]);
   for (const { extension, handler } of taps) {
+    const run = handlerRunner(handler, options.deadlines);
     hook.tap(extension, (state) => {
       state.grants.current = extension;
-      const out = runHandler(handler, state.event, state.ctx, options.deadlines);
-      if (isPromiseLike<HandlerOutcome<unknown>>(out)) {
-        return Promise.resolve(out).then((o) => {
-          state.grants.current = undefined;
-          return afterEnforce(o, extension, options);
-        });
-      }
-      state.grants.current = undefined;
-      return afterEnforce(out, extension, options);
+      return run(state.event, state.ctx, (out) => {
+        state.grants.current = undefined;
+        return afterEnforce(out, extension, options);
+      });
     });
   }
   return hook;

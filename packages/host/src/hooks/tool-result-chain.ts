@@ -5,7 +5,7 @@ import { tapable } from "../common/lazy-tapable.ts";
 import type { FinalResult, ToolResultRequest } from "../loop/types.ts";
 import type { Dispatch } from "./dispatch.ts";
 import type { ResultHandler } from "./registrations.ts";
-import { type HandlerOutcome, runHandler } from "./run-handler.ts";
+import { type HandlerOutcome, handlerRunner } from "./run-handler.ts";
 import type { StageOptions } from "./tool-call-stages.ts";
 
 /** The value passed down the `tool_result` chain. */
@@ -55,6 +55,7 @@ export function toolResultChain(
 ): ResultChainHook {
   const hook: ResultChainHook = new (tapable().AsyncSeriesWaterfallHook)(["state"]);
   for (const { extension, handler } of taps) {
+    const run = handlerRunner(handler, options.deadlines);
     hook.tap(extension, (state) => {
       const { toolCall, input } = state.request;
       const event = {
@@ -65,11 +66,9 @@ export function toolResultChain(
         details: state.result.details,
         isError: state.isError,
       };
-      const out = runHandler(handler, event, state.ctx, options.deadlines);
-      if (isPromiseLike<HandlerOutcome<ResultAnswer>>(out)) {
-        return Promise.resolve(out).then((o) => afterHandler(o, extension, state, options));
-      }
-      return afterHandler(out, extension, state, options);
+      return run(event, state.ctx, (out) =>
+        afterHandler(out as HandlerOutcome<ResultAnswer>, extension, state, options),
+      );
     });
   }
   return hook;
@@ -79,10 +78,11 @@ export function toolResultChain(
 export function runToolResultChain(
   dispatch: Dispatch<[ResultState], ResultState>,
   request: ToolResultRequest,
+  ctx: HandlerContext = { signal: request.signal },
 ): FinalResult | Promise<FinalResult> {
   const state = dispatch({
     request,
-    ctx: { signal: request.signal },
+    ctx,
     result: request.result,
     isError: request.isError,
   });

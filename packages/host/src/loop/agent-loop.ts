@@ -1,4 +1,5 @@
 import type { AgentEvent, Message, ToolResultMessage } from "@gatehouse/sdk";
+import { abortFlag } from "../common/abort-flag.ts";
 import { isPromiseLike } from "../common/is-promise.ts";
 import { streamAssistant } from "./assistant-turn.ts";
 import { runToolBatch } from "./tool-batch.ts";
@@ -34,6 +35,8 @@ async function poll(source: LoopConfig["getSteeringMessages"]): Promise<Message[
  */
 export async function runAgentLoop(prompts: readonly Message[], config: LoopConfig): Promise<Message[]> {
   const signal = config.signal ?? NEVER_ABORTED;
+  // Taken before anything else listens to the signal: see abortFlag.
+  abortFlag(signal);
   const added: Message[] = [];
   await emit(config, { type: "agent_start" });
   await emit(config, { type: "turn_start" });

@@ -1,4 +1,5 @@
 import type { AgentEvent, ToolCall, ToolResultMessage } from "@gatehouse/sdk";
+import { abortFlag } from "../common/abort-flag.ts";
 import { isPromiseLike } from "../common/is-promise.ts";
 import { argumentSizeProblem, DEFAULT_MAX_ARGUMENT_BYTES } from "./argument-size.ts";
 import type { StreamedAssistant } from "./assistant-turn.ts";
@@ -156,7 +157,7 @@ async function finish(
   turn: TurnState,
   signal: AbortSignal,
 ): Promise<FinalizedCall> {
-  const call = signal.aborted
+  const call = abortFlag(signal).aborted
     ? immediate(prepared.toolCall, "aborted", "Tool call aborted before it ran.", { args: prepared.args })
     : await executeAndFinalize(prepared, config, turn, signal);
   const ended = emitEvent(config, endEvent(call));
@@ -226,11 +227,12 @@ export async function runToolBatch(
   };
   const results: ToolResultMessage[] = [];
   const settled: Settled[] = [];
+  const abort = abortFlag(signal);
 
   if (sequential) {
     for (const toolCall of calls) {
       let slot: Settled;
-      if (signal.aborted) slot = { skipped: toolCall };
+      if (abort.aborted) slot = { skipped: toolCall };
       else {
         let started = startCall(toolCall, checks, config, turn, signal);
         if (isPromiseLike<Started>(started)) started = await started;
@@ -246,7 +248,7 @@ export async function runToolBatch(
 
   const pending: (Settled | PreparedCall)[] = [];
   for (const toolCall of calls) {
-    if (signal.aborted) pending.push({ skipped: toolCall });
+    if (abort.aborted) pending.push({ skipped: toolCall });
     else {
       const started = startCall(toolCall, checks, config, turn, signal);
       pending.push(isPromiseLike<Started>(started) ? await started : started);

@@ -1,4 +1,5 @@
 import type { AnyToolDefinition, ToolCall, ToolEffect } from "@gatehouse/sdk";
+import { abortFlag } from "../common/abort-flag.ts";
 import { deepFreeze } from "../common/deep-freeze.ts";
 import { errorMessage } from "../common/errors.ts";
 import { isPromiseLike } from "../common/is-promise.ts";
@@ -55,7 +56,7 @@ function fromVerdict(toolCall: ToolCall, tool: AnyToolDefinition, verdict: ToolC
  * Contract: never throws; every failure is an immediate finalized call.
  */
 export function preflight(toolCall: ToolCall, turn: TurnState, signal: AbortSignal): Preflight | Promise<Preflight> {
-  if (signal.aborted) {
+  if (abortFlag(signal).aborted) {
     return { kind: "immediate", call: immediate(toolCall, "aborted", "Tool call aborted before it ran.") };
   }
   const tool = turn.tools.get(toolCall.name);

@@ -1,4 +1,5 @@
 import type { StopReason } from "@gatehouse/sdk";
+import { type AbortFlag, abortFlag } from "../common/abort-flag.ts";
 import { abortableSleep } from "../common/abortable-sleep.ts";
 import { errorMessage } from "../common/errors.ts";
 import { keepShape } from "../common/keep-shape.ts";
@@ -50,10 +51,13 @@ function chunkEnd(text: string, start: number, size: number): number {
 export class ScriptedStream implements AsyncIterableIterator<ModelStreamEvent> {
   readonly #options: ScriptedStreamOptions;
   readonly #builder: AssistantStreamBuilder;
+  /** Read at every step: a flag of one shape, not the signal itself (see abortFlag). */
+  readonly #abort: AbortFlag;
   #cursor: Cursor = { at: "begin" };
 
   constructor(options: ScriptedStreamOptions) {
     this.#options = options;
+    this.#abort = abortFlag(options.signal);
     this.#builder = new AssistantStreamBuilder({ now: options.now, maxArgumentBytes: options.maxArgumentBytes });
   }
 
@@ -84,7 +88,7 @@ export class ScriptedStream implements AsyncIterableIterator<ModelStreamEvent> {
     const cursor = this.#cursor;
     if (cursor.at === "done") return undefined;
     const builder = this.#builder;
-    if (cursor.at === "finish" || (cursor.at !== "begin" && this.#options.signal.aborted)) {
+    if (cursor.at === "finish" || (cursor.at !== "begin" && this.#abort.aborted)) {
       this.#cursor = { at: "done" };
       return this.#finish();
     }
@@ -138,8 +142,8 @@ export class ScriptedStream implements AsyncIterableIterator<ModelStreamEvent> {
   }
 
   #finish(): ModelStreamEvent {
-    const { turn, signal } = this.#options;
-    if (signal.aborted) return this.#builder.finish("aborted", { errorMessage: ABORTED });
+    const { turn } = this.#options;
+    if (this.#abort.aborted) return this.#builder.finish("aborted", { errorMessage: ABORTED });
     const hasToolCalls = turn.content.some((block) => block.type === "toolCall");
     const stopReason: StopReason = turn.stopReason ?? (hasToolCalls ? "toolUse" : "stop");
     const details: FinishDetails = {};

@@ -1,4 +1,5 @@
 import type { AnyToolDefinition } from "@gatehouse/sdk";
+import { keepShape } from "../common/keep-shape.ts";
 import type { ToolSet } from "../loop/types.ts";
 
 /** Where a registered tool came from. */
@@ -50,6 +51,9 @@ class FrozenToolSet implements ToolSet {
     return this.#byName.get(name);
   }
 }
+
+// A snapshot is taken at each turn, after the previous host's died: keep its layout (see keepShape).
+keepShape(new FrozenToolSet([]));
 
 /**
  * The tools of a host: built-ins, overridden by name by host or extension tools.

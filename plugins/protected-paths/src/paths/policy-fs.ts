@@ -32,6 +32,8 @@ export interface PolicyFs {
   readdir(p: string): DirEntry[] | undefined;
 }
 
+const NO_THROW = Object.freeze({ throwIfNoEntry: false });
+
 function attempt<T>(fn: () => T): T | undefined {
   try {
     return fn();
@@ -45,7 +47,9 @@ export const nodePolicyFs: PolicyFs = {
   realpath: (p) => attempt(() => realpathSync.native(p)),
   lstat: (p) =>
     attempt(() => {
-      const st = lstatSync(p);
+      // A missing path answers undefined without an exception (writes of new files check one).
+      const st = lstatSync(p, NO_THROW);
+      if (st === undefined) return undefined;
       return {
         isFile: st.isFile(),
         isDirectory: st.isDirectory(),
