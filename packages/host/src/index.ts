@@ -21,7 +21,7 @@ export { createHost } from "./host/create-host.ts";
 export { describeEnabledAt } from "./host/guard-failures.ts";
 export { openProject, type ProjectExtensions } from "./host/project-extensions.ts";
 export type { CheckResult, Host, HostOptions, RunOptions, RunResult } from "./host/types.ts";
-export type { LoopConfig, LoopHooks, ToolSet, TurnState } from "./loop/index.ts";
+export type { GuardPins, LoopConfig, LoopHooks, PinIdentity, ToolSet, TurnState } from "./loop/index.ts";
 export { runAgentLoop } from "./loop/index.ts";
 export {
   type ConfiguredProvider,

@@ -12,6 +12,12 @@ export interface ToolCallEvent<TInput = Record<string, unknown>, TName extends s
   input: TInput;
 }
 
+/**
+ * What a file was when a guard checked it: its device and inode (of the entry itself, as `lstat`
+ * sees it), or "absent" when nothing was there.
+ */
+export type CheckedFileIdentity = { dev: number; ino: number } | "absent";
+
 /** A `tool_call` as an enforce-stage handler sees it: the final input, deeply frozen. */
 export interface GuardedToolCallEvent<TInput = Record<string, unknown>, TName extends string = string> {
   toolCallId: string;
@@ -22,9 +28,12 @@ export interface GuardedToolCallEvent<TInput = Record<string, unknown>, TName ex
   /**
    * Records the real file a guard checked for an absolute path. Built-ins that change files
    * re-resolve the path under the file-mutation queue and refuse to write if it now resolves
-   * elsewhere (a symlink swapped in between the check and the write).
+   * elsewhere (a symlink swapped in between the check and the write). `identity`, when the guard
+   * looked at the file itself, is what it was then: the built-ins refuse to read another file (and
+   * to write through a hard link that was not there) at that path, and the host does not look
+   * again. Guards that disagree about a file's identity make every use of it fail.
    */
-  pin(absolutePath: string, realPath: string): void;
+  pin(absolutePath: string, realPath: string, identity?: CheckedFileIdentity): void;
   /**
    * Confines the call: the tool runs its processes in a sandbox whose layout `profile` plans right
    * before each start (`ctx.sandbox`). Fail closed: a confined call to a tool that does not declare

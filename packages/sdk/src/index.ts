@@ -33,6 +33,7 @@ export type {
   ObserverHandler,
 } from "./handler-map.ts";
 export type {
+  CheckedFileIdentity,
   GuardedToolCallEvent,
   HandlerContext,
   SessionBeforeCompactEvent,

@@ -1,3 +1,4 @@
+import type { CheckedFileIdentity } from "@gatehouse/sdk";
 import type { Spelling } from "./paths/spellings.ts";
 
 /** A policy decision about one effect or one call. */
@@ -6,6 +7,8 @@ export type Decision =
       allow: true;
       /** Every spelling of every path that was checked. */
       spellings: Spelling[];
+      /** What the real path was when it was checked (one read or write effect), for pins. */
+      identity?: CheckedFileIdentity;
     }
   | {
       allow: false;
@@ -18,8 +21,8 @@ export type Decision =
     };
 
 /** An allowing decision. */
-export function allow(spellings: Spelling[] = []): Decision {
-  return { allow: true, spellings };
+export function allow(spellings: Spelling[] = [], identity?: CheckedFileIdentity): Decision {
+  return identity === undefined ? { allow: true, spellings } : { allow: true, spellings, identity };
 }
 
 /** A denying decision whose reason reads `<subject> refused: <why> (<rule>).` */

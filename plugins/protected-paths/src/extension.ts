@@ -8,18 +8,22 @@ import {
 } from "@gatehouse/sdk";
 import { checkCall } from "./check-call.ts";
 import { protectedPathsConfigSchema, protectedPathsMergeRules } from "./config.ts";
-import type { Spelling } from "./paths/spellings.ts";
+import type { Decision } from "./decision.ts";
 import { compilePolicy } from "./policy.ts";
+
+/** An allowing decision. */
+type AllowedDecision = Extract<Decision, { allow: true }>;
 
 /**
  * Pins the real file an allowed read or write resolved to, so the host's file tools refuse to
  * act if a symlink is swapped in between this check and their use (time-of-check to time-of-use).
  */
-function pinTarget(event: GuardedToolCallEvent, effect: ToolEffect, spellings: readonly Spelling[]): void {
+function pinTarget(event: GuardedToolCallEvent, effect: ToolEffect, allowed: AllowedDecision): void {
   if (effect.kind !== "write" && effect.kind !== "read") return;
-  const absolute = spellings.find((s) => s.form === "absolute")?.path;
-  const real = spellings.find((s) => s.form === "real")?.path;
-  if (absolute && real) event.pin(absolute, real);
+  const absolute = allowed.spellings.find((s) => s.form === "absolute")?.path;
+  const real = allowed.spellings.find((s) => s.form === "real")?.path;
+  // With what the check saw there: the tool must find that very file (not just that path).
+  if (absolute && real) event.pin(absolute, real, allowed.identity);
 }
 
 /**
@@ -53,8 +57,7 @@ export const protectedPaths: ExtensionDefinition = defineExtension({
       "tool_call",
       (event) => {
         const policy = current();
-        const onAllowed = (effect: ToolEffect, allowed: { spellings: Spelling[] }) =>
-          pinTarget(event, effect, allowed.spellings);
+        const onAllowed = (effect: ToolEffect, allowed: AllowedDecision) => pinTarget(event, effect, allowed);
         const decision = checkCall(event.effects, policy, { toolName: event.toolName, onAllowed });
         if (!decision.allow) {
           api.logger.info(

@@ -135,7 +135,7 @@ export function compilePolicy(parsed: ProtectedPathsConfig, options: PolicyOptio
 
   function decide(context: PolicyContext, access: Access, path: unknown, checkOptions?: EvaluateOptions): Decision {
     const verdict = evaluatePath(context, access, path, checkOptions);
-    if (verdict.ok) return allow(verdict.views.spellings);
+    if (verdict.ok) return allow(verdict.views.spellings, verdict.identity);
     return deny({
       subject: subjectFor(access, path),
       why: verdict.why,

@@ -1,4 +1,4 @@
-import { linkSync, symlinkSync, unlinkSync } from "node:fs";
+import { linkSync, lstatSync, symlinkSync, unlinkSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { createFixture, exec, read, reasonOf, ruleOf, write } from "./helpers/fixture.ts";
@@ -140,5 +140,20 @@ describe("hard links", () => {
     const f = createFixture();
     f.dir("src/nested/deeper");
     expect(ruleOf(f.policy().check(write("src")))).toBe("allow");
+  });
+});
+
+describe("what an allowed read or write saw", () => {
+  it("is the checked real file's device and inode, through a symlink, or absent for a new file", () => {
+    const f = createFixture();
+    symlinkSync("src/app.ts", path.join(f.ws, "app-link.ts"));
+    const policy = f.policy();
+    const info = lstatSync(path.join(f.ws, "src/app.ts"));
+    for (const decision of [policy.check(read("src/app.ts")), policy.check(read("app-link.ts"))]) {
+      expect(decision.allow).toBe(true);
+      expect(decision.allow && decision.identity).toEqual({ dev: info.dev, ino: info.ino });
+    }
+    const created = policy.check(write("src/new.ts"));
+    expect(created.allow && created.identity).toBe("absent");
   });
 });

@@ -1,6 +1,7 @@
 import type { ToolExecutionEndEvent, ToolOutcome } from "@gatehouse/sdk";
 import { type ArgsSnapshot, argsChanged, snapshotArgs } from "./args-snapshot.ts";
 import type { AuditKey } from "./audit-key.ts";
+import { keepLayout } from "./keep-layout.ts";
 import { monotonicMs } from "./monotonic-ms.ts";
 import type { RecordFields, RecordKind, SessionStartRecord } from "./record.ts";
 import { RecordChain, type RecordChainOptions } from "./record-chain.ts";
@@ -141,6 +142,10 @@ export class AuditRecorder {
     let unfinished = 0;
     for (const open of this.#open.values()) unfinished += open.length;
     const counts = { calls: this.#calls, ended: this.#ended, unfinished, outcomes: { ...this.#outcomes } };
-    return this.#write("session_end", { counts });
+    const written = this.#write("session_end", { counts });
+    // Ended: it stays as the keeper of its layout and its chain's (see keepLayout).
+    this.#open.clear();
+    keepLayout("recorder", this);
+    return written;
   }
 }

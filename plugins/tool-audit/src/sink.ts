@@ -2,6 +2,7 @@ import { closeSync, fsyncSync, mkdirSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname } from "node:path";
 import type { pino } from "pino";
+import { keepLayout } from "./keep-layout.ts";
 import { type FileIdentity, fileChange, openAppendOnly } from "./log-file.ts";
 import { monotonicMs } from "./monotonic-ms.ts";
 import type { FsyncMode } from "./record.ts";
@@ -323,6 +324,9 @@ export class AuditSink {
       this.#fail("close", error);
     }
     this.#fd = undefined;
+    // Closed: the batch buffer goes; the sink itself stays as the layout's keeper (see keepLayout).
+    this.#pending = undefined;
+    keepLayout("sink", this);
     return this.healthy;
   }
 

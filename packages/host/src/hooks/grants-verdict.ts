@@ -45,6 +45,7 @@ export function grantsVerdict(options: {
   const tool = request.tool.name;
   const verdict: Extract<ToolCallVerdict, { action: "allow" }> = { action: "allow", input, effects };
   if (grants.pins.size > 0) verdict.pins = grants.pins;
+  if (grants.identities.size > 0) verdict.pinIdentities = grants.identities;
   if (grants.readFilters.length > 0) verdict.canRead = combinedFilter(grants.readFilters);
   const [first, second] = grants.confinements;
   if (!first) return verdict;

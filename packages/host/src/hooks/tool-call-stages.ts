@@ -1,9 +1,15 @@
-import type { GuardedToolCallEvent, HandlerContext, SandboxProfile, ToolEffect } from "@gatehouse/sdk";
+import type {
+  CheckedFileIdentity,
+  GuardedToolCallEvent,
+  HandlerContext,
+  SandboxProfile,
+  ToolEffect,
+} from "@gatehouse/sdk";
 import type { AsyncSeriesBailHook } from "tapable";
 import { deepFreeze } from "../common/deep-freeze.ts";
 import { errorMessage } from "../common/errors.ts";
 import { tapable } from "../common/lazy-tapable.ts";
-import type { ToolCallRequest, ToolCallVerdict } from "../loop/types.ts";
+import type { PinIdentity, ToolCallRequest, ToolCallVerdict } from "../loop/types.ts";
 import type { DeadlineQueue } from "./deadline-queue.ts";
 import { type TrackedObject, trackMutations } from "./mutation-tracker.ts";
 import type { EnforceHandler, HandlerFailure, TransformHandler } from "./registrations.ts";
@@ -33,6 +39,8 @@ interface EnforceState {
  */
 export interface CallGrants {
   pins: Map<string, string[]>;
+  /** What the guards saw at each pinned real path; "conflict" when two guards saw different files. */
+  identities: Map<string, PinIdentity>;
   confinements: { by: string; profile: SandboxProfile }[];
   readFilters: { by: string; canRead: (absolutePath: string) => boolean }[];
   /** The guard whose handler is running; grants made outside a handler are ignored. */
@@ -41,7 +49,7 @@ export interface CallGrants {
 
 /** Empty grants for one call. */
 export function newGrants(): CallGrants {
-  return { pins: new Map(), confinements: [], readFilters: [], current: undefined };
+  return { pins: new Map(), identities: new Map(), confinements: [], readFilters: [], current: undefined };
 }
 
 function failedClosed(
@@ -142,6 +150,20 @@ export function enforceStage(
   return hook;
 }
 
+/** A guard's identity argument if it is one (anything else is ignored, as if not given). */
+function identityOf(value: unknown): CheckedFileIdentity | undefined {
+  if (value === "absent") return "absent";
+  if (value === null || typeof value !== "object") return undefined;
+  const { dev, ino } = value as { dev?: unknown; ino?: unknown };
+  return typeof dev === "number" && typeof ino === "number" ? { dev, ino } : undefined;
+}
+
+function sameIdentity(a: PinIdentity, b: CheckedFileIdentity): boolean {
+  if (a === "conflict") return false;
+  if (a === "absent" || b === "absent") return a === b;
+  return a.dev === b.dev && a.ino === b.ino;
+}
+
 /** Computes a call's effects for the guards; a tool whose effects cannot be computed does not run. */
 export function guardedEvent(
   request: ToolCallRequest,
@@ -156,12 +178,16 @@ export function guardedEvent(
     return { action: "block", blockedBy: "gatehouse", reason };
   }
   const { toolCall } = request;
-  const { pins } = grants;
-  const pin = (absolutePath: string, realPath: string) => {
+  const { pins, identities } = grants;
+  const pin = (absolutePath: string, realPath: string, identity?: CheckedFileIdentity) => {
     if (typeof absolutePath !== "string" || typeof realPath !== "string") return;
     const list = pins.get(absolutePath) ?? [];
     if (!list.includes(realPath)) list.push(realPath);
     pins.set(absolutePath, list);
+    const seen = identityOf(identity);
+    if (seen === undefined) return;
+    const known = identities.get(realPath);
+    identities.set(realPath, known === undefined || sameIdentity(known, seen) ? seen : "conflict");
   };
   // A grant counts only while its guard's handler runs: a guard cannot confine a call later.
   const confine = (profile: SandboxProfile) => {

@@ -236,7 +236,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
         onHalt: ({ by, reason }) => {
           halted = { extension: by, reason };
         },
-        pinEffects: (effects, guardPins) => pinEffectTargets(effects, options.cwd, guardPins),
+        pinEffects: (effects, guards) => pinEffectTargets(effects, options.cwd, guards),
         cwd: options.cwd,
         logger,
       });

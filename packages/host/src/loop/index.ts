@@ -3,8 +3,10 @@ export { DEFAULT_MAX_ARGUMENT_BYTES } from "./argument-size.ts";
 export type {
   EmitFn,
   FinalResult,
+  GuardPins,
   LoopConfig,
   LoopHooks,
+  PinIdentity,
   ToolCallRequest,
   ToolCallVerdict,
   ToolResultRequest,

@@ -90,7 +90,7 @@ function refusal(toolCall: ToolCall, checks: BatchChecks, config: LoopConfig): F
 function withCheckedPins(call: PreparedCall, config: LoopConfig): PreparedCall {
   if (call.effects === undefined || config.pinEffects === undefined) return call;
   // The host's map is the one handed on (it may carry more than paths); the guards' pins join it.
-  const pins = config.pinEffects(call.effects, call.pins);
+  const pins = config.pinEffects(call.effects, { pins: call.pins, identities: call.pinIdentities });
   for (const [path, reals] of call.pins ?? []) {
     const known = pins.get(path);
     if (!known) pins.set(path, [...reals]);

@@ -4,7 +4,7 @@ import { deepFreeze } from "../common/deep-freeze.ts";
 import { errorMessage } from "../common/errors.ts";
 import { isPromiseLike } from "../common/is-promise.ts";
 import { type FinalizedCall, immediate } from "./tool-results.ts";
-import type { ConfinedSandbox, ToolCallVerdict, TurnState } from "./types.ts";
+import type { ConfinedSandbox, PinIdentity, ToolCallVerdict, TurnState } from "./types.ts";
 import { validateArguments } from "./validate-arguments.ts";
 
 /** A call that passed stages 4–7 and may execute with its final, frozen input. */
@@ -16,6 +16,8 @@ export interface PreparedCall {
   effects?: readonly ToolEffect[] | undefined;
   /** Real paths the guards checked, handed to the tool as `ctx.pinnedTargets`. */
   pins?: ReadonlyMap<string, readonly string[]> | undefined;
+  /** What the guards saw at those real paths (see `GuardPins`). */
+  pinIdentities?: ReadonlyMap<string, PinIdentity> | undefined;
   /** The guards' read filter and sandbox, handed to the tool as `ctx.canRead` and `ctx.sandbox`. */
   canRead?: ((absolutePath: string) => boolean) | undefined;
   sandbox?: ConfinedSandbox | undefined;
@@ -31,8 +33,8 @@ function unknownTool(toolCall: ToolCall, turn: TurnState): FinalizedCall {
 
 function fromVerdict(toolCall: ToolCall, tool: AnyToolDefinition, verdict: ToolCallVerdict): Preflight {
   if (verdict.action === "allow") {
-    const { input: args, effects, pins, canRead, sandbox } = verdict;
-    const call: PreparedCall = { toolCall, tool, args, effects, pins, canRead, sandbox };
+    const { input: args, effects, pins, pinIdentities, canRead, sandbox } = verdict;
+    const call: PreparedCall = { toolCall, tool, args, effects, pins, pinIdentities, canRead, sandbox };
     return { kind: "prepared", call };
   }
   const extra = { blockedBy: verdict.blockedBy, reason: verdict.reason };

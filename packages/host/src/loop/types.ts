@@ -1,6 +1,7 @@
 import type {
   AgentEvent,
   AnyToolDefinition,
+  CheckedFileIdentity,
   ExecutionMode,
   Logger,
   Message,
@@ -37,6 +38,15 @@ export interface ToolCallRequest {
   signal: AbortSignal;
 }
 
+/** What a guard saw at a real path it pinned; "conflict" when guards saw different files there. */
+export type PinIdentity = CheckedFileIdentity | "conflict";
+
+/** The pins the guards made for one call (see `LoopConfig.pinEffects`). */
+export interface GuardPins {
+  pins?: ReadonlyMap<string, readonly string[]> | undefined;
+  identities?: ReadonlyMap<string, PinIdentity> | undefined;
+}
+
 /**
  * The hooks' decision on one call; `input` is the final, frozen input the tool will run with
  * (or, for a block in the enforce stage, the input the guard refused).
@@ -48,6 +58,8 @@ export type ToolCallVerdict =
       effects?: readonly ToolEffect[] | undefined;
       /** Real paths the guards checked, by absolute path (handed to the tool). */
       pins?: ReadonlyMap<string, readonly string[]> | undefined;
+      /** What the guards saw at those real paths, by real path ("conflict": guards disagreed). */
+      pinIdentities?: ReadonlyMap<string, PinIdentity> | undefined;
       /** The guards' read filter (handed to the tool as `ctx.canRead`). */
       canRead?: ((absolutePath: string) => boolean) | undefined;
       /** The sandbox a guard confined the call to (handed to the tool as `ctx.sandbox`). */
@@ -125,16 +137,11 @@ export interface LoopConfig {
   /**
    * The real file each read/write effect names now, by absolute path: called for a call the guards
    * just allowed, and merged into its pins (`ToolContext.pinnedTargets`) so the tool acts on exactly
-   * what was checked, whether or not a guard pinned it too. `guardPins` are the pins the guards just
-   * made (absolute → real paths); a path they pinned may be taken from there rather than resolved
-   * again. Injected because it touches the disk.
+   * what was checked, whether or not a guard pinned it too. `guards` holds the pins the guards just
+   * made (absolute → real paths, and what they saw at each real path); a path they pinned may be
+   * taken from there rather than resolved and looked at again. Injected because it touches the disk.
    */
-  pinEffects?:
-    | ((
-        effects: readonly ToolEffect[],
-        guardPins?: ReadonlyMap<string, readonly string[]>,
-      ) => Map<string, readonly string[]>)
-    | undefined;
+  pinEffects?: ((effects: readonly ToolEffect[], guards?: GuardPins) => Map<string, readonly string[]>) | undefined;
   /**
    * Called when a guard blocked a call with `terminate: true`: the run ends after that batch (no
    * steering, follow-up or further turn). Lets the embedder say who ended it.

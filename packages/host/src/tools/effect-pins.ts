@@ -1,11 +1,15 @@
 import { lstatSync, type Stats } from "node:fs";
 import type { ToolEffect } from "@gatehouse/sdk";
 import { keepShape } from "../common/keep-shape.ts";
+import type { GuardPins, PinIdentity } from "../loop/types.ts";
 import { resolveRealPath } from "./real-path.ts";
 import { resolveToolPath } from "./resolve-path.ts";
 
-/** A pinned file as it was when the guards checked it: its device and inode, or absent. */
-type Identity = { dev: number; ino: number } | "absent";
+/**
+ * A pinned file as it was when the guards checked it: its device and inode, or absent;
+ * "conflict" when guards saw different files there (every use of it is refused).
+ */
+type Identity = PinIdentity;
 
 /**
  * Pins by absolute path (what `ToolContext.pinnedTargets` holds) that also remember what each pinned
@@ -20,6 +24,11 @@ export class CheckedPins extends Map<string, readonly string[]> {
     if (this.#identities.has(real)) return;
     const info = lstatSync(real, NO_THROW);
     this.#identities.set(real, info === undefined ? "absent" : { dev: info.dev, ino: info.ino });
+  }
+
+  /** Records what a guard saw at `real` when it checked it (instead of looking again). */
+  adopt(real: string, identity: Identity): void {
+    if (!this.#identities.has(real)) this.#identities.set(real, identity);
   }
 
   /** What `real` was at check time, if it was pinned here. */
@@ -38,16 +47,14 @@ const NO_THROW = Object.freeze({ throwIfNoEntry: false });
  * The real file each read and write effect names right now, keyed by its absolute path as the
  * built-in tools resolve it, with what that file is: what the host pins when guards check a call,
  * so the tool later opens exactly what was checked (`ToolContext.pinnedTargets`), whether or not a
- * guard pinned it too. Where a guard pinned the same absolute path (`checked`: the guards' pins,
- * made a moment ago in the same check), its real paths are the ones pinned and remembered, without
- * resolving the path again: the tool re-resolves it before opening and refuses anything else.
+ * guard pinned it too. Where a guard pinned the same absolute path (`guards`: the pins the guards
+ * made a moment ago in the same check), its real paths are the ones pinned, without resolving the
+ * path again (the tool re-resolves it before opening and refuses anything else), and what the guard
+ * saw at each of them, when it says, is what the tool must find there: the file the guard checked,
+ * not whatever a later look would see.
  * Contract: never throws; a path the tools would refuse (empty, NUL) is left out.
  */
-export function pinEffectTargets(
-  effects: readonly ToolEffect[],
-  cwd: string,
-  checked?: ReadonlyMap<string, readonly string[]>,
-): CheckedPins {
+export function pinEffectTargets(effects: readonly ToolEffect[], cwd: string, guards?: GuardPins): CheckedPins {
   const pins = new CheckedPins();
   for (const effect of effects) {
     if ((effect.kind !== "read" && effect.kind !== "write") || typeof effect.path !== "string") continue;
@@ -57,15 +64,20 @@ export function pinEffectTargets(
     } catch {
       continue;
     }
-    const guarded = checked?.get(absolute);
+    const guarded = guards?.pins?.get(absolute);
     const reals = guarded !== undefined && guarded.length > 0 ? guarded : [resolveRealPath(absolute)];
     const list = pins.get(absolute);
     const merged = list ? [...list] : [];
     for (const real of reals) {
-      try {
-        pins.remember(real);
-      } catch {
-        // Unreadable (EACCES, ENOTDIR): the tool's own open reports it.
+      // What the guard saw when it checked is what the tool must find; else look now.
+      const seen = guarded !== undefined ? guards?.identities?.get(real) : undefined;
+      if (seen !== undefined) pins.adopt(real, seen);
+      else {
+        try {
+          pins.remember(real);
+        } catch {
+          // Unreadable (EACCES, ENOTDIR): the tool's own open reports it.
+        }
       }
       if (!merged.includes(real)) merged.push(real);
     }
@@ -93,6 +105,11 @@ export function refuseUncheckedFile(options: {
   if (!(pins instanceof CheckedPins)) return;
   const before = pins.identityAt(target);
   if (before === undefined) return;
+  if (before === "conflict") {
+    throw new Error(
+      `${displayPath} was seen as different files by the policy checks of this call; nothing was ${options.access === "read" ? "read" : "written"}. Try again in a later turn.`,
+    );
+  }
   const same = before !== "absent" && before.dev === stats.dev && before.ino === stats.ino;
   if (same) return;
   if (options.access === "read") {

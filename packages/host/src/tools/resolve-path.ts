@@ -1,6 +1,9 @@
 import { homedir } from "node:os";
 import path from "node:path";
 
+/** A doubled separator, a `.` or `..` segment, or a trailing separator: what `path.resolve` rewrites. */
+const NOT_NORMAL = /\/\/|(?:^|\/)\.\.?(?:\/|$)|\/$/;
+
 /**
  * Turns a path as the model spelled it into an absolute path.
  * Contract: absolute paths are normalised as-is; `~` and `~/x` expand to `os.homedir()`; anything
@@ -16,5 +19,10 @@ export function resolveToolPath(input: string, cwd: string): string {
   }
   if (input === "~") return homedir();
   if (input.startsWith("~/")) return path.join(homedir(), input.slice(2));
+  // The common case needs no walk: a plain relative path below a normal cwd, or a normal absolute one.
+  if (!NOT_NORMAL.test(input)) {
+    if (input.startsWith("/")) return input;
+    if (cwd.startsWith("/") && !NOT_NORMAL.test(cwd)) return `${cwd}/${input}`;
+  }
   return path.resolve(cwd, input);
 }

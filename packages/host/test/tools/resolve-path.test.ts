@@ -9,6 +9,17 @@ describe("resolveToolPath", () => {
     expect(resolveToolPath("../b", "/work/p")).toBe("/work/b");
   });
 
+  it("gives what path.resolve gives for every mix of dot segments, doubled and trailing separators", () => {
+    const cwds = ["/work/p", "/", "/work/p/", "/work/../p", "/work/./p", "/.", "/.."];
+    const inputs = ["a", "a/b", "./a", "../a", "a/./b", "a/../b", "a//b", "a/", "/x", "/x/", "/x/../y", ".a", "..a"];
+    const more = [".", "..", "a/.b", "a/b/.", "x y", "~x", "/", ".env", "a/..", "a/.", "...", ".../x", "//x"];
+    for (const cwd of cwds) {
+      for (const input of [...inputs, ...more]) {
+        expect([cwd, input, resolveToolPath(input, cwd)]).toEqual([cwd, input, path.resolve(cwd, input)]);
+      }
+    }
+  });
+
   it("keeps an absolute path, normalised", () => {
     expect(resolveToolPath("/etc/../etc/hosts", "/work/p")).toBe("/etc/hosts");
   });

@@ -1,3 +1,4 @@
+import type { CheckedFileIdentity } from "@gatehouse/sdk";
 import { checkPathText, showPath } from "../paths/path-text.ts";
 import { type PathViews, type Spelling, spellPath } from "../paths/spellings.ts";
 import { containsRoot, insideWorkspace } from "../paths/workspace.ts";
@@ -7,7 +8,12 @@ import type { Access, PolicyContext } from "./policy-context.ts";
 
 /** The outcome of checking one path, before it is worded for a particular caller. */
 export type PathVerdict =
-  | { ok: true; views: PathViews }
+  | {
+      ok: true;
+      views: PathViews;
+      /** What the real path (`views.reals[0]`) was when it was checked, when it was looked at. */
+      identity?: CheckedFileIdentity;
+    }
   | { ok: false; rule: string; why: string; spellings: Spelling[]; views?: PathViews };
 
 /** Options of `evaluatePath`. */
@@ -103,8 +109,11 @@ export function evaluatePath(
     }
   }
 
-  for (const real of views.reals) {
+  let identity: CheckedFileIdentity | undefined;
+  for (let i = 0; i < views.reals.length; i++) {
+    const real = views.reals[i] as string;
     const info = ctx.fs.lstat(real);
+    if (i === 0) identity = info ? { dev: info.dev, ino: info.ino } : "absent";
     if (!info?.isFile || info.nlink < 2) continue;
     if (access === "write") {
       return refuse(
@@ -118,5 +127,5 @@ export function evaluatePath(
       return refuse("hard link", `it is the same file as ${showPath(alias.path)}, and ${alias.rule.why}`);
     }
   }
-  return { ok: true, views };
+  return identity === undefined ? { ok: true, views } : { ok: true, views, identity };
 }

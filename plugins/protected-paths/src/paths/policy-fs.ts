@@ -1,4 +1,4 @@
-import { lstatSync, readdirSync, readlinkSync, realpathSync } from "node:fs";
+import { constants, lstatSync, readdirSync, readlinkSync, realpathSync, type Stats } from "node:fs";
 
 /** What the policy needs to know about one directory entry or file. */
 export interface FileInfo {
@@ -42,23 +42,42 @@ function attempt<T>(fn: () => T): T | undefined {
   }
 }
 
+/** The kind bits of a mode, and the kinds the policy tells apart (see stat(2)). */
+const { S_IFMT, S_IFREG, S_IFDIR, S_IFLNK } = constants;
+
+function realpathOf(p: string): string | undefined {
+  try {
+    return realpathSync.native(p);
+  } catch {
+    return undefined;
+  }
+}
+
+function lstatOf(p: string): FileInfo | undefined {
+  let st: Stats | undefined;
+  try {
+    // A missing path answers undefined without an exception (writes of new files check one).
+    st = lstatSync(p, NO_THROW);
+  } catch {
+    return undefined;
+  }
+  if (st === undefined) return undefined;
+  // The kind from the mode bits directly (what isFile() and friends compute, one call each).
+  const kind = st.mode & S_IFMT;
+  return {
+    isFile: kind === S_IFREG,
+    isDirectory: kind === S_IFDIR,
+    isSymbolicLink: kind === S_IFLNK,
+    nlink: st.nlink,
+    dev: st.dev,
+    ino: st.ino,
+  };
+}
+
 /** The policy's view of the real filesystem (synchronous: a check is a handful of syscalls). */
 export const nodePolicyFs: PolicyFs = {
-  realpath: (p) => attempt(() => realpathSync.native(p)),
-  lstat: (p) =>
-    attempt(() => {
-      // A missing path answers undefined without an exception (writes of new files check one).
-      const st = lstatSync(p, NO_THROW);
-      if (st === undefined) return undefined;
-      return {
-        isFile: st.isFile(),
-        isDirectory: st.isDirectory(),
-        isSymbolicLink: st.isSymbolicLink(),
-        nlink: st.nlink,
-        dev: st.dev,
-        ino: st.ino,
-      };
-    }),
+  realpath: realpathOf,
+  lstat: lstatOf,
   readlink: (p) => attempt(() => readlinkSync(p)),
   readdir: (p) =>
     attempt(() =>

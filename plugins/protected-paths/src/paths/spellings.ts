@@ -39,6 +39,14 @@ export interface SpellOptions {
   fs: PolicyFs;
 }
 
+/** A doubled separator, a `.` or `..` segment, or a trailing separator: what `path.resolve` rewrites. */
+const NOT_NORMAL = /\/\/|\/\.\.?(?:\/|$)|\/$/;
+
+/** An absolute path `path.resolve` would return unchanged (so it need not walk it). */
+function isNormalAbsolute(p: string): boolean {
+  return p.startsWith("/") && !NOT_NORMAL.test(p);
+}
+
 /** Anything but printable ASCII (control characters never get here: the path text check refuses them). */
 const NOT_PLAIN_ASCII = /[^ -~]/;
 
@@ -56,7 +64,7 @@ function addSpelling(spellings: Spelling[], form: SpellingForm, p: string): void
  */
 export function spellPath(input: string, options: SpellOptions): PathViews {
   const raw = joinRaw(input, options);
-  const absolute = path.resolve(raw);
+  const absolute = isNormalAbsolute(raw) ? raw : path.resolve(raw);
   const viaNormal = resolveReal(absolute, options.fs);
   // The shell walks the raw spelling (through `link/..`); when it has no `.`/`..` segments or
   // doubled separators it is the same path, and resolving it again would only repeat syscalls.
