@@ -33,25 +33,30 @@ export function runCli(
   args: string[],
   options: { cwd?: string; env?: NodeJS.ProcessEnv; stdin?: string } = {},
 ): Promise<CliRun> {
+  const child = spawn(process.execPath, [...CLI_ARGV, ...args], {
+    cwd: options.cwd,
+    env: { ...process.env, NO_COLOR: "1", GATEHOUSE_HOME: testHome(), ...options.env },
+    stdio: ["pipe", "pipe", "pipe"],
+  });
+  return collect(child, options.stdin ?? "");
+}
+
+/** Feeds `stdin` to a spawned child (stdio all pipes) and resolves with its exit code and output. */
+export function collect(child: ChildProcess, stdin: string): Promise<CliRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...CLI_ARGV, ...args], {
-      cwd: options.cwd,
-      env: { ...process.env, NO_COLOR: "1", GATEHOUSE_HOME: testHome(), ...options.env },
-      stdio: ["pipe", "pipe", "pipe"],
-    });
     let stdout = "";
     let stderr = "";
-    child.stdout.on("data", (d) => {
+    child.stdout?.on("data", (d) => {
       stdout += d;
     });
-    child.stderr.on("data", (d) => {
+    child.stderr?.on("data", (d) => {
       stderr += d;
     });
     child.on("error", reject);
     child.on("close", (code) => resolve({ code, stdout, stderr }));
     // A command may stop reading early (an oversize hook payload): the rest of stdin is not an error.
-    child.stdin.on("error", () => {});
-    child.stdin.end(options.stdin ?? "");
+    child.stdin?.on("error", () => {});
+    child.stdin?.end(stdin);
   });
 }
 

@@ -6,7 +6,7 @@ import { tempDir } from "../../../host/test/helpers/scenario.ts";
 import { CA_CERTS_CARRIER } from "../../src/hook/ca-certs.ts";
 import { hookCommand, isGatehouseHook } from "../../src/hook/hook-install.ts";
 import { recorded } from "../hook/payloads.ts";
-import { CLI, type CliRun } from "./cli-helpers.ts";
+import { CLI, type CliRun, collect } from "./cli-helpers.ts";
 
 // Node prints this at start when NODE_EXTRA_CA_CERTS names a file it cannot read: a process that
 // prints it has paid for loading the certificates.
@@ -15,20 +15,8 @@ const MISSING_CERTS = "/nonexistent/gatehouse-test-ca.pem";
 
 /** Runs the hook command exactly as installed, through `sh -c` as the agents run it. */
 function runInstalled(command: string, stdin: string, env: NodeJS.ProcessEnv): Promise<CliRun> {
-  return new Promise((resolve, reject) => {
-    const child = spawn("sh", ["-c", command], { env: { ...process.env, ...env }, stdio: ["pipe", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d) => {
-      stdout += d;
-    });
-    child.stderr.on("data", (d) => {
-      stderr += d;
-    });
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end(stdin);
-  });
+  const child = spawn("sh", ["-c", command], { env: { ...process.env, ...env }, stdio: ["pipe", "pipe", "pipe"] });
+  return collect(child, stdin);
 }
 
 function project(): { dir: string; home: string } {
