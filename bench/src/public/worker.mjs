@@ -10,6 +10,9 @@
 // on the wall clock and in this process's CPU time (user + system, every thread): `first` is the
 // process's first timed run (cold code), `samples` the runs after the warm-ups. Every run gets a
 // new host (or a new peer loop), so each sample is the first run of a new host in a warm process.
+// Diagnostics (not used by the section): `"profile": "<prefix>"` writes a CPU profile of each timed
+// run; `"marks": true` prints `RUN <n>` before each run, to line up `--trace-opt`/`--trace-deopt`
+// output with the runs (see README, "Why a run can be slow").
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";

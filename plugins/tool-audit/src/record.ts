@@ -135,6 +135,8 @@ export interface MacKey {
 
 /** The length of an HMAC-SHA256 pad (the hash's block size). */
 const OUTER_PAD_BYTES = 64;
+/** The length of a SHA-256 digest. */
+const DIGEST_BYTES = 32;
 
 /**
  * Prepares a 32-byte secret for `macOf`: the HMAC key is the secret's 64 hex characters (exactly
@@ -144,7 +146,7 @@ const OUTER_PAD_BYTES = 64;
 export function macKey(secret: Buffer): MacKey {
   const key = Buffer.from(secret.toString("hex"), "latin1");
   const outer = Buffer.from(key.map((b) => b ^ 0x5c));
-  const outerBlock = Buffer.alloc(OUTER_PAD_BYTES + 32);
+  const outerBlock = Buffer.alloc(OUTER_PAD_BYTES + DIGEST_BYTES);
   outer.copy(outerBlock);
   return { inner: Buffer.from(key.map((b) => b ^ 0x36)).toString("latin1"), outer, outerBlock };
 }
@@ -158,7 +160,8 @@ export function macOf(body: string, key: MacKey): string {
   const outer = key.outerBlock;
   if (!outer) return hash("sha256", Buffer.concat([key.outer, hash("sha256", key.inner + body, "buffer")]), "hex");
   // The outer hash's input is the outer pad then the inner digest: one buffer per key, refilled.
-  hash("sha256", key.inner + body, "buffer").copy(outer, OUTER_PAD_BYTES);
+  // The digest comes as 32 "binary" (latin1) characters, one per byte: no Buffer is made per record.
+  outer.write(hash("sha256", key.inner + body, "binary"), OUTER_PAD_BYTES, DIGEST_BYTES, "latin1");
   return hash("sha256", outer, "hex");
 }
 

@@ -19,6 +19,12 @@ function statOrCreate(dir: string): Stats {
   }
   try {
     mkdirSync(dir, { mode: 0o700 });
+  } catch (error) {
+    // Another process (a parallel run sharing GATEHOUSE_HOME) created it in between: what is there
+    // now gets the same checks as any existing directory.
+    if ((error as { code?: unknown }).code !== "EEXIST") refuse(dir, `cannot be created (${osReason(error)})`, error);
+  }
+  try {
     return lstatSync(dir);
   } catch (error) {
     return refuse(dir, `cannot be created (${osReason(error)})`, error);

@@ -24,38 +24,48 @@ function tapsOf<A extends unknown[], R>(hook: TappedHook): readonly TapFn<A, R>[
  */
 export type Dispatch<A extends unknown[], R> = (...args: A) => R | Promise<R>;
 
+/**
+ * A dispatcher whose caller may hand it the continuation of the stage (`end`): it runs on the
+ * stage's result in the step that produces it, so an asynchronous stage costs its caller no promise
+ * and no microtask of its own.
+ */
+export type StageDispatch<S, R> = <T = R>(state: S, end?: (value: R) => T | Promise<T>) => T | Promise<T>;
+
+/** The continuation when the caller gives none: the stage's result as it is. */
+const same = (value: unknown): never => value as never;
+
 /** Bail: the first tap that returns something other than `undefined` decides; else `undefined`. */
-export function bailDispatch<S, R>(hook: TappedHook): Dispatch<[S], R | undefined> {
+export function bailDispatch<S, R>(hook: TappedHook): StageDispatch<S, R | undefined> {
   const taps = tapsOf<[S], R | undefined>(hook);
-  const from = (state: S, start: number): R | undefined | Promise<R | undefined> => {
+  const from = <T>(state: S, start: number, end: (value: R | undefined) => T | Promise<T>): T | Promise<T> => {
     for (let i = start; i < taps.length; i++) {
       const out = (taps[i] as TapFn<[S], R | undefined>)(state);
       if (isPromiseLike<R | undefined>(out)) {
-        return Promise.resolve(out).then((value) => (value !== undefined ? value : from(state, i + 1)));
+        return Promise.resolve(out).then((value) => (value !== undefined ? end(value) : from(state, i + 1, end)));
       }
-      if (out !== undefined) return out;
+      if (out !== undefined) return end(out);
     }
-    return undefined;
+    return end(undefined);
   };
-  return (state) => from(state, 0);
+  return (state, end) => from(state, 0, end ?? same);
 }
 
 /** Waterfall: each tap gets the value the previous one returned (`undefined` keeps the value). */
-export function waterfallDispatch<S>(hook: TappedHook): Dispatch<[S], S> {
+export function waterfallDispatch<S>(hook: TappedHook): StageDispatch<S, S> {
   const taps = tapsOf<[S], S | undefined>(hook);
-  const from = (state: S, start: number): S | Promise<S> => {
+  const from = <T>(state: S, start: number, end: (value: S) => T | Promise<T>): T | Promise<T> => {
     let value = state;
     for (let i = start; i < taps.length; i++) {
       const out = (taps[i] as TapFn<[S], S | undefined>)(value);
       if (isPromiseLike<S | undefined>(out)) {
         const current = value;
-        return Promise.resolve(out).then((next) => from(next !== undefined ? next : current, i + 1));
+        return Promise.resolve(out).then((next) => from(next !== undefined ? next : current, i + 1, end));
       }
       if (out !== undefined) value = out;
     }
-    return value;
+    return end(value);
   };
-  return (state) => from(state, 0);
+  return (state, end) => from(state, 0, end ?? same);
 }
 
 /** Series: every tap in order, each after the previous one settled. */

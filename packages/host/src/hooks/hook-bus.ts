@@ -7,7 +7,7 @@ import type { FinalResult, LoopHooks, ToolCallRequest, ToolCallVerdict, ToolResu
 import type { SandboxRuntime } from "../sandbox/sandbox-runtime.ts";
 import { type CompactProposal, compactHook } from "./compact-hook.ts";
 import { DeadlineQueue } from "./deadline-queue.ts";
-import { bailDispatch, type Dispatch, seriesDispatch, waterfallDispatch } from "./dispatch.ts";
+import { bailDispatch, type Dispatch, type StageDispatch, seriesDispatch, waterfallDispatch } from "./dispatch.ts";
 import { grantsVerdict } from "./grants-verdict.ts";
 import type {
   CompactHandler,
@@ -71,9 +71,9 @@ function forTool<H>(taps: readonly Tap<H>[], toolName: string): Tap<H>[] {
 
 /** The compiled stages for the calls of one tool: only the handlers whose matcher takes it. */
 interface ToolStages {
-  transform: Dispatch<[TransformState], ToolCallVerdict | undefined> | undefined;
-  enforce: Dispatch<[EnforceState], ToolCallVerdict | undefined> | undefined;
-  result: Dispatch<[ResultState], ResultState> | undefined;
+  transform: StageDispatch<TransformState, ToolCallVerdict | undefined> | undefined;
+  enforce: StageDispatch<EnforceState, ToolCallVerdict | undefined> | undefined;
+  result: StageDispatch<ResultState, ResultState> | undefined;
 }
 
 /**
@@ -158,11 +158,7 @@ export class HookBus implements LoopHooks {
     const ctx = this.#contextOf(request.signal);
     if (!stages.transform) return this.#runEnforce(request, request.input, ctx, stages);
     const state: TransformState = { request, input: request.input, ctx };
-    const verdict = stages.transform(state);
-    if (isPromiseLike<ToolCallVerdict | undefined>(verdict)) {
-      return Promise.resolve(verdict).then((v) => v ?? this.#runEnforce(request, state.input, ctx, stages));
-    }
-    return verdict ?? this.#runEnforce(request, state.input, ctx, stages);
+    return stages.transform(state, (v) => v ?? this.#runEnforce(request, state.input, ctx, stages));
   }
 
   #runEnforce(
@@ -181,10 +177,7 @@ export class HookBus implements LoopHooks {
         return grantsVerdict({ request, input: frozen, effects: event.effects, grants, sandbox: this.#sandbox });
       return verdict.action === "block" ? { ...verdict, input: frozen, effects: event.effects } : verdict;
     };
-    const verdict = stages.enforce({ event, ctx, grants });
-    return isPromiseLike<ToolCallVerdict | undefined>(verdict)
-      ? Promise.resolve(verdict).then(decide)
-      : decide(verdict);
+    return stages.enforce({ event, ctx, grants }, decide);
   }
 
   /** Stage 10: the `tool_result` patch chain. */

@@ -1,9 +1,8 @@
 import type { HandlerContext, ToolResult } from "@gatehouse/sdk";
 import type { AsyncSeriesWaterfallHook } from "tapable";
-import { isPromiseLike } from "../common/is-promise.ts";
 import { tapable } from "../common/lazy-tapable.ts";
 import type { FinalResult, ToolResultRequest } from "../loop/types.ts";
-import type { Dispatch } from "./dispatch.ts";
+import type { StageDispatch } from "./dispatch.ts";
 import type { ResultHandler } from "./registrations.ts";
 import { type HandlerOutcome, handlerRunner } from "./run-handler.ts";
 import type { StageOptions } from "./tool-call-stages.ts";
@@ -76,18 +75,11 @@ export function toolResultChain(
 
 /** Runs the chain (through its dispatcher) and returns the final result. */
 export function runToolResultChain(
-  dispatch: Dispatch<[ResultState], ResultState>,
+  dispatch: StageDispatch<ResultState, ResultState>,
   request: ToolResultRequest,
   ctx: HandlerContext = { signal: request.signal },
 ): FinalResult | Promise<FinalResult> {
-  const state = dispatch({
-    request,
-    ctx,
-    result: request.result,
-    isError: request.isError,
-  });
-  if (isPromiseLike<ResultState>(state)) return Promise.resolve(state).then(finalOf);
-  return finalOf(state);
+  return dispatch({ request, ctx, result: request.result, isError: request.isError }, finalOf);
 }
 
 function finalOf(state: ResultState): FinalResult {

@@ -129,8 +129,7 @@ function checkAndPreflight(
 ): Started | Promise<Started> {
   const refused = refusal(toolCall, checks, config);
   if (refused) return endImmediate(config, refused);
-  const pre = preflight(toolCall, turn, signal);
-  return isPromiseLike<Preflight>(pre) ? pre.then((p) => afterPreflight(p, config)) : afterPreflight(pre, config);
+  return preflight(toolCall, turn, signal, (pre) => afterPreflight(pre, config));
 }
 
 /**

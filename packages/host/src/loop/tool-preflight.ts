@@ -54,15 +54,22 @@ function fromVerdict(toolCall: ToolCall, tool: AnyToolDefinition, verdict: ToolC
 }
 
 /**
- * Stages 4–7 for one call: lookup, prepareArguments, validation, `tool_call` hooks.
+ * Stages 4–7 for one call: lookup, prepareArguments, validation, `tool_call` hooks; then `then`
+ * (the caller's next step) on the outcome, in the same step when the hooks answer asynchronously.
  * Contract: never throws; every failure is an immediate finalized call.
  */
-export function preflight(toolCall: ToolCall, turn: TurnState, signal: AbortSignal): Preflight | Promise<Preflight> {
+export function preflight<T = Preflight>(
+  toolCall: ToolCall,
+  turn: TurnState,
+  signal: AbortSignal,
+  then?: (pre: Preflight) => T | Promise<T>,
+): T | Promise<T> {
+  const done = then ?? ((pre: Preflight) => pre as T);
   if (abortFlag(signal).aborted) {
-    return { kind: "immediate", call: immediate(toolCall, "aborted", "Tool call aborted before it ran.") };
+    return done({ kind: "immediate", call: immediate(toolCall, "aborted", "Tool call aborted before it ran.") });
   }
   const tool = turn.tools.get(toolCall.name);
-  if (!tool) return { kind: "immediate", call: unknownTool(toolCall, turn) };
+  if (!tool) return done({ kind: "immediate", call: unknownTool(toolCall, turn) });
 
   let raw: unknown = toolCall.arguments;
   if (tool.prepareArguments) {
@@ -70,16 +77,16 @@ export function preflight(toolCall: ToolCall, turn: TurnState, signal: AbortSign
       raw = tool.prepareArguments(toolCall.arguments);
     } catch (error) {
       const text = `Invalid arguments for ${tool.name}: prepareArguments failed: ${errorMessage(error)}`;
-      return { kind: "immediate", call: immediate(toolCall, "invalid", text) };
+      return done({ kind: "immediate", call: immediate(toolCall, "invalid", text) });
     }
   }
   const validation = validateArguments(tool, raw);
   if (!validation.ok) {
     const text = `Invalid arguments for ${tool.name}: ${validation.message}`;
-    return { kind: "immediate", call: immediate(toolCall, "invalid", text) };
+    return done({ kind: "immediate", call: immediate(toolCall, "invalid", text) });
   }
   if (!turn.hooks) {
-    return { kind: "prepared", call: { toolCall, tool, args: deepFreeze(validation.value) } };
+    return done({ kind: "prepared", call: { toolCall, tool, args: deepFreeze(validation.value) } });
   }
   const hooks = turn.hooks;
   let verdict: ToolCallVerdict | Promise<ToolCallVerdict>;
@@ -92,15 +99,15 @@ export function preflight(toolCall: ToolCall, turn: TurnState, signal: AbortSign
       signal,
     });
   } catch (error) {
-    return hookFailure(toolCall, error);
+    return done(hookFailure(toolCall, error));
   }
   if (isPromiseLike<ToolCallVerdict>(verdict)) {
     return verdict.then(
-      (v) => fromVerdict(toolCall, tool, v),
-      (error) => hookFailure(toolCall, error),
+      (v) => done(fromVerdict(toolCall, tool, v)),
+      (error) => done(hookFailure(toolCall, error)),
     );
   }
-  return fromVerdict(toolCall, tool, verdict);
+  return done(fromVerdict(toolCall, tool, verdict));
 }
 
 /** Fail closed: if the hook machinery itself breaks, the call does not run. */
