@@ -177,9 +177,18 @@ function importsNatively(file: string): boolean {
   return ext === ".mjs" || (ext === ".js" && packageTypeOf(file) === "module");
 }
 
+/** True for an ES module namespace object (what Node's `import()` resolves with). */
+function isNamespace(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && Object.prototype.toString.call(value) === "[object Module]";
+}
+
 /** Node's `import()` of an absolute file, as a module whose `default` is what jiti's default interop gives. */
 async function nativeImport(file: string): Promise<unknown> {
-  const mod = (await gatedNativeImport(pathToFileURL(file).href)) as Record<string, unknown>;
+  let mod = (await gatedNativeImport(pathToFileURL(file).href)) as Record<string, unknown>;
+  // A host that itself runs under jiti (a script loading its sources, as the bench does) gets
+  // `import()` through jiti, which hands back `{ default: namespace }`: Node's own answer is the
+  // namespace itself, so a namespace inside something that is not one is unwrapped.
+  if (!isNamespace(mod) && isNamespace(mod.default)) mod = mod.default;
   if (!("default" in mod)) return mod;
   const inner = mod.default as { default?: unknown } | null | undefined;
   if (inner === null || inner === undefined) return { default: mod };

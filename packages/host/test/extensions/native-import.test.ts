@@ -1,5 +1,7 @@
+import { spawnSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { loadModule } from "../../src/extensions/module-loader.ts";
 import { type GateRegistration, registerProjectGate } from "../../src/extensions/trust-gate.ts";
@@ -72,5 +74,41 @@ describe("ES module extensions the loader imports natively", () => {
     const loaded = await loadModule(join(dir, "a.mjs"), { home });
     expect(loaded.ok).toBe(false);
     expect(ran()).not.toContain("home-check");
+  });
+
+  // A script may run the host's sources through jiti (the bench does): the host's own `import()`
+  // is then jiti's. jiti keys its disk cache by source, not by options, so code first transformed
+  // by an instance with interopDefault on and then run by one with it off hands back
+  // `{ default: namespace }` (found in the bench); the extension must load the same either way.
+  it("loads the same default export when the host itself runs under jiti, whatever jiti cached", () => {
+    const dir = folder({
+      "ext.mjs": `export default { name: "ext", setup() {} };`,
+      "b.mjs": `export const b = 1;`,
+      "ns.mjs": `import * as ns from "./b.mjs"; export default ns;`,
+    });
+    const here = dirname(fileURLToPath(import.meta.url));
+    const loader = join(here, "../../src/extensions/module-loader.ts");
+    const cache = tempDir("gh-jiti-cache-");
+    const home = tempDir("gh-home-");
+    const load = (interopDefault: boolean) => {
+      const script = `
+        import { createJiti } from "jiti";
+        const jiti = createJiti(import.meta.url, { interopDefault: ${interopDefault}, fsCache: ${JSON.stringify(cache)} });
+        const { loadModule } = await jiti.import(${JSON.stringify(loader)});
+        const ext = await loadModule(${JSON.stringify(join(dir, "ext.mjs"))}, { home: ${JSON.stringify(home)} });
+        const ns = await loadModule(${JSON.stringify(join(dir, "ns.mjs"))}, { home: ${JSON.stringify(home)} });
+        console.log(JSON.stringify({
+          ext: ext.ok && typeof ext.exported.setup === "function" && ext.exported.name,
+          ns: ns.ok && Object.prototype.toString.call(ns.exported) === "[object Module]" && ns.exported.b,
+        }));`;
+      const child = spawnSync(process.execPath, ["--input-type=module", "-e", script], {
+        cwd: join(here, "../.."),
+        encoding: "utf8",
+      });
+      expect(child.stderr).toBe("");
+      return JSON.parse(child.stdout) as unknown;
+    };
+    expect(load(true)).toEqual({ ext: "ext", ns: 1 });
+    expect(load(false)).toEqual({ ext: "ext", ns: 1 });
   });
 });
