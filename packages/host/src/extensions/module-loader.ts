@@ -178,7 +178,7 @@ function importsNatively(file: string): boolean {
 }
 
 /** True for an ES module namespace object (what Node's `import()` resolves with). */
-function isNamespace(value: unknown): value is Record<string, unknown> {
+function isNamespace(value: unknown): boolean {
   return typeof value === "object" && value !== null && Object.prototype.toString.call(value) === "[object Module]";
 }
 
@@ -188,7 +188,7 @@ async function nativeImport(file: string): Promise<unknown> {
   // A host that itself runs under jiti (a script loading its sources, as the bench does) gets
   // `import()` through jiti, which hands back `{ default: namespace }`: Node's own answer is the
   // namespace itself, so a namespace inside something that is not one is unwrapped.
-  if (!isNamespace(mod) && isNamespace(mod.default)) mod = mod.default;
+  if (!isNamespace(mod) && isNamespace(mod.default)) mod = mod.default as Record<string, unknown>;
   if (!("default" in mod)) return mod;
   const inner = mod.default as { default?: unknown } | null | undefined;
   if (inner === null || inner === undefined) return { default: mod };
