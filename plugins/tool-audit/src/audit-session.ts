@@ -20,7 +20,8 @@ export interface AuditSessionOptions
  * Contract: `open` writes `session_start` and commits it (so an unwritable log or seal folder is
  * found before any tool runs). Each `commit` hands the batch to the kernel and then replaces the
  * seal with the session's record count and head MAC; `close` writes `session_end`, fsyncs, seals
- * the session as closed (fsynced) and closes the file. A seal that cannot be written is a write
+ * the session as closed (fsynced) and closes the file; its fsyncs wait on the thread pool, not on
+ * the main thread (other hosts in the process go on meanwhile). A seal that cannot be written is a write
  * failure of the sink (`op: "seal"`), so the audit fails closed the same way.
  */
 export class AuditSession {
@@ -75,11 +76,24 @@ export class AuditSession {
     return this.#key.id;
   }
 
-  #seal(closed: boolean): void {
+  #seal(): void {
     if (!this.#seals || !this.sink.healthy) return;
     const { count, head } = this.recorder.chainState;
     try {
-      const line = this.#seals.update({ count, head, closed }, { sync: closed });
+      const line = this.#seals.update({ count, head, closed: false });
+      this.sink.shipOnly(line);
+    } catch (error) {
+      this.sink.fail("seal", error);
+    }
+  }
+
+  /** The last seal: the session closed, written once the log is on disk, and fsynced itself. */
+  async #sealClosed(): Promise<void> {
+    if (!this.#seals || !this.sink.healthy) return;
+    const { count, head } = this.recorder.chainState;
+    try {
+      const line = this.#seals.update({ count, head, closed: true });
+      await this.#seals.sync();
       this.sink.shipOnly(line);
     } catch (error) {
       this.sink.fail("seal", error);
@@ -88,14 +102,14 @@ export class AuditSession {
 
   /** Hands the batch to the kernel and seals what was written. Returns the sink's health. */
   commit(): boolean {
-    if (this.sink.commit()) this.#seal(false);
+    if (this.sink.commit()) this.#seal();
     return this.sink.healthy;
   }
 
   /** Writes `session_end`, fsyncs, seals the session closed and closes the log. Resolves with health. */
   async close(): Promise<boolean> {
     this.recorder.end();
-    if (await this.sink.flush()) this.#seal(true);
+    if (await this.sink.flush()) await this.#sealClosed();
     try {
       this.#seals?.close();
     } catch (error) {

@@ -3,7 +3,7 @@ import {
   closeSync,
   constants,
   fstatSync,
-  fsyncSync,
+  fsync,
   linkSync,
   mkdirSync,
   openSync,
@@ -161,10 +161,10 @@ export class SealWriter {
   }
 
   /**
-   * Writes the next seal: `count` records written, the last one's MAC `head`, closed or not
-   * (`sync`: fsynced). Returns the seal's line (without padding or newline), e.g. to ship it.
+   * Writes the next seal: `count` records written, the last one's MAC `head`, closed or not (in
+   * the kernel; `sync` puts it on disk). Returns the seal's line (without padding or newline), e.g. to ship it.
    */
-  update(state: { count: number; head: string; closed: boolean }, options: { sync?: boolean } = {}): string {
+  update(state: { count: number; head: string; closed: boolean }): string {
     if (this.#fd === undefined) throw new Error(`seal ${sealFile(this.dir, this.ordinal)} is closed`);
     this.#gen++;
     const line = serializeSeal({ ...this.#base, ...state, gen: this.#gen }, this.#key);
@@ -175,8 +175,14 @@ export class SealWriter {
     // A seal written to a file nobody can find vouches for nothing: stop instead.
     const { change } = fileChange(this.#fd, file, this.#identity);
     if (change) throw new Error(`the seal ${file} ${change} while the run was writing to it`);
-    if (options.sync) fsyncSync(this.#fd);
     return line;
+  }
+
+  /** Fsyncs the seal file on the thread pool (after `update`); rejects on an I/O error. */
+  sync(): Promise<void> {
+    const fd = this.#fd;
+    if (fd === undefined) return Promise.reject(new Error(`seal ${sealFile(this.dir, this.ordinal)} is closed`));
+    return new Promise((resolve, reject) => fsync(fd, (error) => (error ? reject(error) : resolve())));
   }
 
   /** Releases the seal file (after the last update). */

@@ -1,4 +1,4 @@
-import { closeSync, fsyncSync, mkdirSync } from "node:fs";
+import { closeSync, fsync, fsyncSync, mkdirSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname } from "node:path";
 import type { pino } from "pino";
@@ -238,6 +238,21 @@ export class AuditSink {
     }
   }
 
+  /** `#fsyncNow` on the thread pool: the main thread goes on while the disk catches up. */
+  async #fsyncInBackground(op: AuditWriteFailure["op"]): Promise<void> {
+    const fd = this.#fd;
+    if (fd === undefined || !this.#unsynced || !this.healthy) return;
+    // Lines written while this fsync runs set it again, for the next one.
+    this.#unsynced = false;
+    try {
+      await new Promise<void>((resolve, reject) => fsync(fd, (error) => (error ? reject(error) : resolve())));
+      this.#lastFsync = monotonicMs();
+    } catch (error) {
+      this.#unsynced = true;
+      this.#fail(op, error);
+    }
+  }
+
   /** Appends one line (a newline is added). Returns false when the record was not accepted. */
   write(line: string): boolean {
     if (!this.healthy || this.#closed || this.#fd === undefined) {
@@ -295,10 +310,13 @@ export class AuditSink {
     return this.healthy;
   }
 
-  /** Commits and fsyncs everything written so far. Resolves with `healthy`. */
+  /**
+   * Commits everything written so far (synchronously: it is in the kernel when this returns its
+   * promise) and fsyncs it on the thread pool. Resolves with `healthy` once the fsync is done.
+   */
   async flush(): Promise<boolean> {
     this.commit();
-    this.#fsyncNow("flush");
+    await this.#fsyncInBackground("flush");
     return this.healthy;
   }
 
