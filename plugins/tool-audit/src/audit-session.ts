@@ -13,6 +13,8 @@ export interface AuditSessionOptions
   sealDir: string;
   /** True when the session starts in the middle of a run (e.g. after a hot reload). */
   midRun?: boolean;
+  /** Sessions per bucket of folded seals (default `SEALS_PER_BUCKET`, 256). */
+  sealsPerBucket?: number;
 }
 
 /**
@@ -54,6 +56,7 @@ export class AuditSession {
           keyId: options.key.id,
           log: options.file,
           session: options.chain?.session ?? randomUUID(),
+          ...(options.sealsPerBucket !== undefined ? { perBucket: options.sealsPerBucket } : {}),
         });
       } catch (error) {
         sink.fail("seal", error);

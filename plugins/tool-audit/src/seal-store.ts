@@ -7,7 +7,6 @@ import {
   linkSync,
   mkdirSync,
   openSync,
-  readdirSync,
   readFileSync,
   writeSync,
 } from "node:fs";
@@ -17,8 +16,8 @@ import { type FileIdentity, fileChange } from "./log-file.ts";
 import type { MacKey } from "./record.ts";
 import { removeFile } from "./remove-file.ts";
 import { parseSealFile, type Seal, type SealFields, serializeSeal } from "./seal.ts";
+import { compactSeals, listSeals, type SealBucket, sealFromBuckets } from "./seal-buckets.ts";
 
-const NAME = /^(\d{8})\.seal$/;
 /** The most seals read to work out `settled` when a session starts (the rest count as unfinished). */
 const MAX_SETTLE_READS = 256;
 
@@ -27,21 +26,9 @@ export function sealFile(dir: string, ordinal: number): string {
   return join(dir, `${String(ordinal).padStart(8, "0")}.seal`);
 }
 
-/** The seal numbers present in `dir`, ascending; empty when the folder does not exist. */
+/** The seal numbers present in `dir` as seal files (not in buckets), ascending; empty when the folder does not exist. */
 export function sealOrdinals(dir: string): number[] {
-  let names: string[];
-  try {
-    names = readdirSync(dir);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return [];
-    throw error;
-  }
-  const ordinals: number[] = [];
-  for (const name of names) {
-    const match = NAME.exec(name);
-    if (match?.[1]) ordinals.push(Number(match[1]));
-  }
-  return ordinals.sort((a, b) => a - b);
+  return listSeals(dir).ordinals;
 }
 
 /** A slot: the seal line padded with spaces to `size - 1` bytes, then a newline. */
@@ -62,12 +49,13 @@ function writeTemp(dir: string, text: string): string {
   return temp;
 }
 
-function readSeal(dir: string, ordinal: number): Seal | undefined {
+function readSeal(dir: string, ordinal: number, buckets: readonly SealBucket[]): Seal | undefined {
   try {
     const parsed = parseSealFile(readFileSync(sealFile(dir, ordinal), "utf8"), undefined);
     return parsed.ok ? parsed.seal : undefined;
   } catch {
-    return undefined;
+    // Folded into its bucket since the folder was listed (another session compacted it).
+    return sealFromBuckets(dir, buckets, ordinal);
   }
 }
 
@@ -128,12 +116,20 @@ export class SealWriter {
   }
 
   /** Allocates the session's number and writes its first seal (no records yet, open). */
-  static open(options: { dir: string; key: MacKey; keyId: string; log: string; session: string }): SealWriter {
+  static open(options: {
+    dir: string;
+    key: MacKey;
+    keyId: string;
+    log: string;
+    session: string;
+    /** Sessions per bucket of folded seals (default `SEALS_PER_BUCKET`). */
+    perBucket?: number;
+  }): SealWriter {
     const host = hostname();
     mkdirSync(options.dir, { recursive: true, mode: 0o700 });
-    const existing = sealOrdinals(options.dir);
-    let ordinal = (existing.at(-1) ?? 0) + 1;
-    const settled = settledBelow(options.dir, ordinal, host);
+    const listing = listSeals(options.dir);
+    let ordinal = Math.max(listing.ordinals.at(-1) ?? 0, listing.buckets.at(-1)?.last ?? 0) + 1;
+    const settled = settledBelow(options.dir, ordinal, host, listing.buckets);
     for (;;) {
       const base = {
         log: options.log,
@@ -150,7 +146,9 @@ export class SealWriter {
       const temp = writeTemp(options.dir, `${slot(first, slotSize)}${slot("", slotSize)}`);
       try {
         linkSync(temp, sealFile(options.dir, ordinal));
-        return new SealWriter({ dir: options.dir, key: options.key, base, slotSize });
+        const writer = new SealWriter({ dir: options.dir, key: options.key, base, slotSize });
+        foldFinished(options.dir, options.key, listing, settled, options.perBucket);
+        return writer;
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
         ordinal++;
@@ -197,15 +195,33 @@ export class SealWriter {
  * The largest n such that every session numbered 1..n had finished: the session numbered
  * `ordinal` starts after all of their records are in the log, so verify can tell a reordered log.
  */
-function settledBelow(dir: string, ordinal: number, host: string): number {
+function settledBelow(dir: string, ordinal: number, host: string, buckets: readonly SealBucket[]): number {
   let settled = 0;
-  const previous = readSeal(dir, ordinal - 1);
+  const previous = readSeal(dir, ordinal - 1, buckets);
   // What held when the previous session started still holds: its finished prefix is ours too.
   if (previous) settled = Math.min(previous.settled, ordinal - 2);
   let reads = 0;
   for (let n = settled + 1; n < ordinal && reads < MAX_SETTLE_READS; n++, reads++) {
-    if (!finished(n === ordinal - 1 ? previous : readSeal(dir, n), host)) break;
+    if (!finished(n === ordinal - 1 ? previous : readSeal(dir, n, buckets), host)) break;
     settled = n;
   }
   return settled;
+}
+
+/**
+ * Folds the seals of finished sessions into buckets (see `compactSeals`). Housekeeping: a failure
+ * leaves every seal where it was, readable, so it never stops the session that tried.
+ */
+function foldFinished(
+  dir: string,
+  key: MacKey,
+  listing: ReturnType<typeof listSeals>,
+  settled: number,
+  perBucket: number | undefined,
+): void {
+  try {
+    compactSeals({ dir, key, listing, settled, ...(perBucket !== undefined ? { perBucket } : {}) });
+  } catch {
+    // Tried again by the next session that starts.
+  }
 }

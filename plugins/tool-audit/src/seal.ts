@@ -88,15 +88,20 @@ export function parseSeal(text: string, key: MacKey | undefined): ParsedSeal {
  * Contract: never throws.
  */
 export function parseSealFile(text: string, key: MacKey | undefined): ParsedSeal {
+  return bestSealLine(text, key)?.parsed ?? { ok: false, error: "empty" };
+}
+
+/** `parseSealFile`'s choice together with the line it was read from; undefined for an empty file. */
+export function bestSealLine(text: string, key: MacKey | undefined): { parsed: ParsedSeal; line: string } | undefined {
   const slots = text
     .split("\n")
     .map((line) => line.trim())
     .filter(Boolean)
-    .map((line) => parseSeal(line, key));
-  let best: Extract<ParsedSeal, { ok: true }> | undefined;
-  for (const parsed of slots) {
+    .map((line) => ({ parsed: parseSeal(line, key), line }));
+  let best: { parsed: Extract<ParsedSeal, { ok: true }>; line: string } | undefined;
+  for (const { parsed, line } of slots) {
     if (!parsed.ok || parsed.authentic === false) continue;
-    if (!best || parsed.seal.gen > best.seal.gen) best = parsed;
+    if (!best || parsed.seal.gen > best.parsed.seal.gen) best = { parsed, line };
   }
-  return best ?? slots[0] ?? { ok: false, error: "empty" };
+  return best ?? slots[0];
 }

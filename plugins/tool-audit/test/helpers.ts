@@ -81,6 +81,7 @@ export function recorderFor(sink: AuditSink, key: AuditKey = testKey(), session?
 export function openSession(
   log: Pick<TestLog, "file" | "sealDir" | "key">,
   fsync: "every" | "batch" = "batch",
+  sealsPerBucket?: number,
 ): AuditSession {
   return openAuditSession({
     file: log.file,
@@ -90,6 +91,7 @@ export function openSession(
     cwd: "/project",
     config: { fsync, onWriteError: "stop" },
     redact: createRedactor({ verbatim: mergeVerbatim() }),
+    ...(sealsPerBucket !== undefined ? { sealsPerBucket } : {}),
   });
 }
 
@@ -99,9 +101,9 @@ export function openSession(
  */
 export async function writeSession(
   log: Pick<TestLog, "file" | "sealDir" | "key">,
-  options: { calls?: number; fsync?: "every" | "batch"; end?: boolean } = {},
+  options: { calls?: number; fsync?: "every" | "batch"; end?: boolean; sealsPerBucket?: number } = {},
 ): Promise<string> {
-  const session = openSession(log, options.fsync ?? "batch");
+  const session = openSession(log, options.fsync ?? "batch", options.sealsPerBucket);
   const { recorder } = session;
   for (let i = 0; i < (options.calls ?? 3); i++) {
     recorder.turnStart();

@@ -1,5 +1,6 @@
 import { execFile } from "node:child_process";
 import { randomBytes } from "node:crypto";
+import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
@@ -116,6 +117,31 @@ describe("several processes and crashes", () => {
       // The last batch was cut at the limit; everything sealed before it verifies.
       expect(report.verdict).toBe("unsealed_tail");
       expect(report.sessions[0]?.sealed).toBeGreaterThan(0);
+    },
+  );
+
+  it(
+    "processes that start and end at the same time fold finished seals into buckets, and every session verifies",
+    SLOW,
+    async () => {
+      const { file, env, verify } = sharedLog();
+      const waves = 4;
+      const perWave = 4;
+      for (let wave = 0; wave < waves; wave++) {
+        const writers = Array.from({ length: perWave }, () =>
+          startWriter([file, "batch", "2"], { ...env, SEALS_PER_BUCKET: "3", WAIT_GO: "1" }),
+        );
+        await Promise.all(writers.map((w) => w.waitFor((l) => l === "ready")));
+        for (const w of writers) w.send("go\n");
+        const exits = await Promise.all(writers.map((w) => w.exited));
+        expect(exits.map((e) => [e.code, e.stderr])).toEqual(writers.map(() => [0, ""]));
+      }
+      const folder = readdirSync(env.SEAL_DIR);
+      // Sessions that started while others of their wave ran fold less; the later waves fold the earlier.
+      expect(folder.filter((name) => name.endsWith(".seals")).length).toBeGreaterThan(0);
+      const report = await verify();
+      expect(report).toMatchObject({ verdict: "intact", problemCount: 0, seals: waves * perWave });
+      expect(report.sessions).toHaveLength(waves * perWave);
     },
   );
 });

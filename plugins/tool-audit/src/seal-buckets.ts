@@ -1,0 +1,205 @@
+import { randomBytes } from "node:crypto";
+import { closeSync, constants, fsyncSync, linkSync, openSync, readdirSync, readFileSync, writeSync } from "node:fs";
+import { join } from "node:path";
+import type { MacKey } from "./record.ts";
+import { removeFile } from "./remove-file.ts";
+import { bestSealLine, type ParsedSeal, parseSeal, type Seal } from "./seal.ts";
+
+/**
+ * Sessions per bucket: once every session numbered in a bucket's range has finished, their seals
+ * are folded into one file. An agent hook opens a session per call, so without this its seal folder
+ * gained a 4 KiB file per call and every session start listed them all (17 ms at 10,000 seals).
+ */
+export const SEALS_PER_BUCKET = 256;
+
+const SEAL_NAME = /^(\d{8})\.seal$/;
+const BUCKET_NAME = /^(\d{8})-(\d{8})\.seals$/;
+
+/** A bucket file: the final seal of each session numbered `first`..`last`, one line each. */
+export interface SealBucket {
+  first: number;
+  last: number;
+  name: string;
+}
+
+/** What a seal folder holds: the numbers of its seal files, and its buckets, both ascending. */
+export interface SealListing {
+  ordinals: number[];
+  buckets: SealBucket[];
+}
+
+const pad = (n: number) => String(n).padStart(8, "0");
+
+/** The file name of the bucket holding sessions `first`..`last`. */
+export function bucketName(first: number, last: number): string {
+  return `${pad(first)}-${pad(last)}.seals`;
+}
+
+/** Lists a seal folder in one `readdir`; empty when the folder does not exist. */
+export function listSeals(dir: string): SealListing {
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return { ordinals: [], buckets: [] };
+    throw error;
+  }
+  const ordinals: number[] = [];
+  const buckets: SealBucket[] = [];
+  for (const name of names) {
+    const seal = SEAL_NAME.exec(name);
+    if (seal?.[1]) {
+      ordinals.push(Number(seal[1]));
+      continue;
+    }
+    const bucket = BUCKET_NAME.exec(name);
+    if (bucket?.[1] && bucket[2]) buckets.push({ first: Number(bucket[1]), last: Number(bucket[2]), name });
+  }
+  ordinals.sort((a, b) => a - b);
+  buckets.sort((a, b) => a.first - b.first);
+  return { ordinals, buckets };
+}
+
+/** One line of a bucket file, parsed, with the number it answers for. */
+export interface BucketSeal {
+  /** The session number the line is taken for: its own, or the bucket's first when it lies outside. */
+  ordinal: number;
+  /** `<bucket file>:<line>`, for reports. */
+  file: string;
+  parsed: ParsedSeal;
+}
+
+/**
+ * The seals of a bucket file, one per session number: the authentic (or, without a key,
+ * well-formed) line with the highest `gen`, as in a seal file's two slots. A line that is not a
+ * seal answers for no session (ordinal -1); one whose number lies outside the bucket's range
+ * answers for the range's first number, so verify reports it as moved.
+ * Contract: throws only when the file cannot be read.
+ */
+export function readBucket(dir: string, bucket: SealBucket, key: MacKey | undefined): BucketSeal[] {
+  const path = join(dir, bucket.name);
+  const lines = readFileSync(path, "utf8").split("\n");
+  const best = new Map<number, BucketSeal>();
+  const broken: BucketSeal[] = [];
+  lines.forEach((text, index) => {
+    if (text.trim() === "") return;
+    const parsed = parseSeal(text, key);
+    const file = `${path}:${index + 1}`;
+    if (!parsed.ok) {
+      broken.push({ ordinal: -1, file, parsed });
+      return;
+    }
+    const ordinal = parsed.seal.ordinal;
+    if (ordinal < bucket.first || ordinal > bucket.last) {
+      broken.push({ ordinal: bucket.first, file, parsed });
+      return;
+    }
+    const held = best.get(ordinal);
+    if (!held || better(parsed, held.parsed)) best.set(ordinal, { ordinal, file, parsed });
+  });
+  return [...broken, ...best.values()].sort((a, b) => a.ordinal - b.ordinal);
+}
+
+function better(candidate: Extract<ParsedSeal, { ok: true }>, held: ParsedSeal): boolean {
+  if (!held.ok) return true;
+  if ((candidate.authentic === false) !== (held.authentic === false)) return held.authentic === false;
+  return candidate.seal.gen > held.seal.gen;
+}
+
+/** The seal of session `ordinal` from the bucket that covers it, if there is one (never throws). */
+export function sealFromBuckets(dir: string, buckets: readonly SealBucket[], ordinal: number): Seal | undefined {
+  const bucket = buckets.find((b) => ordinal >= b.first && ordinal <= b.last);
+  if (!bucket) return undefined;
+  try {
+    const found = readBucket(dir, bucket, undefined).find((s) => s.ordinal === ordinal);
+    return found?.parsed.ok ? found.parsed.seal : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function writeDurably(dir: string, name: string, text: string): "written" | "exists" {
+  const temp = join(dir, `.${process.pid}.${randomBytes(6).toString("hex")}.tmp`);
+  try {
+    const fd = openSync(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
+    try {
+      writeSync(fd, text);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    linkSync(temp, join(dir, name));
+    return "written";
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "EEXIST") return "exists";
+    throw error;
+  } finally {
+    removeFile(temp);
+  }
+}
+
+function syncDir(dir: string): void {
+  const fd = openSync(dir, constants.O_RDONLY | constants.O_DIRECTORY);
+  try {
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * Folds the seal files of every bucket whose sessions have all finished (numbers up to `settled`)
+ * into that bucket's file, then removes the seal files it holds.
+ * Contract: only authentic seals (under `key`) numbered as their file is are folded, so a forged or
+ * renamed seal file stays where verify reports it; the bucket file is written whole, fsynced and
+ * linked into place (never replaced: a bucket another process wrote first is kept, and only seal
+ * files whose exact line it holds are removed), and the folder is fsynced before any seal file is
+ * removed. Throws on I/O errors; a failure leaves every seal readable where it was.
+ */
+export function compactSeals(options: {
+  dir: string;
+  key: MacKey;
+  listing: SealListing;
+  settled: number;
+  perBucket?: number;
+}): void {
+  const { dir, key, listing } = options;
+  const size = options.perBucket ?? SEALS_PER_BUCKET;
+  const full = Math.floor(options.settled / size);
+  for (let index = 0; index < full; index++) {
+    const first = index * size + 1;
+    const last = (index + 1) * size;
+    const inRange = listing.ordinals.filter((n) => n >= first && n <= last);
+    if (inRange.length > 0) compactBucket(dir, key, { first, last, name: bucketName(first, last) }, inRange);
+  }
+}
+
+function compactBucket(dir: string, key: MacKey, bucket: SealBucket, ordinals: readonly number[]): void {
+  const folded: { ordinal: number; line: string }[] = [];
+  for (const ordinal of ordinals) {
+    let text: string;
+    try {
+      text = readFileSync(join(dir, `${pad(ordinal)}.seal`), "utf8");
+    } catch {
+      continue;
+    }
+    const best = bestSealLine(text, key);
+    if (!best?.parsed.ok || best.parsed.authentic !== true || best.parsed.seal.ordinal !== ordinal) continue;
+    folded.push({ ordinal, line: best.line });
+  }
+  if (folded.length === 0) return;
+  const outcome = writeDurably(dir, bucket.name, `${folded.map((f) => f.line).join("\n")}\n`);
+  const held =
+    outcome === "written"
+      ? undefined
+      : new Set(
+          readFileSync(join(dir, bucket.name), "utf8")
+            .split("\n")
+            .map((line) => line.trim()),
+        );
+  syncDir(dir);
+  for (const { ordinal, line } of folded) {
+    if (held && !held.has(line)) continue;
+    removeFile(join(dir, `${pad(ordinal)}.seal`));
+  }
+}
