@@ -165,12 +165,22 @@ export function compactSeals(options: {
 }): void {
   const { dir, key, listing } = options;
   const size = options.perBucket ?? SEALS_PER_BUCKET;
-  const full = Math.floor(options.settled / size);
-  for (let index = 0; index < full; index++) {
+  // Only the seal files of full buckets below `settled`, grouped by bucket (the folder's listing is
+  // sorted): the buckets already folded cost nothing here.
+  const end = Math.floor(options.settled / size) * size;
+  const groups = new Map<number, number[]>();
+  for (const ordinal of listing.ordinals) {
+    if (ordinal > end) break;
+    if (ordinal < 1) continue;
+    const index = Math.floor((ordinal - 1) / size);
+    const group = groups.get(index);
+    if (group) group.push(ordinal);
+    else groups.set(index, [ordinal]);
+  }
+  for (const [index, ordinals] of groups) {
     const first = index * size + 1;
     const last = (index + 1) * size;
-    const inRange = listing.ordinals.filter((n) => n >= first && n <= last);
-    if (inRange.length > 0) compactBucket(dir, key, { first, last, name: bucketName(first, last) }, inRange);
+    compactBucket(dir, key, { first, last, name: bucketName(first, last) }, ordinals);
   }
 }
 

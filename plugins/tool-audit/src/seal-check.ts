@@ -49,6 +49,34 @@ function checkSealedSession(seal: Seal, file: string, track: SessionTrack, repor
 }
 
 /**
+ * The session numbers below the highest sealed one that neither a seal nor the log knows: one
+ * problem per run of consecutive numbers, found between the known numbers (so a seal renamed to a
+ * huge number costs one report, not one per number in between).
+ */
+function holes(seals: readonly SealEntry[], byOrdinal: ReadonlyMap<number, SessionTrack>): VerifyProblem[] {
+  const highest = seals.at(-1)?.ordinal ?? 0;
+  const known = new Set<number>();
+  for (const e of seals) if (e.ordinal >= 1 && e.ordinal < highest) known.add(e.ordinal);
+  // Sessions in the log without a seal are reported as such, not as deleted.
+  for (const n of byOrdinal.keys()) if (n >= 1 && n < highest) known.add(n);
+  const found: VerifyProblem[] = [];
+  let previous = 0;
+  for (const n of [...known, highest].sort((a, b) => a - b)) {
+    if (n > previous + 1) {
+      const first = previous + 1;
+      const last = n - 1;
+      const message =
+        first === last
+          ? `session #${first} is missing from both the seals and the log: deleted`
+          : `sessions #${first}–#${last} (${last - first + 1}) are missing from both the seals and the log: deleted`;
+      found.push({ kind: "session_deleted", line: 0, message });
+    }
+    previous = n;
+  }
+  return found;
+}
+
+/**
  * Compares the log with its seals: every sealed session present with at least its sealed records
  * and the sealed head, numbers without holes, every session of the log sealed.
  * Contract: reports through `report`; a log missing, emptied, or holding none of the sealed
@@ -90,18 +118,7 @@ export function compareSeals({ seals, tracks, log, report }: SealComparison): vo
       deleted.push({ kind: "session_deleted", line: 0, session: seal.session, seal: entry.file, message });
     }
   }
-  const present = new Set(seals.map((e) => e.ordinal));
-  const highest = seals.at(-1)?.ordinal ?? 0;
-  for (let n = 1; n < highest; n++) {
-    if (present.has(n)) continue;
-    const track = byOrdinal.get(n);
-    if (track) continue; // reported below as a session without a seal
-    deleted.push({
-      kind: "session_deleted",
-      line: 0,
-      message: `session #${n} is missing from both the seals and the log: deleted`,
-    });
-  }
+  for (const hole of holes(seals, byOrdinal)) deleted.push(hole);
   const anySealedInLog = tracks.some((t) => sealedSessions.has(t.summary.session));
   if (recordsSealed > 0 && log !== "present") {
     const message =

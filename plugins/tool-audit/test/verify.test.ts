@@ -1,4 +1,4 @@
-import { appendFileSync, readdirSync, readFileSync, rmSync, truncateSync, writeFileSync } from "node:fs";
+import { appendFileSync, readdirSync, readFileSync, renameSync, rmSync, truncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { macOf, splitMac } from "../src/record.ts";
@@ -159,6 +159,16 @@ describe("verify: tampering, each with its verdict and exit code", () => {
     const report = await log.verify();
     expect(report.verdict).toBe("session_deleted");
     expect(report.problem?.message).toBe("session #2 is missing from both the seals and the log: deleted");
+  });
+
+  it("a seal renamed to a huge number is one report of the numbers it skips, not one per number", async () => {
+    const log = await sessions(2);
+    renameSync(sealFile(log.sealDir, 2), sealFile(log.sealDir, 99_999_999));
+    const report = await log.verify();
+    expect(report.verdict).not.toBe("intact");
+    const deleted = report.problems.filter((p) => p.kind === "session_deleted").map((p) => p.message);
+    expect(deleted).toEqual(["sessions #3–#99999998 (99999996) are missing from both the seals and the log: deleted"]);
+    expect(report.problems.some((p) => p.kind === "seal_invalid" && /were renamed/.test(p.message))).toBe(true);
   });
 
   it("a truncated tail is 'truncated: seal says N, log has M' (exit 7), whole lines or mid-line", async () => {
