@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { MAX_SEAL_FILE_BYTES, readBoundedText } from "./read-bounded.ts";
 import type { MacKey } from "./record.ts";
 import { type ParsedSeal, parseSealFile } from "./seal.ts";
 import { listSeals, readBucket } from "./seal-buckets.ts";
@@ -24,7 +24,7 @@ export function readSeals(dir: string, key: MacKey | undefined): SealEntry[] {
     const file = sealFile(dir, ordinal);
     let parsed: ParsedSeal;
     try {
-      parsed = parseSealFile(readFileSync(file, "utf8"), key);
+      parsed = parseSealFile(readBoundedText(file, MAX_SEAL_FILE_BYTES), key);
     } catch (error) {
       parsed = { ok: false, error: `cannot be read (${(error as Error).message})` };
     }

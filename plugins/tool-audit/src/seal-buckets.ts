@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
-import { closeSync, constants, fsyncSync, linkSync, openSync, readdirSync, readFileSync, writeSync } from "node:fs";
+import { closeSync, constants, fsyncSync, linkSync, openSync, readdirSync, writeSync } from "node:fs";
 import { join } from "node:path";
+import { MAX_BUCKET_FILE_BYTES, MAX_SEAL_FILE_BYTES, readBoundedText } from "./read-bounded.ts";
 import type { MacKey } from "./record.ts";
 import { removeFile } from "./remove-file.ts";
 import { bestSealLine, type ParsedSeal, parseSeal, type Seal } from "./seal.ts";
@@ -78,7 +79,7 @@ export interface BucketSeal {
  */
 export function readBucket(dir: string, bucket: SealBucket, key: MacKey | undefined): BucketSeal[] {
   const path = join(dir, bucket.name);
-  const lines = readFileSync(path, "utf8").split("\n");
+  const lines = readBoundedText(path, MAX_BUCKET_FILE_BYTES).split("\n");
   const best = new Map<number, BucketSeal>();
   const broken: BucketSeal[] = [];
   lines.forEach((text, index) => {
@@ -189,7 +190,7 @@ function compactBucket(dir: string, key: MacKey, bucket: SealBucket, ordinals: r
   for (const ordinal of ordinals) {
     let text: string;
     try {
-      text = readFileSync(join(dir, `${pad(ordinal)}.seal`), "utf8");
+      text = readBoundedText(join(dir, `${pad(ordinal)}.seal`), MAX_SEAL_FILE_BYTES);
     } catch {
       continue;
     }
@@ -203,7 +204,7 @@ function compactBucket(dir: string, key: MacKey, bucket: SealBucket, ordinals: r
     outcome === "written"
       ? undefined
       : new Set(
-          readFileSync(join(dir, bucket.name), "utf8")
+          readBoundedText(join(dir, bucket.name), MAX_BUCKET_FILE_BYTES)
             .split("\n")
             .map((line) => line.trim()),
         );

@@ -1,18 +1,9 @@
 import { randomBytes } from "node:crypto";
-import {
-  closeSync,
-  constants,
-  fstatSync,
-  fsync,
-  linkSync,
-  mkdirSync,
-  openSync,
-  readFileSync,
-  writeSync,
-} from "node:fs";
+import { closeSync, constants, fstatSync, fsync, linkSync, mkdirSync, openSync, writeSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { type FileIdentity, fileChange } from "./log-file.ts";
+import { MAX_SEAL_FILE_BYTES, readBoundedText } from "./read-bounded.ts";
 import type { MacKey } from "./record.ts";
 import { removeFile } from "./remove-file.ts";
 import { parseSealFile, type Seal, type SealFields, serializeSeal } from "./seal.ts";
@@ -51,7 +42,7 @@ function writeTemp(dir: string, text: string): string {
 
 function readSeal(dir: string, ordinal: number, buckets: readonly SealBucket[]): Seal | undefined {
   try {
-    const parsed = parseSealFile(readFileSync(sealFile(dir, ordinal), "utf8"), undefined);
+    const parsed = parseSealFile(readBoundedText(sealFile(dir, ordinal), MAX_SEAL_FILE_BYTES), undefined);
     return parsed.ok ? parsed.seal : undefined;
   } catch {
     // Folded into its bucket since the folder was listed (another session compacted it).

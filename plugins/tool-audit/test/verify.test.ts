@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { appendFileSync, readdirSync, readFileSync, renameSync, rmSync, truncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -159,6 +160,21 @@ describe("verify: tampering, each with its verdict and exit code", () => {
     const report = await log.verify();
     expect(report.verdict).toBe("session_deleted");
     expect(report.problem?.message).toBe("session #2 is missing from both the seals and the log: deleted");
+  });
+
+  it("a seal file too large to be one, or a FIFO in its place, is reported without being read whole or blocking", async () => {
+    const log = await sessions(3);
+    writeFileSync(sealFile(log.sealDir, 2), " ".repeat(200_000));
+    rmSync(sealFile(log.sealDir, 3));
+    execFileSync("mkfifo", [sealFile(log.sealDir, 3)]);
+    const report = await log.verify();
+    const invalid = report.problems.filter((p) => p.kind === "seal_invalid").map((p) => p.message);
+    expect(invalid).toHaveLength(2);
+    expect(invalid[0]).toContain("holds 200000 bytes, more than a seal file can");
+    expect(invalid[1]).toContain("is not a regular file");
+    // A session still starts next to them (it reads the previous seal to work out `settled`).
+    await writeSession(log, { calls: 1 });
+    expect(readdirSync(log.sealDir)).toContain("00000004.seal");
   });
 
   it("a seal renamed to a huge number is one report of the numbers it skips, not one per number", async () => {
