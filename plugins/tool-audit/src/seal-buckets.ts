@@ -13,8 +13,9 @@ import { bestSealLine, type ParsedSeal, parseSeal, type Seal } from "./seal.ts";
  */
 export const SEALS_PER_BUCKET = 256;
 
-const SEAL_NAME = /^(\d{8})\.seal$/;
-const BUCKET_NAME = /^(\d{8})-(\d{8})\.seals$/;
+// Numbers are padded to 8 digits and grow past them (a seal planted at 99999999 pushes the next one to 9).
+const SEAL_NAME = /^(\d{8,15})\.seal$/;
+const BUCKET_NAME = /^(\d{8,15})-(\d{8,15})\.seals$/;
 
 /** A bucket file: the final seal of each session numbered `first`..`last`, one line each. */
 export interface SealBucket {

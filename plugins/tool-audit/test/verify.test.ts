@@ -185,6 +185,16 @@ describe("verify: tampering, each with its verdict and exit code", () => {
     const deleted = report.problems.filter((p) => p.kind === "session_deleted").map((p) => p.message);
     expect(deleted).toEqual(["sessions #3–#99999998 (99999996) are missing from both the seals and the log: deleted"]);
     expect(report.problems.some((p) => p.kind === "seal_invalid" && /were renamed/.test(p.message))).toBe(true);
+    // Sessions started after it go on from there (nine digits), and verify sees their seals.
+    await writeSession(log, { calls: 1 });
+    await writeSession(log, { calls: 1 });
+    expect(readdirSync(log.sealDir).filter((n) => n.length > "00000000.seal".length)).toEqual([
+      "100000000.seal",
+      "100000001.seal",
+    ]);
+    const later = await log.verify();
+    expect(later.seals).toBe(4);
+    expect(later.problems.filter((p) => p.kind === "seal_missing")).toEqual([]);
   });
 
   it("a truncated tail is 'truncated: seal says N, log has M' (exit 7), whole lines or mid-line", async () => {
