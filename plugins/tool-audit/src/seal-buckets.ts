@@ -141,6 +141,8 @@ function writeDurably(dir: string, name: string, text: string): "written" | "exi
 }
 
 function syncDir(dir: string): void {
+  // Windows cannot open a folder as a file (nor fsync one); NTFS journals its entries itself.
+  if (process.platform === "win32") return;
   const fd = openSync(dir, constants.O_RDONLY | constants.O_DIRECTORY);
   try {
     fsyncSync(fd);
