@@ -1,7 +1,7 @@
 import { createHmac, randomBytes } from "node:crypto";
-import { closeSync, constants, fstatSync, fsyncSync, linkSync, openSync, readSync, writeSync } from "node:fs";
+import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
+import { linkNewFile } from "./link-new-file.ts";
 import { type MacKey, macKey } from "./record.ts";
-import { removeFile } from "./remove-file.ts";
 
 /** The audit key: the secret every record's and seal's MAC is computed with. */
 export interface AuditKey {
@@ -95,23 +95,11 @@ export function readAuditKey(
 export function loadOrCreateAuditKey(file: string): AuditKey {
   const existing = readAuditKey(file, { private: true, missingOk: true });
   if (existing) return existing;
-  const temp = `${file}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`;
   try {
-    const fd = openSync(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
-    try {
-      writeSync(fd, `${randomBytes(32).toString("hex")}\n`);
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
-    linkSync(temp, file);
+    // false: another process linked its key first; use theirs.
+    linkNewFile(file, `${randomBytes(32).toString("hex")}\n`, { sync: true });
   } catch (error) {
-    // EEXIST: another process linked its key first; use theirs.
-    if ((error as NodeJS.ErrnoException).code !== "EEXIST") {
-      throw new AuditKeyError(`audit key ${file} cannot be created (${reason(error)})`);
-    }
-  } finally {
-    removeFile(temp);
+    throw new AuditKeyError(`audit key ${file} cannot be created (${reason(error)})`);
   }
   const created = readAuditKey(file, { private: true });
   if (!created) throw new AuditKeyError(`audit key ${file} vanished after it was created`);

@@ -79,24 +79,29 @@ export class AuditSession {
     return this.#key.id;
   }
 
-  #seal(): void {
-    if (!this.#seals || !this.sink.healthy) return;
+  /** Writes the next seal (in the kernel) and returns its line; a failure is the sink's. */
+  #writeSeal(closed: boolean): string | undefined {
+    if (!this.#seals || !this.sink.healthy) return undefined;
     const { count, head } = this.recorder.chainState;
     try {
-      const line = this.#seals.update({ count, head, closed: false });
-      this.sink.shipOnly(line);
+      return this.#seals.update({ count, head, closed });
     } catch (error) {
       this.sink.fail("seal", error);
+      return undefined;
     }
+  }
+
+  #seal(): void {
+    const line = this.#writeSeal(false);
+    if (line !== undefined) this.sink.shipOnly(line);
   }
 
   /** The last seal: the session closed, written once the log is on disk, and fsynced itself. */
   async #sealClosed(): Promise<void> {
-    if (!this.#seals || !this.sink.healthy) return;
-    const { count, head } = this.recorder.chainState;
+    const line = this.#writeSeal(true);
+    if (line === undefined) return;
     try {
-      const line = this.#seals.update({ count, head, closed: true });
-      await this.#seals.sync();
+      await this.#seals?.sync();
       this.sink.shipOnly(line);
     } catch (error) {
       this.sink.fail("seal", error);

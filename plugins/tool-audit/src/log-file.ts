@@ -75,12 +75,13 @@ export function openAppendOnly(file: string): { fd: number; identity: FileIdenti
 }
 
 /**
- * Opens a log for reading.
- * Contract: follows symbolic links (a person may name a link to the log) but refuses anything
- * that is not a regular file, opening non-blocking so a FIFO or device never hangs a reader.
+ * Opens a log (or, with `noFollow`, a seal file) for reading.
+ * Contract: follows symbolic links unless `noFollow` (a person may name a link to the log) but
+ * refuses anything that is not a regular file, opening non-blocking so a FIFO or device never
+ * hangs a reader.
  */
-export function openForReading(file: string): { fd: number; size: number } {
-  const fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
+export function openForReading(file: string, options: { noFollow?: boolean } = {}): { fd: number; size: number } {
+  const fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK | (options.noFollow ? constants.O_NOFOLLOW : 0));
   refuseNonFile(fd, file);
   return { fd, size: fstatSync(fd).size };
 }

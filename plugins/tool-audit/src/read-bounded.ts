@@ -1,4 +1,5 @@
-import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
+import { closeSync, readSync } from "node:fs";
+import { openForReading } from "./log-file.ts";
 
 /** The most a seal file may hold: two slots of one seal line (a long log path included). */
 export const MAX_SEAL_FILE_BYTES = 64 * 1024;
@@ -12,16 +13,13 @@ export const MAX_BUCKET_FILE_BYTES = 8 * 1024 * 1024;
  * Contract: throws an Error naming the file on any of these and on I/O errors.
  */
 export function readBoundedText(file: string, max: number): string {
-  const fd = openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  const { fd, size } = openForReading(file, { noFollow: true });
   try {
-    const stat = fstatSync(fd);
-    if (!stat.isFile()) throw new Error(`${file} is not a regular file`);
-    if (stat.size > max) throw new Error(`${file} holds ${stat.size} bytes, more than a seal file can (${max})`);
-    const buffer = Buffer.alloc(stat.size);
-    let size = 0;
-    for (let n = 1; n > 0 && size < buffer.length; size += n)
-      n = readSync(fd, buffer, size, buffer.length - size, null);
-    return buffer.toString("utf8", 0, size);
+    if (size > max) throw new Error(`${file} holds ${size} bytes, more than a seal file can (${max})`);
+    const buffer = Buffer.alloc(size);
+    let read = 0;
+    for (let n = 1; n > 0 && read < size; read += n) n = readSync(fd, buffer, read, size - read, null);
+    return buffer.toString("utf8", 0, read);
   } finally {
     closeSync(fd);
   }

@@ -1,10 +1,10 @@
-import { randomBytes } from "node:crypto";
-import { closeSync, constants, fsyncSync, linkSync, openSync, readdirSync, writeSync } from "node:fs";
+import { closeSync, constants, fsyncSync, openSync, readdirSync } from "node:fs";
 import { join } from "node:path";
+import { linkNewFile } from "./link-new-file.ts";
 import { MAX_BUCKET_FILE_BYTES, MAX_SEAL_FILE_BYTES, readBoundedText } from "./read-bounded.ts";
 import type { MacKey } from "./record.ts";
 import { removeFile } from "./remove-file.ts";
-import { bestSealLine, type ParsedSeal, parseSeal, type Seal } from "./seal.ts";
+import { bestSealLine, chooseSeal, type ParsedSeal, parseSeal, type Seal } from "./seal.ts";
 
 /**
  * Sessions per bucket: once every session numbered in a bucket's range has finished, their seals
@@ -81,31 +81,27 @@ export interface BucketSeal {
 export function readBucket(dir: string, bucket: SealBucket, key: MacKey | undefined): BucketSeal[] {
   const path = join(dir, bucket.name);
   const lines = readBoundedText(path, MAX_BUCKET_FILE_BYTES).split("\n");
-  const best = new Map<number, BucketSeal>();
-  const broken: BucketSeal[] = [];
+  const found: BucketSeal[] = [];
+  const byOrdinal = new Map<number, (BucketSeal & { line: string })[]>();
   lines.forEach((text, index) => {
-    if (text.trim() === "") return;
-    const parsed = parseSeal(text, key);
+    const line = text.trim();
+    if (line === "") return;
+    const parsed = parseSeal(line, key);
     const file = `${path}:${index + 1}`;
-    if (!parsed.ok) {
-      broken.push({ ordinal: -1, file, parsed });
-      return;
+    if (!parsed.ok) found.push({ ordinal: -1, file, parsed });
+    else if (parsed.seal.ordinal < bucket.first || parsed.seal.ordinal > bucket.last) {
+      found.push({ ordinal: bucket.first, file, parsed });
+    } else {
+      const group = byOrdinal.get(parsed.seal.ordinal) ?? [];
+      group.push({ ordinal: parsed.seal.ordinal, file, parsed, line });
+      byOrdinal.set(parsed.seal.ordinal, group);
     }
-    const ordinal = parsed.seal.ordinal;
-    if (ordinal < bucket.first || ordinal > bucket.last) {
-      broken.push({ ordinal: bucket.first, file, parsed });
-      return;
-    }
-    const held = best.get(ordinal);
-    if (!held || better(parsed, held.parsed)) best.set(ordinal, { ordinal, file, parsed });
   });
-  return [...broken, ...best.values()].sort((a, b) => a.ordinal - b.ordinal);
-}
-
-function better(candidate: Extract<ParsedSeal, { ok: true }>, held: ParsedSeal): boolean {
-  if (!held.ok) return true;
-  if ((candidate.authentic === false) !== (held.authentic === false)) return held.authentic === false;
-  return candidate.seal.gen > held.seal.gen;
+  for (const group of byOrdinal.values()) {
+    const chosen = chooseSeal(group);
+    if (chosen) found.push({ ordinal: chosen.ordinal, file: chosen.file, parsed: chosen.parsed });
+  }
+  return found.sort((a, b) => a.ordinal - b.ordinal);
 }
 
 /** The seal of session `ordinal` from the bucket that covers it, if there is one (never throws). */
@@ -117,26 +113,6 @@ export function sealFromBuckets(dir: string, buckets: readonly SealBucket[], ord
     return found?.parsed.ok ? found.parsed.seal : undefined;
   } catch {
     return undefined;
-  }
-}
-
-function writeDurably(dir: string, name: string, text: string): "written" | "exists" {
-  const temp = join(dir, `.${process.pid}.${randomBytes(6).toString("hex")}.tmp`);
-  try {
-    const fd = openSync(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
-    try {
-      writeSync(fd, text);
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
-    linkSync(temp, join(dir, name));
-    return "written";
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "EEXIST") return "exists";
-    throw error;
-  } finally {
-    removeFile(temp);
   }
 }
 
@@ -202,15 +178,14 @@ function compactBucket(dir: string, key: MacKey, bucket: SealBucket, ordinals: r
     folded.push({ ordinal, line: best.line });
   }
   if (folded.length === 0) return;
-  const outcome = writeDurably(dir, bucket.name, `${folded.map((f) => f.line).join("\n")}\n`);
-  const held =
-    outcome === "written"
-      ? undefined
-      : new Set(
-          readBoundedText(join(dir, bucket.name), MAX_BUCKET_FILE_BYTES)
-            .split("\n")
-            .map((line) => line.trim()),
-        );
+  const written = linkNewFile(join(dir, bucket.name), `${folded.map((f) => f.line).join("\n")}\n`, { sync: true });
+  const held = written
+    ? undefined
+    : new Set(
+        readBoundedText(join(dir, bucket.name), MAX_BUCKET_FILE_BYTES)
+          .split("\n")
+          .map((line) => line.trim()),
+      );
   syncDir(dir);
   for (const { ordinal, line } of folded) {
     if (held && !held.has(line)) continue;

@@ -1,11 +1,10 @@
-import { randomBytes } from "node:crypto";
-import { closeSync, constants, fstatSync, fsync, linkSync, mkdirSync, openSync, writeSync } from "node:fs";
+import { closeSync, constants, fstatSync, fsync, mkdirSync, openSync, writeSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
+import { linkNewFile } from "./link-new-file.ts";
 import { type FileIdentity, fileChange } from "./log-file.ts";
 import { MAX_SEAL_FILE_BYTES, readBoundedText } from "./read-bounded.ts";
 import type { MacKey } from "./record.ts";
-import { removeFile } from "./remove-file.ts";
 import { parseSealFile, type Seal, type SealFields, serializeSeal } from "./seal.ts";
 import { compactSeals, listSeals, type SealBucket, sealFromBuckets } from "./seal-buckets.ts";
 
@@ -17,27 +16,11 @@ export function sealFile(dir: string, ordinal: number): string {
   return join(dir, `${String(ordinal).padStart(8, "0")}.seal`);
 }
 
-/** The seal numbers present in `dir` as seal files (not in buckets), ascending; empty when the folder does not exist. */
-export function sealOrdinals(dir: string): number[] {
-  return listSeals(dir).ordinals;
-}
-
 /** A slot: the seal line padded with spaces to `size - 1` bytes, then a newline. */
 function slot(line: string, size: number): string {
   const bytes = Buffer.byteLength(line, "utf8");
   if (bytes >= size) throw new Error(`seal of ${bytes} bytes does not fit its ${size}-byte slot`);
   return `${line}${" ".repeat(size - 1 - bytes)}\n`;
-}
-
-function writeTemp(dir: string, text: string): string {
-  const temp = join(dir, `.${process.pid}.${randomBytes(6).toString("hex")}.tmp`);
-  const fd = openSync(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
-  try {
-    writeSync(fd, text);
-  } finally {
-    closeSync(fd);
-  }
-  return temp;
 }
 
 function readSeal(dir: string, ordinal: number, buckets: readonly SealBucket[]): Seal | undefined {
@@ -134,18 +117,13 @@ export class SealWriter {
       const first = serializeSeal({ ...base, gen: 0, count: 0, head: "0".repeat(64), closed: false }, options.key);
       // Room for the counts to grow; the path and ids do not change.
       const slotSize = Buffer.byteLength(first, "utf8") + 256;
-      const temp = writeTemp(options.dir, `${slot(first, slotSize)}${slot("", slotSize)}`);
-      try {
-        linkSync(temp, sealFile(options.dir, ordinal));
-        const writer = new SealWriter({ dir: options.dir, key: options.key, base, slotSize });
-        foldFinished(options.dir, options.key, listing, settled, options.perBucket);
-        return writer;
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
-        ordinal++;
-      } finally {
-        removeFile(temp);
+      if (!linkNewFile(sealFile(options.dir, ordinal), `${slot(first, slotSize)}${slot("", slotSize)}`)) {
+        ordinal++; // another process took the number
+        continue;
       }
+      const writer = new SealWriter({ dir: options.dir, key: options.key, base, slotSize });
+      foldFinished(options.dir, options.key, listing, settled, options.perBucket);
+      return writer;
     }
   }
 

@@ -91,17 +91,33 @@ export function parseSealFile(text: string, key: MacKey | undefined): ParsedSeal
   return bestSealLine(text, key)?.parsed ?? { ok: false, error: "empty" };
 }
 
+/** A seal line and what it parsed to. */
+export interface SealLine {
+  parsed: ParsedSeal;
+  line: string;
+}
+
 /** `parseSealFile`'s choice together with the line it was read from; undefined for an empty file. */
-export function bestSealLine(text: string, key: MacKey | undefined): { parsed: ParsedSeal; line: string } | undefined {
+export function bestSealLine(text: string, key: MacKey | undefined): SealLine | undefined {
   const slots = text
     .split("\n")
     .map((line) => line.trim())
     .filter(Boolean)
     .map((line) => ({ parsed: parseSeal(line, key), line }));
-  let best: { parsed: Extract<ParsedSeal, { ok: true }>; line: string } | undefined;
-  for (const { parsed, line } of slots) {
+  return chooseSeal(slots);
+}
+
+/**
+ * The seal that counts among several written for one session (a file's two slots, a bucket's lines
+ * for one number): the authentic (or, without a key, well-formed) one with the highest `gen`; if
+ * none is, the first, so the problem can be named.
+ */
+export function chooseSeal<T extends SealLine>(candidates: readonly T[]): T | undefined {
+  let best: T | undefined;
+  for (const candidate of candidates) {
+    const { parsed } = candidate;
     if (!parsed.ok || parsed.authentic === false) continue;
-    if (!best || parsed.seal.gen > best.parsed.seal.gen) best = { parsed, line };
+    if (!best || (best.parsed.ok && parsed.seal.gen > best.parsed.seal.gen)) best = candidate;
   }
-  return best ?? slots[0];
+  return best ?? candidates[0];
 }
