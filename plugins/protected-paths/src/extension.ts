@@ -1,15 +1,9 @@
 import { homedir } from "node:os";
-import {
-  defineExtension,
-  type ExtensionDefinition,
-  type GuardedToolCallEvent,
-  type ReservedPath,
-  type ToolEffect,
-} from "@gatehouse/sdk";
+import { defineExtension, type ExtensionDefinition, type GuardedToolCallEvent, type ToolEffect } from "@gatehouse/sdk";
 import { checkCall } from "./check-call.ts";
 import { protectedPathsConfigSchema, protectedPathsMergeRules } from "./config.ts";
 import type { Decision } from "./decision.ts";
-import { compilePolicy } from "./policy.ts";
+import { policyCompiler } from "./policy.ts";
 
 /** An allowing decision. */
 type AllowedDecision = Extract<Decision, { allow: true }>;
@@ -40,8 +34,7 @@ export const protectedPaths: ExtensionDefinition = defineExtension({
     const config = api.config(protectedPathsConfigSchema, { merge: protectedPathsMergeRules });
     // Rebuilt when the reserved paths change (an extension loaded later reserved its log or key).
     // `config` is already parsed (defaults in): compiled as is, never parsed again per rebuild.
-    const compile = (reserved: readonly ReservedPath[]) =>
-      compilePolicy(config, { cwd: api.cwd, home: homedir(), gatehouseHome: api.gatehouseHome, reserved });
+    const compile = policyCompiler(config, { cwd: api.cwd, home: homedir(), gatehouseHome: api.gatehouseHome });
     let reserved = api.reservedPaths();
     let policy = compile(reserved);
     const current = () => {

@@ -82,6 +82,29 @@ function realOrSelf(p: string): string {
   }
 }
 
+/** What a policy resolves from the filesystem: the roots, case folding, GATEHOUSE_HOME, git's hooks folders. */
+interface PolicyGround {
+  fs: PolicyFs;
+  roots: readonly WorkspaceRoot[];
+  folding: boolean;
+  stateHome: string | undefined;
+  hooksFolders: readonly string[];
+}
+
+function groundOf(parsed: ProtectedPathsConfig, options: PolicyOptions): PolicyGround {
+  const fs = options.fs ?? nodePolicyFs;
+  const { cwd, home } = options;
+  const roots = resolveRoots(parsed.workspace ?? [cwd], { cwd, home, fs });
+  const folding =
+    parsed.caseInsensitive === "auto" ? detectCaseFolding(roots[0]?.real ?? cwd, fs) : parsed.caseInsensitive;
+  const stateHome = options.gatehouseHome === undefined ? undefined : realOrSelf(options.gatehouseHome);
+  const hooksFolders = configuredHooksFolders(
+    roots.map((r) => r.real),
+    home,
+  );
+  return { fs, roots, folding, stateHome, hooksFolders };
+}
+
 /**
  * Compiles a policy from an already parsed `protected-paths` configuration (what the extension's
  * `api.config` returned, defaults filled in). This module loads no schema library, so a process
@@ -91,23 +114,35 @@ function realOrSelf(p: string): string {
  * consult the real filesystem through the deny index.
  */
 export function compilePolicy(parsed: ProtectedPathsConfig, options: PolicyOptions): Policy {
-  const fs = options.fs ?? nodePolicyFs;
+  return buildPolicy(parsed, options, groundOf(parsed, options));
+}
+
+/**
+ * Compiles one configuration in one place again and again, for a reserved-path list that grows
+ * (extensions reserve their files while they load): the filesystem is consulted once, at the
+ * first compile, and every later policy differs only in its reserved-path rules.
+ * Contract: `compiler(reserved)` equals `compilePolicy(parsed, { ...options, reserved })` for a
+ * filesystem unchanged since the first call.
+ */
+export function policyCompiler(
+  parsed: ProtectedPathsConfig,
+  options: Omit<PolicyOptions, "reserved">,
+): (reserved: readonly ReservedPath[]) => Policy {
+  const ground = groundOf(parsed, options);
+  return (reserved) => buildPolicy(parsed, { ...options, reserved }, ground);
+}
+
+function buildPolicy(parsed: ProtectedPathsConfig, options: PolicyOptions, ground: PolicyGround): Policy {
   const { cwd, home } = options;
-  const roots = resolveRoots(parsed.workspace ?? [cwd], { cwd, home, fs });
-  const folding =
-    parsed.caseInsensitive === "auto" ? detectCaseFolding(roots[0]?.real ?? cwd, fs) : parsed.caseInsensitive;
-  const stateHome = options.gatehouseHome === undefined ? undefined : realOrSelf(options.gatehouseHome);
+  const { fs, roots, folding } = ground;
   const rules = compilePolicyRules({
     denyWrite: parsed.denyWrite,
     denyRead: parsed.denyRead,
     folding,
     home,
-    gatehouseHome: stateHome,
+    gatehouseHome: ground.stateHome,
     reserved: options.reserved,
-    hooksFolders: configuredHooksFolders(
-      roots.map((r) => r.real),
-      home,
-    ),
+    hooksFolders: ground.hooksFolders,
   });
   const base: PolicyContext = { cwd, home, fs, roots, folding, rules, allowOutside: parsed.allowOutsideWorkspace };
   const view = (absolute: string) => matchView(base, absolute);

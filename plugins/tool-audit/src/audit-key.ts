@@ -25,17 +25,32 @@ const MIN_KEY_BYTES = 32;
 const MAX_KEY_BYTES = 4096;
 const derive = (secret: Buffer, purpose: string) => createHmac("sha256", secret).update(purpose).digest();
 
-/** The key material as MACs use it: derived per purpose, with its id. */
+/** Keys derived in this process, by file and secret: every session of a host (and every host) reads the key file, derives once. */
+const derived = new Map<string, AuditKey>();
+/** A process rarely uses more than one key; a few are kept, the oldest dropped first. */
+const MAX_DERIVED_KEYS = 8;
+
+/**
+ * The key material as MACs use it: derived per purpose, with its id.
+ * Contract: a pure function of `secret` and `file`; the same inputs in one process give the same
+ * (frozen) key, derived once.
+ */
 export function keyFromSecret(secret: Buffer, file: string): AuditKey {
   if (secret.length < MIN_KEY_BYTES) {
     throw new AuditKeyError(`audit key ${file} is too short (${secret.length} bytes; at least ${MIN_KEY_BYTES})`);
   }
-  return {
+  const memo = `${file}\0${secret.toString("hex")}`;
+  const known = derived.get(memo);
+  if (known) return known;
+  const key: AuditKey = Object.freeze({
     file,
     id: derive(secret, "gatehouse-audit/key-id").toString("hex").slice(0, 16),
     records: macKey(derive(secret, "gatehouse-audit/records/v2")),
     seals: macKey(derive(secret, "gatehouse-audit/seals/v1")),
-  };
+  });
+  if (derived.size >= MAX_DERIVED_KEYS) derived.delete(derived.keys().next().value as string);
+  derived.set(memo, key);
+  return key;
 }
 
 function reason(error: unknown): string {

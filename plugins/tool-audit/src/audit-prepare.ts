@@ -1,4 +1,4 @@
-import { writeFileSync } from "node:fs";
+import { lstatSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { type AuditKey, loadOrCreateAuditKey, readAuditKey } from "./audit-key.ts";
 import {
@@ -29,6 +29,15 @@ export function locationProblem(location: AuditLocation, config: ToolAuditConfig
   return undefined;
 }
 
+function writeProjectNote(file: string, project: string, log: string): void {
+  const about = { project, log, created: new Date().toISOString() };
+  try {
+    writeFileSync(file, `${JSON.stringify(about, null, 2)}\n`, { flag: "wx", mode: 0o600 });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+  }
+}
+
 /** Creates what the log needs in the per-user directory and reads (or creates) the key. */
 export function prepareAudit(
   api: { cwd: string; privateDir: (...segments: string[]) => string },
@@ -36,12 +45,9 @@ export function prepareAudit(
 ): { key: AuditKey; sealDir: string } {
   if (location.defaultFile) {
     const dir = api.privateDir(...projectLogSegments(api.cwd));
-    const about = { project: realish(api.cwd), log: location.file, created: new Date().toISOString() };
-    try {
-      writeFileSync(join(dir, PROJECT_NAME), `${JSON.stringify(about, null, 2)}\n`, { flag: "wx", mode: 0o600 });
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
-    }
+    const about = join(dir, PROJECT_NAME);
+    // Written once, by the project's first session; every later one only sees it there.
+    if (!lstatSync(about, { throwIfNoEntry: false })) writeProjectNote(about, realish(api.cwd), location.file);
   }
   const sealDir = api.privateDir(...sealSegments(location.file));
   if (!location.defaultKey) return { key: readAuditKey(location.keyFile) as AuditKey, sealDir };

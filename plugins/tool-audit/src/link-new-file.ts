@@ -1,4 +1,4 @@
-import { randomBytes } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import { closeSync, constants, fsyncSync, linkSync, openSync, writeSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { removeFile } from "./remove-file.ts";
@@ -12,7 +12,7 @@ import { removeFile } from "./remove-file.ts";
  * file is always removed.
  */
 export function linkNewFile(target: string, text: string, options: { sync?: boolean } = {}): boolean {
-  const temp = join(dirname(target), `.${basename(target)}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`);
+  const temp = join(dirname(target), `.${basename(target)}.${process.pid}.${randomUUID()}.tmp`);
   try {
     const fd = openSync(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
     try {

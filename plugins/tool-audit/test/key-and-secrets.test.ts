@@ -155,6 +155,23 @@ describe("the audit key", () => {
   });
 });
 
+describe("keys derived once per process", () => {
+  it("gives the same frozen key for the same file and secret, and derives anew for any other", () => {
+    const secret = randomBytes(32);
+    const key = keyFromSecret(secret, "a.key");
+    expect(Object.isFrozen(key)).toBe(true);
+    expect(keyFromSecret(Buffer.from(secret), "a.key")).toBe(key);
+    const other = keyFromSecret(randomBytes(32), "a.key");
+    expect(other.id).not.toBe(key.id);
+    // The same secret in another file is another key object (its `file` differs), with the same MACs.
+    const moved = keyFromSecret(secret, "b.key");
+    expect(moved).not.toBe(key);
+    expect(moved.file).toBe("b.key");
+    expect(moved.id).toBe(key.id);
+    expect(() => keyFromSecret(secret.subarray(0, 31), "a.key")).toThrow(/too short/);
+  });
+});
+
 describe("secrets in what the audit keeps verbatim", () => {
   const AWS = j("AKIA", "IOSFODNN7", "EXAMPLE");
   const LIVE = j("sk-", "live-", "SECRET-0123456789abc");

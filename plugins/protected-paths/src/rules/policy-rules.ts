@@ -2,7 +2,8 @@ import type { ReservedPath } from "@gatehouse/sdk";
 import { escape as escapeGlob } from "minimatch";
 import { showPath } from "../paths/path-text.ts";
 import { DEFAULT_DENY_READ, DEFAULT_DENY_WRITE, type DefaultRule } from "./default-rules.ts";
-import { compileDenyRule, type DenyRule } from "./deny-rule.ts";
+import type { DenyRule } from "./deny-rule.ts";
+import { sharedDenyRule } from "./shared-deny-rule.ts";
 
 export { DEFAULT_DENY_READ, DEFAULT_DENY_WRITE } from "./default-rules.ts";
 
@@ -38,7 +39,7 @@ export function compilePolicyRules(options: {
 }): PolicyRules {
   const { folding, home } = options;
   const compile = (pattern: string, label: string, why: string) =>
-    compileDenyRule({ pattern, label, why, folding, home });
+    sharedDenyRule({ pattern, label, why, folding, home });
   const defaults = (access: "Write" | "Read", rules: readonly DefaultRule[]) =>
     rules.map(({ pattern, why }) => compile(pattern, `default deny${access} ${pattern}`, why));
   const configured = (access: "Write" | "Read", patterns: readonly string[]) =>
