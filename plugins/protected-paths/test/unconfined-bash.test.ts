@@ -101,6 +101,37 @@ describe("bash without a sandbox (agent hooks): only what the analysis models ma
     ["xargs cat < list.txt", /cannot be checked/],
     ["function f { python3 -c 1; }; f", /hides commands/],
     ["case x in x) python3 -c 1;; esac", /hides commands|python3/],
+    // GNU getopt and git take any unambiguous prefix of a long option.
+    ["grep --recur -H . .", /\.env/],
+    ["grep --directories=recurse -H SECRET .", /\.env/],
+    ["grep --direc recurse SECRET .", /\.env/],
+    ["sed --expr='1e cat .env' = README.md", /sed script/],
+    ["sed --expression '1e id' README.md", /sed script/],
+    ["sort --outp=.mcp.json README.md", /\.mcp\.json/],
+    ["sort --compress=./x a", /compress-program/],
+    ["printf '.env\\0' > list && sort --files0-from=list", /files0-from/],
+    ["git commit -q --allow-empty --fil=.env.local", /--fil/],
+    ["git log --outp=x", /--outp/],
+    ["ln --sym .env x", /\.env/],
+    ["rm --recur .git", /\.git/],
+    // File names in option values, and trees read whole.
+    ["diff --from-file=.env README.md", /\.env/],
+    ["diff --to-file .env.local README.md", /\.env/],
+    ["diff -rN . /nonexistent", /\.env/],
+    ["diff --recursive docs .", /\.env/],
+    ["cp -a . sub", /\.env/],
+    ["cp --archive . sub", /\.env/],
+    ["cp -r . sub", /\.env/],
+    // Revisions with colons of their own; a forced add stages ignored files.
+    ["git show :0:.env", /\.env/],
+    ["git show 'HEAD@{2099-01-01 00:00}:.env'", /\.env/],
+    ["git add -f . && git diff --cached", /\.env/],
+    ["git add --force .", /\.env/],
+    // A negated bracket expression, and variables assigned by printf.
+    ["cat .en[!x]", /\.env/],
+    ["printf -v PATH %s /tmp/bin && cat README.md", /printf -v sets PATH/],
+    ["printf -vPATH %s /tmp/bin", /printf -v sets PATH/],
+    ["printf -v $name x", /printf -v/],
   ])("refuses %j", (command, reason) => {
     const f = createFixture();
     expect(reasonOf(unconfined(f).check(exec(command)))).toMatch(reason);
@@ -123,6 +154,12 @@ describe("bash without a sandbox (agent hooks): only what the analysis models ma
       "bash -lc \"rg -n TODO src && nl -ba src/app.ts | sed -n '1,40p'\"",
       "cd src && ls && cat app.ts | wc -l",
       "cat > playground/notes.md <<'EOF'\nhello\nEOF",
+      "diff src/app.ts docs/env.md",
+      "diff -u --label a src/app.ts docs/env.md",
+      "cp -r src out",
+      "git show HEAD:src/app.ts",
+      "printf -v greeting %s hi",
+      "ls -d src/[!.]* | head",
     ]) {
       expect(ruleOf(policy.check(exec(command))), command).toBe("allow");
     }

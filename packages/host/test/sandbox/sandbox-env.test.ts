@@ -11,15 +11,46 @@ describe("the sandbox's environment", () => {
       "PGPASSWORD",
       "SSH_AUTH_SOCK",
       "NPM_TOKEN",
+      "DB_PASS",
+      "GPG_PASSPHRASE",
+      "GITHUB_PAT",
+      "SENTRY_DSN",
     ]) {
       expect(isSecretName(name), name).toBe(true);
     }
-    for (const name of ["PATH", "HOME", "GIT_AUTHOR_NAME", "LANG", "TERM", "GATEHOUSE_HOME", "NODE_OPTIONS"]) {
+    for (const name of [
+      "PATH",
+      "HOME",
+      "PWD",
+      "OLDPWD",
+      "GIT_AUTHOR_NAME",
+      "LANG",
+      "TERM",
+      "GATEHOUSE_HOME",
+      "NODE_OPTIONS",
+    ]) {
       expect(isSecretName(name), name).toBe(false);
     }
     const env = sandboxEnv({ PATH: "/usr/bin", OPENAI_API_KEY: "sk-x", HOME: "/home/me" });
     expect(env.OPENAI_API_KEY).toBeUndefined();
     expect(env).toMatchObject({ PATH: "/usr/bin", HOME: "/home/me" });
+  });
+
+  it("drops URLs with a password whatever the variable is called, keeps URLs without one", () => {
+    const env = sandboxEnv({
+      DATABASE_URL: "postgres://app:s3cret@db.internal:5432/app",
+      REDIS: "redis://:hunter2@cache:6379",
+      HTTPS_PROXY: "http://user:pw@proxy:3128",
+      UPSTREAM: "https://example.com/path?a=b",
+      MIRROR: "https://user@example.com/repo.git",
+    });
+    expect(env.DATABASE_URL).toBeUndefined();
+    expect(env.REDIS).toBeUndefined();
+    expect(env.HTTPS_PROXY).toBeUndefined();
+    expect(env).toMatchObject({
+      UPSTREAM: "https://example.com/path?a=b",
+      MIRROR: "https://user@example.com/repo.git",
+    });
   });
 
   it("points caches at the private /tmp, since the home is read-only in the sandbox", () => {

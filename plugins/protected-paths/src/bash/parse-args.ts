@@ -6,6 +6,11 @@ export interface ArgSpec {
   short?: string;
   /** Long options that take a value as the next word (`--name=value` always works). */
   long?: readonly string[];
+  /**
+   * Long options without a value that callers look for (`recursive`): with `long`, what an
+   * abbreviation is resolved against.
+   */
+  flags?: readonly string[];
   /** Stop at the first operand: the rest (a wrapped command) is returned as operands untouched. */
   stopAtOperand?: boolean;
 }
@@ -23,8 +28,21 @@ export function isOption(word: ShellWord): boolean {
 }
 
 /**
- * Splits arguments GNU-style: `--` ends options, `--name[=value]`, short clusters (`-rf`) where a
- * value-taking letter takes the rest of the cluster or the next word.
+ * The options a long option word stands for. GNU getopt and git take any unambiguous prefix of a
+ * long option (`--outp` is `--output`, `--recur` is `--recursive`): a prefix of options the spec
+ * knows stands for all of them (the real command would pick one, or fail); any other name for itself.
+ */
+function longNames(given: string, spec: ArgSpec): readonly string[] {
+  const known = [...(spec.long ?? []), ...(spec.flags ?? [])];
+  if (given.length === 0 || known.includes(given)) return [given];
+  const expanded = known.filter((name) => name.startsWith(given));
+  return expanded.length > 0 ? expanded : [given];
+}
+
+/**
+ * Splits arguments GNU-style: `--` ends options, `--name[=value]` (a known option's abbreviation
+ * stands for it, see `longNames`), short clusters (`-rf`) where a value-taking letter takes the
+ * rest of the cluster or the next word.
  * Contract: best effort — an unknown option is taken as a flag without a value.
  */
 export function parseArgs(args: readonly ShellWord[], spec: ArgSpec = {}): ParsedArgs {
@@ -48,10 +66,12 @@ export function parseArgs(args: readonly ShellWord[], spec: ArgSpec = {}): Parse
     }
     if (word.text.startsWith("--")) {
       const eq = word.text.indexOf("=");
-      const name = word.text.slice(2, eq === -1 ? undefined : eq);
-      if (eq !== -1) setValue(name, partOf(word, word.text.slice(eq + 1)));
-      else if (spec.long?.includes(name) && i + 1 < args.length) setValue(name, args[++i]!);
-      else parsed.flags.add(name);
+      const names = longNames(word.text.slice(2, eq === -1 ? undefined : eq), spec);
+      if (eq !== -1) for (const name of names) setValue(name, partOf(word, word.text.slice(eq + 1)));
+      else if (names.some((name) => spec.long?.includes(name)) && i + 1 < args.length) {
+        const value = args[++i]!;
+        for (const name of names) setValue(name, value);
+      } else for (const name of names) parsed.flags.add(name);
       continue;
     }
     for (let j = 1; j < word.text.length; j += 1) {

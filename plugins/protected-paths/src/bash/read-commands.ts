@@ -1,4 +1,5 @@
-import { type ArgSpec, parseArgs } from "./parse-args.ts";
+import { DIFF_SPEC, GREP_SPEC, RG_SPEC } from "./option-specs.ts";
+import { type ArgSpec, hasFlag, parseArgs } from "./parse-args.ts";
 import type { CommandExtractor } from "./target-spec.ts";
 import { targetsOf } from "./target-spec.ts";
 
@@ -23,22 +24,9 @@ function patternThenFiles(
   };
 }
 
-const grep = patternThenFiles(
-  "grep",
-  {
-    short: "efmABCdD",
-    long: ["regexp", "file", "max-count", "after-context", "before-context", "context", "include", "exclude"],
-  },
-  ["e", "f", "regexp", "file"],
-  ["f", "file"],
-);
+const grep = patternThenFiles("grep", GREP_SPEC, ["e", "f", "regexp", "file"], ["f", "file"]);
 
-const ripgrep = patternThenFiles(
-  "rg",
-  { short: "efgmABCtTMjE", long: ["regexp", "file", "glob", "type", "max-count", "context"] },
-  ["e", "f", "regexp", "file"],
-  ["f", "file"],
-);
+const ripgrep = patternThenFiles("rg", RG_SPEC, ["e", "f", "regexp", "file"], ["f", "file"]);
 
 const awk = patternThenFiles("awk", { short: "fvF" }, ["f"], ["f"]);
 
@@ -50,6 +38,14 @@ const source: CommandExtractor = (args) => {
 
 const head = operandsRead("head", { short: "nc", long: ["lines", "bytes"] });
 const tail = operandsRead("tail", { short: "ncs", long: ["lines", "bytes", "sleep-interval", "pid"] });
+
+/** diff: its operands and `--from-file`/`--to-file` are read, whole trees with `-r`. */
+const diff: CommandExtractor = (args) => {
+  const parsed = parseArgs(args, DIFF_SPEC);
+  const named = [...(parsed.values.get("from-file") ?? []), ...(parsed.values.get("to-file") ?? [])];
+  const tree = hasFlag(parsed, "r", "recursive");
+  return { targets: targetsOf("read", [...named, ...parsed.operands], "diff", tree) };
+};
 
 /** Commands whose read targets the analysis knows (best effort, for `denyRead`). */
 export const READ_COMMANDS: Readonly<Record<string, CommandExtractor>> = {
@@ -70,7 +66,7 @@ export const READ_COMMANDS: Readonly<Record<string, CommandExtractor>> = {
   sha1sum: operandsRead("sha1sum"),
   sha256sum: operandsRead("sha256sum"),
   sha512sum: operandsRead("sha512sum"),
-  diff: operandsRead("diff"),
+  diff,
   cmp: operandsRead("cmp"),
   file: operandsRead("file"),
   grep,

@@ -1,4 +1,5 @@
-import { parseArgs } from "./parse-args.ts";
+import { GREP_SPEC, RG_SPEC, SORT_SPEC } from "./option-specs.ts";
+import { hasFlag, parseArgs } from "./parse-args.ts";
 import { literalWord, type ShellWord } from "./shell-word.ts";
 import type { CommandExtractor } from "./target-spec.ts";
 import { targetsOf } from "./target-spec.ts";
@@ -92,12 +93,22 @@ const listing = (via: string, short = ""): CommandExtractor => {
  * path of `REV:PATH` (`git show HEAD:.env`). A revision checked as a path matches no rule.
  */
 const gitReads: CommandExtractor = (args) => {
-  const parsed = parseArgs(args, { short: "mnUM", long: ["message", "author", "date", "format", "pretty"] });
-  const words = parsed.operands.slice(1).map((w) => {
-    const at = w.text.indexOf(":");
-    return at >= 0 && w.unresolved === undefined ? { ...w, text: w.text.slice(at + 1) || "." } : w;
+  const parsed = parseArgs(args, {
+    short: "mnUM",
+    long: ["message", "author", "date", "format", "pretty"],
+    flags: ["force"],
   });
-  return { targets: targetsOf("read", words, "git") };
+  // `REV:PATH` names PATH after a revision that may hold colons itself (`:0:.env`,
+  // `HEAD@{2024-01-01 10:00}:.env`): every text after a colon is checked as a path.
+  const words = parsed.operands.slice(1).flatMap((w) => {
+    if (w.unresolved !== undefined || !w.text.includes(":")) return [w];
+    const parts = w.text.split(":");
+    return parts.slice(1).map((_, i) => ({ ...w, text: parts.slice(i + 1).join(":") || "." }));
+  });
+  // `git add -f` stages ignored files too (`.env`), which `git diff --cached` then shows: each
+  // pathspec is read whole.
+  const forced = parsed.operands[0]?.text === "add" && hasFlag(parsed, "f", "force");
+  return { targets: targetsOf("read", words, "git", forced) };
 };
 
 /** Extractors for commands only the unconfined mode accepts (their operands are read). */
@@ -158,8 +169,23 @@ export function riskyAssignment(word: ShellWord): string | undefined {
   return `it sets ${name}, which changes what later commands run or where their paths lead`;
 }
 
+/** The long options of `GIT_RISKY_OPTION`, which git also takes abbreviated (`--fil` for `--file`). */
+const GIT_RISKY_LONG = GIT_RISKY_OPTION.source
+  .slice(2, -1)
+  .split("|")
+  .filter((o) => o.startsWith("--"))
+  .map((o) => o.slice(2));
+
+/** A git option that is, or may abbreviate, one that runs a program or touches a file. */
+function gitRiskyOption(word: ShellWord): boolean {
+  if (word.unresolved !== undefined) return false;
+  if (GIT_RISKY_OPTION.test(word.text)) return true;
+  const long = /^--([^=]+)/.exec(word.text)?.[1];
+  return long !== undefined && GIT_RISKY_LONG.some((name) => name.startsWith(long));
+}
+
 function gitProblem(args: readonly ShellWord[]): string | undefined {
-  const risky = args.find((a) => a.unresolved === undefined && GIT_RISKY_OPTION.test(a.text));
+  const risky = args.find(gitRiskyOption);
   if (risky) return `git ${risky.text} runs a program or touches a file the analysis does not follow`;
   const sub = args.find((a) => !a.text.startsWith("-"));
   if (sub === undefined || sub.unresolved !== undefined || !GIT_SUBCOMMANDS.has(sub.text)) {
@@ -180,6 +206,29 @@ function sedProblem(args: readonly ShellWord[]): string | undefined {
   return bad ? `the sed script ${bad.raw} may run commands or write files (e, w, r, s///e)` : undefined;
 }
 
+/** `printf -v NAME` assigns a variable, like `NAME=…`: `printf -v PATH …` changes what runs next. */
+function printfProblem(args: readonly ShellWord[]): string | undefined {
+  for (let i = 0; i < args.length; i += 1) {
+    const word = args[i]!;
+    if (word.unresolved !== undefined || !word.text.startsWith("-v")) continue;
+    const target = word.text === "-v" ? args[i + 1] : { ...word, text: word.text.slice(2), raw: word.text.slice(2) };
+    if (!target || target.unresolved !== undefined) return "printf -v assigns a variable the analysis cannot name";
+    const name = /^[A-Za-z_][A-Za-z0-9_]*/.exec(target.text)?.[0] ?? target.text;
+    const risky = riskyAssignment({ ...target, raw: `${name}=` });
+    if (risky) return `printf -v ${risky.slice("it ".length)}`;
+  }
+  return undefined;
+}
+
+/** sort runs a program (`--compress-program`) or reads a list of file names (`--files0-from`). */
+function sortProblem(args: readonly ShellWord[]): string | undefined {
+  const parsed = parseArgs(args, SORT_SPEC);
+  if (parsed.values.has("compress-program")) return "sort --compress-program runs a program";
+  if (parsed.values.has("files0-from"))
+    return "sort --files0-from reads files named in a file the analysis does not read";
+  return undefined;
+}
+
 /**
  * Why a command cannot be run outside a sandbox on the analysis' word alone, or `undefined` when
  * its effects are only those the analysis checks. Used when nothing confines the command (another
@@ -189,6 +238,7 @@ function sedProblem(args: readonly ShellWord[]): string | undefined {
 export function unconfinedProblem(name: string, args: readonly ShellWord[]): string | undefined {
   const opaque = `${name} runs code whose effects cannot be checked without the sandbox`;
   if (name === "git") return gitProblem(args);
+  if (name === "printf") return printfProblem(args);
   if (INERT.has(name) || Object.hasOwn(UNCONFINED_READS, name)) return undefined;
   if (name === "export" || name === "declare" || name === "local" || name === "readonly" || name === "typeset") {
     const flags = args.filter((a) => a.text.startsWith("-")).map((a) => a.text);
@@ -205,17 +255,9 @@ export function unconfinedProblem(name: string, args: readonly ShellWord[]): str
   if (!MODELLED.has(name)) return opaque;
   if (name === "sed") return sedProblem(args);
   if (name === "rg" && args.some((a) => a.text.startsWith("--pre"))) return "rg --pre runs a program on every file";
-  if (name === "sort" && args.some((a) => a.text.startsWith("--compress-prog"))) {
-    return "sort --compress-program runs a program";
-  }
+  if (name === "sort") return sortProblem(args);
   return undefined;
 }
-
-const GREP_SPEC = {
-  short: "efmABCdD",
-  long: ["regexp", "file", "max-count", "after-context", "before-context", "context", "include", "exclude"],
-};
-const RG_SPEC = { short: "efgmABCtTMjE", long: ["regexp", "file", "glob", "type", "max-count", "context"] };
 
 /** How a search reads whole trees (`grep -r`, `rg`). */
 export interface RecursiveSearch {
@@ -232,7 +274,8 @@ export function recursiveSearch(name: string, args: readonly ShellWord[]): Recur
   const parsed = parseArgs(args, grep ? GREP_SPEC : RG_SPEC);
   if (grep) {
     const recurse = ["r", "R", "recursive", "dereference-recursive"].some((f) => parsed.flags.has(f));
-    if (!recurse && (parsed.values.get("d") ?? []).every((v) => v.text !== "recurse")) return undefined;
+    const directories = [...(parsed.values.get("d") ?? []), ...(parsed.values.get("directories") ?? [])];
+    if (!recurse && directories.every((v) => v.unresolved === undefined && v.text !== "recurse")) return undefined;
   }
   const given = ["e", "f", "regexp", "file"].some((o) => parsed.values.has(o));
   const paths = given ? parsed.operands : parsed.operands.slice(1);

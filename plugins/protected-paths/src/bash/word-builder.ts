@@ -14,6 +14,8 @@ export class WordBuilder {
   #hasGlob = false;
   /** An unquoted `[` was seen: a later `]` makes it a bracket expression, else bash keeps it literal. */
   #bracketOpen = false;
+  /** The last character added was an unquoted `[`. */
+  #afterOpen = false;
   /** The unquoted characters only (quoted ones replaced), for brace and assignment detection. */
   #unquoted = "";
   #unresolved: string | undefined;
@@ -33,6 +35,7 @@ export class WordBuilder {
     this.#text += s;
     this.#glob += s.replace(PATTERN_SPECIAL, (c) => `\\${c}`);
     this.#unquoted += "\0".repeat(s.length);
+    this.#afterOpen = false;
     // Whether a quoted `]` closes the bracket is moot: erring towards a pattern only widens the check.
     if (this.#bracketOpen && s.includes("]")) this.#hasGlob = true;
   }
@@ -40,11 +43,14 @@ export class WordBuilder {
   /** Adds one unquoted character. */
   unquoted(ch: string): void {
     this.#text += ch;
-    // `]` keeps its meaning too: it closes a bracket expression opened by an unquoted `[`.
-    this.#glob += GLOB_CHARS.has(ch) || ch === "]" ? ch : ch.replace(PATTERN_SPECIAL, (c) => `\\${c}`);
+    // `]` keeps its meaning too: it closes a bracket expression opened by an unquoted `[`; a `!`
+    // right after that `[` negates it (`.en[!x]` matches `.env`), as `^` does.
+    const negation = ch === "!" && this.#afterOpen;
+    this.#glob += GLOB_CHARS.has(ch) || ch === "]" || negation ? ch : ch.replace(PATTERN_SPECIAL, (c) => `\\${c}`);
     // A `[` without a later `]` is an ordinary character to bash (the `[` builtin, `a[b`): no pattern.
     if (WILDCARDS.has(ch) || (ch === "]" && this.#bracketOpen)) this.#hasGlob = true;
     if (ch === "[") this.#bracketOpen = true;
+    this.#afterOpen = ch === "[";
     this.#unquoted += ch;
   }
 
@@ -53,6 +59,7 @@ export class WordBuilder {
     this.#unresolved ??= why;
     this.#text += placeholder;
     this.#glob += placeholder;
+    this.#afterOpen = false;
     this.#unquoted += "\0".repeat(placeholder.length);
   }
 

@@ -1,4 +1,5 @@
 import path from "node:path";
+import { SORT_SPEC } from "./option-specs.ts";
 import { type ArgSpec, hasFlag, optionValue, parseArgs } from "./parse-args.ts";
 import { literalWord, partOf, type ShellWord } from "./shell-word.ts";
 import { type CommandEffects, type CommandExtractor, type TargetSpec, targetsOf } from "./target-spec.ts";
@@ -43,7 +44,9 @@ function copyLike(name: "cp" | "mv" | "ln" | "install", spec: ArgSpec): CommandE
     } else if (!dest && name === "ln" && ops.length === 1) dest = literalWord(".");
     const targets: TargetSpec[] = [];
     if (name === "mv") targets.push(...targetsOf("write", sources, "mv source", true));
-    if (name !== "ln") targets.push(...targetsOf("read", sources, `${name} source`));
+    // A tree copied whole reads every file below it (`cp -a . sub` copies `.env` too).
+    const tree = name === "cp" && hasFlag(parsed, "r", "R", "a", "recursive", "archive");
+    if (name !== "ln") targets.push(...targetsOf("read", sources, `${name} source`, tree));
     if (dest) {
       const into = hasFlag(parsed, "T", "no-target-directory")
         ? undefined
@@ -67,10 +70,7 @@ function dd(args: readonly ShellWord[]): CommandEffects {
 }
 
 function sort(args: readonly ShellWord[]): CommandEffects {
-  const parsed = parseArgs(args, {
-    short: "koStT",
-    long: ["key", "output", "field-separator", "buffer-size", "temporary-directory", "files0-from"],
-  });
+  const parsed = parseArgs(args, SORT_SPEC);
   const output = optionValue(parsed, "o", "output");
   return {
     targets: [
@@ -119,9 +119,12 @@ function downloadOutputs(
   return { targets };
 }
 
+/** cp, mv and ln: the options that take a value. */
+const COPY_SPEC: ArgSpec = { short: "tS", long: ["target-directory", "suffix"] };
+
 /** Commands whose write targets the analysis knows, by command name. */
 export const WRITE_COMMANDS: Readonly<Record<string, CommandExtractor>> = {
-  rm: operandsWritten("rm", {}, ["r", "R", "recursive"]),
+  rm: operandsWritten("rm", { flags: ["recursive"] }, ["r", "R", "recursive"]),
   rmdir: operandsWritten("rmdir"),
   unlink: operandsWritten("unlink"),
   shred: operandsWritten("shred", { short: "ns", long: ["iterations", "size", "random-source"] }),
@@ -131,12 +134,12 @@ export const WRITE_COMMANDS: Readonly<Record<string, CommandExtractor>> = {
   tee: operandsWritten("tee"),
   // Every operand, the mode or owner included: checking "u+x" as a path is harmless, and it stays
   // right when a mode like "-w" is mistaken for an option.
-  chmod: operandsWritten("chmod", { long: ["reference"] }, ["R", "recursive"]),
-  chown: operandsWritten("chown", { long: ["reference", "from"] }, ["R", "recursive"]),
-  chgrp: operandsWritten("chgrp", { long: ["reference"] }, ["R", "recursive"]),
-  cp: copyLike("cp", { short: "tS", long: ["target-directory", "suffix"] }),
-  mv: copyLike("mv", { short: "tS", long: ["target-directory", "suffix"] }),
-  ln: copyLike("ln", { short: "tS", long: ["target-directory", "suffix"] }),
+  chmod: operandsWritten("chmod", { long: ["reference"], flags: ["recursive"] }, ["R", "recursive"]),
+  chown: operandsWritten("chown", { long: ["reference", "from"], flags: ["recursive"] }, ["R", "recursive"]),
+  chgrp: operandsWritten("chgrp", { long: ["reference"], flags: ["recursive"] }, ["R", "recursive"]),
+  cp: copyLike("cp", { ...COPY_SPEC, flags: ["recursive", "archive", "no-target-directory"] }),
+  mv: copyLike("mv", { ...COPY_SPEC, flags: ["no-target-directory"] }),
+  ln: copyLike("ln", { ...COPY_SPEC, flags: ["symbolic", "no-target-directory"] }),
   install: copyLike("install", {
     short: "mogSt",
     long: ["mode", "owner", "group", "suffix", "target-directory", "strip-program"],
