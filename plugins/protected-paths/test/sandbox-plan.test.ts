@@ -188,6 +188,33 @@ describe("the review after a run", () => {
     expect(readFileSync(path.join(f.ws, "apps"), "utf8")).toBe("now a file");
   });
 
+  it("takes out a symbolic link the run made where a rule protects something inside (.claude -> elsewhere)", async () => {
+    const f = createFixture();
+    f.file("sub/settings.json", '{"hooks":{}}');
+    const planned = await plan(f);
+    symlinkSync("sub", path.join(f.ws, ".claude"));
+    symlinkSync("sub", path.join(f.ws, "docs", ".vscode"));
+    symlinkSync("sub", path.join(f.ws, "plain-link"));
+    const violations = (await planned.review?.()) ?? [];
+    expect(violations.map((v) => [path.relative(f.ws, v.path), v.rule])).toEqual([
+      [".claude", "default denyWrite .claude/settings.json"],
+      ["docs/.vscode", "default denyWrite .vscode/tasks.json"],
+    ]);
+    expect(existsSync(path.join(f.ws, ".claude"))).toBe(false);
+    expect(existsSync(path.join(f.ws, "plain-link"))).toBe(true);
+    expect(readFileSync(path.join(f.ws, "sub/settings.json"), "utf8")).toBe('{"hooks":{}}');
+  });
+
+  it("a link that was there before the run (a dotfiles setup) is kept, and read-only in the sandbox", async () => {
+    const f = createFixture();
+    f.file("shared/claude/settings.json", "{}");
+    symlinkSync("shared/claude", path.join(f.ws, ".claude"));
+    const planned = await plan(f);
+    expect(planned.layout.readOnly).toContain(path.join(f.ws, ".claude"));
+    expect(await planned.review?.()).toEqual([]);
+    expect(existsSync(path.join(f.ws, ".claude"))).toBe(true);
+  });
+
   it("a run that only moved an ordinary directory leaves the workspace alone", async () => {
     const f = createFixture();
     const planned = await plan(f);

@@ -127,6 +127,13 @@ describe("bash without a sandbox (agent hooks): only what the analysis models ma
     ["git show 'HEAD@{2099-01-01 00:00}:.env'", /\.env/],
     ["git add -f . && git diff --cached", /\.env/],
     ["git add --force .", /\.env/],
+    // A link, a moved folder or a copied tree where a rule protects something inside it.
+    ["mkdir -p sub && ln -s sub .claude", /\.claude\/settings\.json/],
+    ["ln -s sub .vscode", /\.vscode\/tasks\.json/],
+    ["mkdir x && echo '{}' > x/settings.json && mv x .claude", /\.claude\/settings\.json/],
+    ["mkdir x && echo '{}' > x/tasks.json && cp -r x .vscode", /\.vscode\/tasks\.json/],
+    ["mkdir -p .claude && ln -s .claude c && echo '{}' > c/settings.json", /\.claude\/settings\.json/],
+    ["ln -s ~ h && echo x > h/.gitconfig", /gitconfig|home/],
     // A negated bracket expression, and variables assigned by printf.
     ["cat .en[!x]", /\.env/],
     ["printf -v PATH %s /tmp/bin && cat README.md", /printf -v sets PATH/],
@@ -160,6 +167,8 @@ describe("bash without a sandbox (agent hooks): only what the analysis models ma
       "git show HEAD:src/app.ts",
       "printf -v greeting %s hi",
       "ls -d src/[!.]* | head",
+      "mkdir -p .claude && mv playground/x.txt .claude/notes.txt",
+      "mv src lib && ln -s lib/app.ts app.ts",
     ]) {
       expect(ruleOf(policy.check(exec(command))), command).toBe("allow");
     }

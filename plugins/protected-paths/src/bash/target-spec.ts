@@ -10,6 +10,11 @@ export interface TargetSpec {
   recursive?: boolean;
   /** A recursive read that skips dot-files and dot-directories (rg without --hidden). */
   skipsHidden?: boolean;
+  /**
+   * The command puts a symbolic link there, or an entry whose contents come from elsewhere (mv, a
+   * recursive cp): refused also where a write rule protects something inside (see `reachesThrough`).
+   */
+  creates?: boolean;
   /** cp/mv/ln/install: if `word` is a directory, each of these lands in it under its own basename. */
   into?: { sources: readonly ShellWord[]; forced: boolean };
 }

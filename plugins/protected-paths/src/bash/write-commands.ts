@@ -20,10 +20,10 @@ function operandsWritten(via: string, spec: ArgSpec = {}, recursiveFlags: string
 function linkTargets(sources: readonly ShellWord[], dest: ShellWord, symbolic: boolean): TargetSpec[] {
   return sources.flatMap((source) => {
     if (!symbolic || path.isAbsolute(source.text) || source.unresolved !== undefined) {
-      return targetsOf("write", [source], "link target");
+      return targetsOf("write", [source], "link target").map((t) => ({ ...t, creates: true }));
     }
     const bases = [dest.text, path.dirname(dest.text)].map((dir) => partOf(dest, path.join(dir, source.text)));
-    return targetsOf("write", bases, "link target");
+    return targetsOf("write", bases, "link target").map((t) => ({ ...t, creates: true }));
   });
 }
 
@@ -51,7 +51,15 @@ function copyLike(name: "cp" | "mv" | "ln" | "install", spec: ArgSpec): CommandE
       const into = hasFlag(parsed, "T", "no-target-directory")
         ? undefined
         : { sources, forced: targetDir !== undefined || sources.length > 1 };
-      targets.push({ access: "write", word: dest, via: `${name} destination`, ...(into ? { into } : {}) });
+      // A link, a moved entry or a copied tree brings contents no check of the destination saw.
+      const creates = name === "ln" || name === "mv" || tree;
+      targets.push({
+        access: "write",
+        word: dest,
+        via: `${name} destination`,
+        ...(creates ? { creates } : {}),
+        ...(into ? { into } : {}),
+      });
       if (name === "ln") targets.push(...linkTargets(sources, dest, hasFlag(parsed, "s", "symbolic")));
     }
     return { targets };

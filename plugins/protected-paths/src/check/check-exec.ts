@@ -86,7 +86,7 @@ function checkInto(check: TargetCheck, destination: string, dir: string): Decisi
     const names = expandGlob(source, { cwd: dir, fs: ctx.fs, folding: ctx.folding }) ?? [source.text];
     for (const name of names) {
       const landed = path.join(destination, path.basename(name));
-      const options = { cwd: dir, expandHome: false, rulesOnly: check.precheck };
+      const options = { cwd: dir, expandHome: false, rulesOnly: check.precheck, through: target.creates === true };
       const verdict = evaluatePath(ctx, "write", landed, options);
       if (!verdict.ok) return refused(subjectOf(target, landed), verdict);
       check.spellings.push(...verdict.views.spellings);
@@ -104,7 +104,11 @@ function checkOne(check: TargetCheck, p: string, dir: string): Decision | undefi
   if (writes && landsInside(check, p, dir)) return checkInto(check, p, dir);
   if (check.precheck) return precheckOne(check, p, dir);
   const subject = p === target.word.text ? subjectOf(target, p) : subjectOf(target, p, target.word.text);
-  const verdict = evaluatePath(ctx, target.access, p, { cwd: dir, expandHome: false });
+  const verdict = evaluatePath(ctx, target.access, p, {
+    cwd: dir,
+    expandHome: false,
+    through: target.creates === true,
+  });
   if (!verdict.ok) return refused(subject, verdict);
   check.spellings.push(...verdict.views.spellings);
   const below = target.recursive && (writes || check.strict);
@@ -116,7 +120,12 @@ function precheckOne(check: TargetCheck, p: string, dir: string): Decision | und
   const { ctx, target } = check;
   // In the sandbox /proc and /dev are its own: reading /proc/self/status is nobody else's.
   if (inOwnMount(path.resolve(dir, p))) return undefined;
-  const verdict = evaluatePath(ctx, target.access, p, { cwd: dir, expandHome: false, rulesOnly: true });
+  const verdict = evaluatePath(ctx, target.access, p, {
+    cwd: dir,
+    expandHome: false,
+    rulesOnly: true,
+    through: target.creates === true,
+  });
   if (verdict.ok) return undefined;
   const subject = p === target.word.text ? subjectOf(target, p) : subjectOf(target, p, target.word.text);
   return refused(subject, verdict);

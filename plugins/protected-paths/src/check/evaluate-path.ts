@@ -4,6 +4,7 @@ import { type PathViews, type Spelling, spellPath } from "../paths/spellings.ts"
 import { containsRoot, insideWorkspace } from "../paths/workspace.ts";
 import type { DenyRule } from "../rules/deny-rule.ts";
 import { firstDenyingRule } from "./first-denying-rule.ts";
+import { matchView } from "./match-view.ts";
 import type { Access, PolicyContext } from "./policy-context.ts";
 
 /** The outcome of checking one path, before it is worded for a particular caller. */
@@ -27,6 +28,11 @@ export interface EvaluateOptions {
    * sandbox enforces the workspace boundary and hard links cannot reach protected files).
    */
   rulesOnly?: boolean;
+  /**
+   * The write puts a symbolic link, or a folder whose contents come from elsewhere, at the path
+   * (`ln -s`, `mv dir`, `cp -r dir`): refused too where a write rule protects something inside it.
+   */
+  through?: boolean;
 }
 
 function resolvesTo(views: PathViews, base: string): string {
@@ -95,6 +101,17 @@ export function evaluatePath(
     if (!denied || at < denied.at) denied = { rule, base, at };
   }
   if (denied) return refuse(denied.rule.label, `${resolvesTo(views, denied.base)}${denied.rule.why}`);
+  if (access === "write" && options.through === true) {
+    for (const base of bases) {
+      const view = matchView(ctx, base);
+      // The sandbox keeps what lies outside the workspace (`~/.gitconfig`) read-only by itself.
+      const rule = rules.find((r) => !(rulesOnly && r.absolute !== undefined) && r.reachesThrough(view));
+      if (rule) {
+        const why = `a link or a folder put there would hold what ${rule.label} protects inside it, and ${rule.why}`;
+        return refuse(rule.label, `${resolvesTo(views, base)}${why}`);
+      }
+    }
+  }
 
   if (rulesOnly) return { ok: true, views };
 

@@ -1,4 +1,4 @@
-import { Minimatch, type MinimatchOptions } from "minimatch";
+import { GLOBSTAR, Minimatch, type MinimatchOptions } from "minimatch";
 
 /** What a path is matched as: NFC-normalised, lower-cased when case folds. */
 export interface MatchView {
@@ -23,6 +23,13 @@ export interface DenyRule {
   subtree: boolean;
   /** For subtree rules, whether the path is the protected directory (or file) itself; otherwise `matches`. */
   matchesRoot(view: MatchView): boolean;
+  /**
+   * True when the path is a directory the rule protects something inside of (`.claude` for
+   * `.claude/settings.json`, `.git` and `.git/hooks` for `.git/hooks/**`): a symbolic link made
+   * there, or a folder moved or copied there, would put files under the protected name that no
+   * check of the protected name saw.
+   */
+  reachesThrough(view: MatchView): boolean;
   /**
    * A quick test of an entry's base name (NFC, lower-cased when folding): false means the walk's
    * test (`matchesRoot` for a subtree rule, `matches` otherwise) cannot be true for a path with
@@ -187,6 +194,7 @@ export function compileDenyRule(options: {
         }),
     );
   let names: ((name: string) => boolean) | undefined;
+  let through: ((spelling: string) => boolean) | undefined;
   const rule: DenyRule = {
     label: options.label,
     why: options.why,
@@ -197,9 +205,37 @@ export function compileDenyRule(options: {
       names ??= nameTest(root ?? body, mmOptions);
       return names(name);
     },
+    reachesThrough: (view) => {
+      through ??= throughTest(body, mmOptions);
+      const test = through;
+      return candidates(view).some((c) => test(c) || test(c.normalize("NFD")));
+    },
   };
   if (anchor === "absolute") rule.absolute = root ?? body;
   return rule;
+}
+
+/**
+ * Whether a spelling matches a proper directory prefix of the pattern (`**\/.claude` of
+ * `**\/.claude/settings.json`); prefixes of nothing but `**` (every directory) are left out, since
+ * what lands under any folder is checked by its own name.
+ */
+function throughTest(pattern: string, mmOptions: MinimatchOptions): (spelling: string) => boolean {
+  const forms = [...new Set([pattern.normalize("NFC"), pattern.normalize("NFD")])];
+  const checks = forms.flatMap((form) => {
+    const mm = new Minimatch(form, mmOptions);
+    return mm.set.flatMap((parts) =>
+      parts
+        .slice(0, -1)
+        .map((_, k) => parts.slice(0, k + 1))
+        .filter((prefix) => prefix.some((part) => part !== GLOBSTAR))
+        .map((prefix) => (file: string[]) => mm.matchOne(file, prefix, false)),
+    );
+  });
+  return (spelling) => {
+    const file = spelling.split("/");
+    return checks.some((check) => check(file));
+  };
 }
 
 /**

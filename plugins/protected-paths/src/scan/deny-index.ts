@@ -247,7 +247,7 @@ export class DenyIndex {
     for (const entry of entries) {
       if (DEPENDENCY_DIRS.has(entry.name) && entry.isDirectory()) continue;
       const full = path.join(dir, entry.name);
-      const found = this.#match(full, entry.name, inherited);
+      const found = this.#match(full, entry.name, inherited, entry.isSymbolicLink());
       if (found) {
         this.#matches.set(full, found);
         state.matched.add(full);
@@ -266,7 +266,7 @@ export class DenyIndex {
     return subdirs;
   }
 
-  #match(full: string, name: string, inherited: DirState["inherited"]): DenyMatch | undefined {
+  #match(full: string, name: string, inherited: DirState["inherited"], link: boolean): DenyMatch | undefined {
     const folded = this.#fold(name);
     let view: MatchView | undefined;
     const test = (rule: DenyRule) => {
@@ -274,7 +274,15 @@ export class DenyIndex {
       view ??= this.#view(full);
       return rule.subtree ? rule.matchesRoot(view) : rule.matches(view);
     };
-    const write = inherited.write ? undefined : this.#rules.write.find(test);
+    // A symbolic link where a rule protects something inside (`.claude -> elsewhere` for
+    // `.claude/settings.json`) leads writes of the protected name elsewhere: it is protected itself.
+    const through = (rule: DenyRule) => {
+      view ??= this.#view(full);
+      return rule.reachesThrough(view);
+    };
+    const write = inherited.write
+      ? undefined
+      : (this.#rules.write.find(test) ?? (link ? this.#rules.write.find(through) : undefined));
     const read = inherited.read ? undefined : this.#rules.read.find(test);
     if (!write && !read) return undefined;
     const identity = identityOf(full);
