@@ -10,8 +10,11 @@ import { detectCaseFolding } from "./paths/case-folding.ts";
 import { showPath } from "./paths/path-text.ts";
 import { nodePolicyFs, type PolicyFs } from "./paths/policy-fs.ts";
 import { resolveRoots, type WorkspaceRoot } from "./paths/workspace.ts";
+import type { DenyRule } from "./rules/deny-rule.ts";
 import { configuredHooksFolders } from "./rules/git-hooks-path.ts";
+import { LinkProbe, linkAliasPatterns } from "./rules/link-aliases.ts";
 import { compilePolicyRules } from "./rules/policy-rules.ts";
+import { sharedDenyRule } from "./rules/shared-deny-rule.ts";
 import { createSandboxPlanner } from "./sandbox/sandbox-planner.ts";
 import { type AliasTable, aliasIn, buildAliasTable } from "./scan/alias-table.ts";
 import { DenyIndex } from "./scan/deny-index.ts";
@@ -89,6 +92,8 @@ interface PolicyGround {
   folding: boolean;
   stateHome: string | undefined;
   hooksFolders: readonly string[];
+  /** Symbolic links along the rules' literal paths, looked up once however often the policy is rebuilt. */
+  probe: LinkProbe;
 }
 
 function groundOf(parsed: ProtectedPathsConfig, options: PolicyOptions): PolicyGround {
@@ -102,7 +107,7 @@ function groundOf(parsed: ProtectedPathsConfig, options: PolicyOptions): PolicyG
     roots.map((r) => r.real),
     home,
   );
-  return { fs, roots, folding, stateHome, hooksFolders };
+  return { fs, roots, folding, stateHome, hooksFolders, probe: new LinkProbe(fs) };
 }
 
 /**
@@ -144,6 +149,19 @@ function buildPolicy(parsed: ProtectedPathsConfig, options: PolicyOptions, groun
     reserved: options.reserved,
     hooksFolders: ground.hooksFolders,
   });
+  // The same protection where a symbolic link leads (`~/.aws -> ~/dotfiles/aws`); reserved paths
+  // are real paths already.
+  const realRoots = roots.map((r) => r.real);
+  const aliasesOf = (list: readonly DenyRule[]) =>
+    list.flatMap((rule) =>
+      rule.label.startsWith("reserved by ")
+        ? []
+        : linkAliasPatterns(rule, realRoots, ground.probe).map((pattern) =>
+            sharedDenyRule({ pattern, label: rule.label, why: rule.why, folding, home }),
+          ),
+    );
+  rules.write.push(...aliasesOf(rules.write));
+  rules.read.push(...aliasesOf(rules.read));
   const base: PolicyContext = { cwd, home, fs, roots, folding, rules, allowOutside: parsed.allowOutsideWorkspace };
   const view = (absolute: string) => matchView(base, absolute);
   let index: DenyIndex | undefined;

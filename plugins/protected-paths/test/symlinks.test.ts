@@ -157,3 +157,39 @@ describe("what an allowed read or write saw", () => {
     expect(created.allow && created.identity).toBe("absent");
   });
 });
+
+describe("a protected name that is a symbolic link protects where it leads too", () => {
+  it("a home credential folder linked from a dotfiles checkout: its files are denied by their real path", () => {
+    const f = createFixture();
+    const dotfiles = f.dir(path.join(f.outside, "dotfiles", "aws"));
+    f.file(path.join(dotfiles, "credentials"), "aws_secret=x");
+    symlinkSync(dotfiles, path.join(f.home, ".aws"));
+    const policy = f.policy({ allowOutsideWorkspace: { read: true, write: false } });
+    expect(ruleOf(policy.check(read("~/.aws/credentials")))).toBe("default denyRead ~/.aws/**");
+    expect(ruleOf(policy.check(read(path.join(dotfiles, "credentials"))))).toBe("default denyRead ~/.aws/**");
+    expect(ruleOf(policy.check(read(path.join(f.outside, "dotfiles", "README"))))).toBe("allow");
+  });
+
+  it("a linked tool folder at the root (.claude -> shared/claude): its protected file is denied by its real path", () => {
+    const f = createFixture();
+    f.file("shared/claude/settings.json", "{}");
+    f.file("shared/claude/notes.md", "ok");
+    symlinkSync("shared/claude", path.join(f.ws, ".claude"));
+    const policy = f.policy();
+    expect(ruleOf(policy.check(write("shared/claude/settings.json")))).toBe("default denyWrite .claude/settings.json");
+    expect(ruleOf(policy.check(write("shared/claude/notes.md")))).toBe("allow");
+    expect(ruleOf(policy.check(exec("echo '{}' > shared/claude/settings.json")))).toBe(
+      "default denyWrite .claude/settings.json",
+    );
+  });
+
+  it("a .env that links to another file: that file is read-protected by its own name as well", () => {
+    const f = createFixture();
+    unlinkSync(path.join(f.ws, ".env"));
+    f.file("config/app.env", "SECRET=x");
+    symlinkSync("config/app.env", path.join(f.ws, ".env"));
+    const policy = f.policy();
+    expect(ruleOf(policy.check(read("config/app.env")))).toBe("default denyRead .env");
+    expect(ruleOf(policy.check(read("config/other.txt")))).toBe("allow");
+  });
+});

@@ -1,4 +1,5 @@
 import { GatehouseError } from "./errors.ts";
+import { findDuplicateKey } from "./json-duplicate-key.ts";
 import { findJsonSyntaxError } from "./json-syntax-error.ts";
 
 /** A 1-based position in a source text; columns count UTF-16 code units. */
@@ -22,7 +23,8 @@ type Members = Map<string, number> | number[];
  * Parses JSON text and keeps the means to locate every value, so errors can point at them.
  * Contract: the value is `JSON.parse(text)` itself (identical values, native speed); text that
  * `JSON.parse` rejects throws GatehouseError `GH_JSON_SYNTAX` with
- * `file:line:column: <found> — expected <expected>`. Positions are found lazily: `locate` indexes only
+ * `file:line:column: <found> — expected <expected>`, and so does a key written twice in one object
+ * (which `JSON.parse` would resolve silently to the last). Positions are found lazily: `locate` indexes only
  * the containers along the paths asked for, once each, so memory stays proportional to what is asked.
  */
 export function parseJsonSource(text: string, file: string): JsonSource {
@@ -37,6 +39,12 @@ export function parseJsonSource(text: string, file: string): JsonSource {
     const { line, column } = positionOf(lineStartsOf(text.slice(0, problem.offset)), problem.offset);
     const message = `${file}:${line}:${column}: ${problem.found} — expected ${problem.expected}`;
     throw new GatehouseError("GH_JSON_SYNTAX", message, { cause: error });
+  }
+  const duplicate = findDuplicateKey(text);
+  if (duplicate !== undefined) {
+    const { line, column } = positionOf(lineStartsOf(text.slice(0, duplicate.offset)), duplicate.offset);
+    const message = `${file}:${line}:${column}: ${JSON.stringify(duplicate.key)} a second time in one object — expected each key once (JSON would keep only the last)`;
+    throw new GatehouseError("GH_JSON_SYNTAX", message);
   }
   const index = new Map<number, Members>();
   let lineStarts: Int32Array | undefined;

@@ -5,8 +5,11 @@ import { GatehouseError } from "../common/errors.ts";
 import { tapable } from "../common/lazy-tapable.ts";
 import { stderrLogger } from "../common/stderr-logger.ts";
 import { gatehouseHome } from "../config/gatehouse-home.ts";
+import type { MergedSettings } from "../config/merge-settings.ts";
+import { strayConfigSections } from "../config/stray-config.ts";
 import { ExtensionManager } from "../extensions/extension-manager.ts";
 import { ReservedPaths } from "../extensions/reserved-paths.ts";
+import type { ExtensionRecord } from "../extensions/types.ts";
 import type { ExtensionWatcher } from "../extensions/watcher.ts";
 import { HandlerRegistry } from "../hooks/handler-registry.ts";
 import type { HandlerFailure } from "../hooks/registrations.ts";
@@ -145,6 +148,12 @@ export async function createHost(options: HostOptions): Promise<Host> {
     project?.close();
     throw guardFailureError(down);
   }
+  const stray = project ? strayConfigOf(project.settings, manager.records()) : [];
+  if (stray.length > 0) {
+    await manager.unloadAll();
+    project?.close();
+    throw new GatehouseError("GH_SETTINGS_INVALID", ["Invalid settings:", ...stray].join("\n  "));
+  }
 
   let watcher: ExtensionWatcher | undefined;
   // Reloads wait for the turn boundary while a run is in flight, so no call sees half a reload.
@@ -158,6 +167,9 @@ export async function createHost(options: HostOptions): Promise<Host> {
       }
       reserveHostFiles();
       const summary = await manager.reconcile(candidates());
+      for (const error of project ? strayConfigOf(project.settings, manager.records()) : []) {
+        await hub.emit({ type: "extension_error", extension: "settings", error });
+      }
       if (project) watcher?.setRoots(project.watchRoots());
       if (summary.loaded.length + summary.failed.length + summary.removed.length > 0) {
         await hub.emit({ type: "extensions_reloaded", ...summary });
@@ -299,3 +311,10 @@ export async function createHost(options: HostOptions): Promise<Host> {
 }
 
 export type { ProjectExtensions };
+
+/** Sections of the settings' `config` that configure none of the extensions (see `strayConfigSections`). */
+function strayConfigOf(settings: MergedSettings, records: readonly ExtensionRecord[]): string[] {
+  const known = new Set(records.map((r) => r.name));
+  const unsure = records.some((r) => r.status !== "loaded");
+  return strayConfigSections(settings, known, unsure);
+}

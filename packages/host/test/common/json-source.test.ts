@@ -35,7 +35,7 @@ const VALID = [
   "{}",
   " \t\r\n [ 1 , [ 2 , [ 3 , [ ] ] ] , { } ] \n",
   '{"a":{"b":{"c":[1,{"d":null}]}},"e":[true,false],"f":"x"}',
-  '{"dup":1,"dup":2,"z":0,"10":1,"2":2}',
+  '{"dup":1,"z":{"dup":2},"10":1,"2":2}',
   '{"__proto__":{"polluted":true},"x":1}',
   '{"":"empty key","a b":[-1.0e-0]}',
   `[${"[".repeat(50)}${"]".repeat(50)}]`,
@@ -143,8 +143,17 @@ describe("parseJsonSource positions", () => {
     expect(source.locate(["turns", "1"])).toEqual({ line: 4, column: 5 });
   });
 
-  it("reports the last of duplicate keys, as JSON.parse keeps the last value", () => {
-    expect(parseJsonSource('{"a": 1,\n "a": 2}', "f").locate(["a"])).toEqual({ line: 2, column: 7 });
+  it("refuses a key written twice in one object (JSON.parse would keep the last silently), where the second one is", () => {
+    expect(() => parseJsonSource('{"a": 1,\n "a": 2}', "f")).toThrow('f:2:2: "a" a second time in one object');
+    expect(() => parseJsonSource('[{"a": {"b": 1, "c": [{"b": 2}], "b": 3}}]', "f")).toThrow(
+      'f:1:34: "b" a second time',
+    );
+    expect(() => parseJsonSource('{"\\u0061": 1, "a": 2}', "f")).toThrow('"a" a second time');
+    expect(parseJsonSource('{"a": "\\"a\\": 1", "b": {"a": 2}, "c": [{"a": 3}, {"a": 4}]}', "f").value).toEqual({
+      a: '"a": 1',
+      b: { a: 2 },
+      c: [{ a: 3 }, { a: 4 }],
+    });
   });
 });
 

@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -81,7 +82,7 @@ describe("loadSettings", () => {
   it("reports an optional settings path that exists but cannot be read instead of skipping it", () => {
     mkdirSync(fx.files.project, { recursive: true });
     const error = expectGatehouseError(() => fx.load(), "GH_SETTINGS_INVALID");
-    expect(error.message).toBe(`Cannot read settings ${fx.files.project}: illegal operation on a directory (EISDIR)`);
+    expect(error.message).toBe(`Cannot read settings ${fx.files.project}: is a directory (EISDIR)`);
   });
 
   it("names file, line and column of malformed JSON", () => {
@@ -112,6 +113,30 @@ describe("loadSettings", () => {
     const error = expectGatehouseError(() => fx.load(), "GH_SETTINGS_INVALID");
     expect(error.message).toContain(`Invalid managed settings ${fx.files.managed} (1 problem):`);
     expect(error.message).toContain(`${fx.files.managed}:2:13: config: expected object, received array`);
+  });
+
+  it("refuses a key written twice in one object, naming where the second one is", () => {
+    fx.write(
+      "project",
+      '{\n  "config": {\n    "protected-paths": { "denyWrite": ["secrets/**"], "denyWrite": [] }\n  }\n}\n',
+    );
+    const error = expectGatehouseError(() => fx.load(), "GH_SETTINGS_INVALID");
+    expect(error.message).toContain(`Invalid settings ${fx.files.project} (malformed JSON):`);
+    expect(error.message).toContain(`${fx.files.project}:3:55: "denyWrite" a second time in one object`);
+    fx.write("project", '{"extensions": ["@gatehouse/protected-paths"], "extensions": []}');
+    expect(expectGatehouseError(() => fx.load(), "GH_SETTINGS_INVALID").message).toContain(
+      '"extensions" a second time',
+    );
+    // The same key in different objects, or a string that looks like a key, is fine.
+    fx.write("project", '{"config": {"a": {"x": 1}, "b": {"x": ["\\"x\\": 1", "x"]}}, "watch": true}');
+    expect(fx.load().project?.settings).toEqual({ config: { a: { x: 1 }, b: { x: ['"x": 1', "x"] } }, watch: true });
+  });
+
+  it("refuses a settings file that is a FIFO at once instead of waiting for a writer", () => {
+    mkdirSync(join(fx.cwd, ".gatehouse"), { recursive: true });
+    execFileSync("mkfifo", [fx.files.project]);
+    const error = expectGatehouseError(() => fx.load(), "GH_SETTINGS_INVALID");
+    expect(error.message).toBe(`Cannot read settings ${fx.files.project}: is not a regular file (ENOTREG)`);
   });
 
   it("ignores a leading byte-order mark", () => {

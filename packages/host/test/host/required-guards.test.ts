@@ -186,3 +186,54 @@ describe("required guards", () => {
     await expect(host.run("again")).rejects.toMatchObject({ code: "GH_GUARD_FAILED" });
   });
 });
+
+describe("a config section that configures no extension stops the host (a typo would leave a guard on its defaults)", () => {
+  async function invalid(p: TestProject, env: NodeJS.ProcessEnv = p.env): Promise<GatehouseError> {
+    try {
+      await openHost(p, { trust: true, env });
+    } catch (error) {
+      expect(error).toBeInstanceOf(GatehouseError);
+      expect((error as GatehouseError).code).toBe("GH_SETTINGS_INVALID");
+      return error as GatehouseError;
+    }
+    throw new Error("expected createHost to reject with GH_SETTINGS_INVALID");
+  }
+
+  it("in the project settings, naming the section and the extension it was meant for", async () => {
+    const p = makeProject({
+      ".gatehouse/settings.json": pretty({
+        extensions: ["@gatehouse/protected-paths"],
+        config: { "protected-path": { denyWrite: ["secrets/**"] } },
+      }),
+    });
+    const error = await invalid(p);
+    const file = join(p.dir, ".gatehouse/settings.json");
+    expect(error.message).toContain(
+      `config["protected-path"] configures no extension (did you mean "protected-paths"?); a misspelt section leaves its extension on its defaults`,
+    );
+    expect(error.message).toMatch(new RegExp(`${file}:6:\\d+: config\\["protected-path"\\]`));
+  });
+
+  it("in the managed settings", async () => {
+    const p = makeProject();
+    const managed = p.write(
+      "etc/managed.json",
+      pretty({ extensions: ["@gatehouse/protected-paths"], config: { protectedpaths: { denyWrite: ["x/**"] } } }),
+    );
+    const error = await invalid(p, { ...p.env, GATEHOUSE_MANAGED_SETTINGS: managed });
+    expect(error.message).toMatch(
+      new RegExp(`${managed}:6:\\d+: config\\["protectedpaths"\\] configures no extension`),
+    );
+  });
+
+  it("a section for an extension the settings enable is fine, loaded or disabled", async () => {
+    const p = makeProject({
+      ".gatehouse/settings.json": pretty({
+        extensions: ["@gatehouse/protected-paths"],
+        config: { "protected-paths": { denyWrite: ["secrets/**"] } },
+      }),
+    });
+    const { host } = await openHost(p, { trust: true });
+    expect(host.extensions().map((r) => r.name)).toContain("protected-paths");
+  });
+});

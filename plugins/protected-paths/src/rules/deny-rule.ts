@@ -36,6 +36,10 @@ export interface DenyRule {
    * that name, so a walk may skip it.
    */
   nameMayMatch(name: string): boolean;
+  /** The pattern as anchored: `**\/` in front for any depth, `~` expanded, `./` removed. */
+  body: string;
+  /** Where the pattern is matched from. */
+  anchor: Anchor;
   /**
    * For a rule anchored at an absolute path (`/x`, `~/x`): the absolute pattern of what it
    * protects (for a subtree rule the directory, without the trailing `/**`).
@@ -44,7 +48,7 @@ export interface DenyRule {
 }
 
 /** How a pattern is anchored. */
-type Anchor = "any-depth" | "workspace-root" | "absolute";
+export type Anchor = "any-depth" | "workspace-root" | "absolute";
 
 function anchorOf(pattern: string, home: string): { anchor: Anchor; body: string } {
   if (pattern === "~" || pattern.startsWith("~/")) return { anchor: "absolute", body: home + pattern.slice(1) };
@@ -196,6 +200,8 @@ export function compileDenyRule(options: {
   let names: ((name: string) => boolean) | undefined;
   let through: ((spelling: string) => boolean) | undefined;
   const rule: DenyRule = {
+    body,
+    anchor,
     label: options.label,
     why: options.why,
     matches: test("compiled"),

@@ -1,0 +1,46 @@
+import { locationOf } from "./extension-specs.ts";
+import type { MergedSettings } from "./merge-settings.ts";
+
+/** How many edits away a section name may be from a known extension's to count as its typo. */
+const TYPO_DISTANCE = 2;
+
+/** The Levenshtein distance of two short names, stopping early once it exceeds `limit`. */
+function distance(a: string, b: string, limit: number): number {
+  if (Math.abs(a.length - b.length) > limit) return limit + 1;
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      row[j] = Math.min((previous[j] as number) + 1, (row[j - 1] as number) + 1, (previous[j - 1] as number) + cost);
+    }
+    previous = row;
+  }
+  return previous[b.length] as number;
+}
+
+/**
+ * Configuration sections that name no extension: `config["protected-path"]` configures nothing,
+ * and the guard it was meant for runs on its defaults — a policy switched off by a typo. Returns
+ * one `file:line:column: …` line per such section, at any level (managed included).
+ * Contract: `known` holds the names of every extension the settings enabled (loaded or not);
+ * when `unsure` (some extension could not be loaded, so its name is unknown), only sections
+ * within two edits of a known name count as typos; otherwise every unknown section does.
+ */
+export function strayConfigSections(settings: MergedSettings, known: ReadonlySet<string>, unsure: boolean): string[] {
+  const problems: string[] = [];
+  for (const level of settings.levels) {
+    for (const name of Object.keys(level.settings.config ?? {})) {
+      if (known.has(name)) continue;
+      const near = [...known].find((k) => distance(name, k, TYPO_DISTANCE) <= TYPO_DISTANCE);
+      if (unsure && near === undefined) continue;
+      const { file, line, column } = locationOf(level, ["config", name]);
+      const hint = near === undefined ? "" : ` (did you mean ${JSON.stringify(near)}?)`;
+      const enabled = known.size === 0 ? "none is enabled" : `enabled: ${[...known].sort().join(", ")}`;
+      problems.push(
+        `${file}:${line}:${column}: config[${JSON.stringify(name)}] configures no extension${hint}; a misspelt section leaves its extension on its defaults (${enabled})`,
+      );
+    }
+  }
+  return problems;
+}
