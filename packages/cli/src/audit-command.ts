@@ -44,7 +44,11 @@ async function verify(io: CliIo, args: string[]): Promise<number> {
     const code = absent(io, log, presence);
     if (code === NO_LOG) return code;
   }
-  const report = await verifyAuditFile(log.file, { key, sealDir: log.sealDir });
+  const report = await verifyAuditFile(log.file, {
+    key,
+    sealDir: log.sealDir,
+    logPath: log.sealsGiven ? false : log.file,
+  });
   const exitCode = VERDICT_EXIT_CODES[report.verdict];
   io.stdout.write(
     values.json

@@ -21,6 +21,8 @@ export class AuditLogError extends Error {}
 export interface AuditLog {
   file: string;
   sealDir: string;
+  /** True when --seals named the seal folder (a copied log verified against its original's seals). */
+  sealsGiven: boolean;
   /** The key file to authenticate with (it may not exist: then verify checks structure only). */
   keyFile: string;
   /** True when the key was named with --key (it must then exist). */
@@ -63,6 +65,7 @@ export function findAuditLog(io: CliIo, flags: AuditLogFlags, positional: string
   return {
     file,
     sealDir: flags.seals ? resolve(io.cwd, flags.seals) : join(home, ...sealSegments(file)),
+    sealsGiven: flags.seals !== undefined,
     keyFile: flags.key ? resolve(io.cwd, flags.key) : location.keyFile,
     keyGiven: flags.key !== undefined,
     ...(positional ? {} : { project: cwd }),

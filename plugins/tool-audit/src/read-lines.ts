@@ -11,7 +11,15 @@ export interface RawLine {
   terminated: boolean;
   /** The byte offset just after this line (after its newline when it has one). */
   end: number;
+  /**
+   * Set for a line longer than `MAX_LINE_BYTES`: its length in bytes. Its bytes are not kept
+   * (`bytes` is empty): no record is that long, and holding or parsing it could exhaust memory.
+   */
+  oversized?: number;
 }
+
+/** The longest line kept: twice the longest record the audit writes (`MAX_RECORD_FIELDS_BYTES`). */
+export const MAX_LINE_BYTES = 32 * 1024 * 1024;
 
 /** Where to read. */
 export interface ReadLinesOptions {
@@ -42,19 +50,43 @@ export async function* readLines(file: string, options: ReadLinesOptions = {}): 
   let line = options.firstLine ?? 1;
   let offset = start;
   let parts: Buffer[] = [];
+  let held = 0;
+  /** Bytes of the current line not kept once it grew past the limit. */
+  let dropped = 0;
+  const empty = Buffer.alloc(0);
   for await (const chunk of stream as AsyncIterable<Buffer>) {
     let pos = 0;
     for (let nl = chunk.indexOf(0x0a, pos); nl !== -1; nl = chunk.indexOf(0x0a, pos)) {
       const piece = chunk.subarray(pos, nl);
-      const bytes = parts.length > 0 ? Buffer.concat([...parts, piece]) : piece;
+      if (dropped > 0 || held + piece.length > MAX_LINE_BYTES) {
+        const length = dropped + held + piece.length;
+        offset += length + 1;
+        yield { line: line++, bytes: empty, terminated: true, end: offset, oversized: length };
+      } else {
+        const bytes = parts.length > 0 ? Buffer.concat([...parts, piece]) : piece;
+        offset += bytes.length + 1;
+        yield { line: line++, bytes, terminated: true, end: offset };
+      }
       parts = [];
-      offset += bytes.length + 1;
-      yield { line: line++, bytes, terminated: true, end: offset };
+      held = 0;
+      dropped = 0;
       pos = nl + 1;
     }
-    if (pos < chunk.length) parts.push(chunk.subarray(pos));
+    if (pos >= chunk.length) continue;
+    const rest = chunk.subarray(pos);
+    if (dropped > 0 || held + rest.length > MAX_LINE_BYTES) {
+      dropped += held + rest.length;
+      parts = [];
+      held = 0;
+    } else {
+      parts.push(rest);
+      held += rest.length;
+    }
   }
-  if (parts.length > 0) {
+  if (dropped > 0) {
+    const length = dropped + held;
+    yield { line, bytes: empty, terminated: false, end: offset + length, oversized: length };
+  } else if (parts.length > 0) {
     const bytes = Buffer.concat(parts);
     yield { line, bytes, terminated: false, end: offset + bytes.length };
   }

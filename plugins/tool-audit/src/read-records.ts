@@ -8,6 +8,9 @@ export type AuditEntry =
 
 /** Turns one raw line into an entry. */
 export function toEntry(raw: RawLine): AuditEntry {
+  if (raw.oversized !== undefined) {
+    return { ok: false, line: raw.line, error: `a line of ${raw.oversized} bytes, longer than any record`, text: "" };
+  }
   const text = raw.bytes.toString("utf8");
   if (!raw.terminated) return { ok: false, line: raw.line, error: "torn line (no newline)", text };
   const parsed = parseRecord(text);

@@ -34,6 +34,20 @@ function isoNow(): string {
   return cachedIso;
 }
 
+/** The longest a record's fields may be (UTF-8); verify reads no line longer than twice this. */
+export const MAX_RECORD_FIELDS_BYTES = 16 * 1024 * 1024;
+
+/**
+ * The fields as written: arguments too large for a record (a custom redactor that keeps a huge
+ * value) are replaced by their size, so every line stays one verify can read.
+ */
+function fit(rest: string, fields: object): string {
+  if (rest.length <= MAX_RECORD_FIELDS_BYTES / 3 || Buffer.byteLength(rest) <= MAX_RECORD_FIELDS_BYTES) return rest;
+  if (!("args" in fields)) return rest;
+  const args = { redacted: true, type: "oversized", bytes: Buffer.byteLength(rest) };
+  return scrubSecrets(JSON.stringify({ ...fields, args }));
+}
+
 /**
  * The keyed chain of one session: turns record bodies into serialized lines with `seq`, `prev`
  * and `mac`.
@@ -80,7 +94,7 @@ export class RecordChain {
     const ts = this.#now();
     const head = `${this.#prefix}${this.#seq},"prev":"${this.#prev}","ts":"${ts}","kind":"${kind}","turn":${turn},"pid":${this.#pid}`;
     // The header is ours (ids, numbers, hex, time); everything a model or tool can influence is in `rest`.
-    const rest = scrubSecrets(JSON.stringify(fields));
+    const rest = fit(scrubSecrets(JSON.stringify(fields)), fields);
     // `open` is the record without its closing brace: the MAC covers `open}`, the line is `open,"mac":…}`.
     const open = rest === "{}" ? head : `${head},${rest.slice(1, -1)}`;
     const mac = macOf(`${open}}`, this.#key);

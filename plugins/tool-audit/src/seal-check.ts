@@ -1,3 +1,4 @@
+import { realish } from "./audit-location.ts";
 import { type SessionTrack, short } from "./chain-checker.ts";
 import type { SealEntry } from "./read-seals.ts";
 import type { Seal } from "./seal.ts";
@@ -12,6 +13,22 @@ export interface SealComparison {
   tracks: readonly SessionTrack[];
   log: LogState;
   report: (problem: VerifyProblem) => void;
+  /**
+   * The log the seals must name (`Seal.log`, compared through symbolic links); `undefined`: the
+   * log most authentic seals name. A seal of another log (every project shares one key, and
+   * every log has a session #1) is never taken for this log's.
+   */
+  logPath?: string | undefined;
+}
+
+/** The log most of the authentic seals name. */
+function usualLog(seals: readonly SealEntry[]): string | undefined {
+  const counts = new Map<string, number>();
+  for (const entry of seals) {
+    const seal = sealed(entry);
+    if (seal) counts.set(realish(seal.log), (counts.get(realish(seal.log)) ?? 0) + 1);
+  }
+  return [...counts].sort((a, b) => b[1] - a[1])[0]?.[0];
 }
 
 function sealed(entry: SealEntry): Seal | undefined {
@@ -82,7 +99,8 @@ function holes(seals: readonly SealEntry[], byOrdinal: ReadonlyMap<number, Sessi
  * Contract: reports through `report`; a log missing, emptied, or holding none of the sealed
  * sessions is named as such instead of one deletion per session.
  */
-export function compareSeals({ seals, tracks, log, report }: SealComparison): void {
+export function compareSeals({ seals, tracks, log, report, logPath }: SealComparison): void {
+  const expected = logPath === undefined ? usualLog(seals) : realish(logPath);
   const bySession = new Map(tracks.map((t) => [t.summary.session, t]));
   const byOrdinal = new Map<number, SessionTrack>();
   for (const t of tracks) if (t.summary.ordinal !== undefined) byOrdinal.set(t.summary.ordinal, t);
@@ -103,6 +121,11 @@ export function compareSeals({ seals, tracks, log, report }: SealComparison): vo
     if (!seal) {
       const message = `seal ${entry.file} does not verify with the key: forged or altered`;
       report({ kind: "seal_invalid", line: 0, session: entry.parsed.seal.session, seal: entry.file, message });
+      continue;
+    }
+    if (expected !== undefined && realish(seal.log) !== expected) {
+      const message = `seal ${entry.file} was written for the log ${seal.log}, not for this one: copied from another log`;
+      report({ kind: "seal_invalid", line: 0, session: seal.session, seal: entry.file, message });
       continue;
     }
     if (seal.ordinal !== entry.ordinal) {

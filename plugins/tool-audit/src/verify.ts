@@ -1,3 +1,4 @@
+import { statSync } from "node:fs";
 import type { AuditKey } from "./audit-key.ts";
 import { ChainChecker, short } from "./chain-checker.ts";
 import { readLines } from "./read-lines.ts";
@@ -15,6 +16,11 @@ export interface VerifyOptions {
   key?: AuditKey | undefined;
   /** The log's seal folder; without it the seals are not compared (the report says so). */
   sealDir?: string | undefined;
+  /**
+   * The log the seals were written for (what each seal names): default the verified file itself;
+   * `false` for a copy verified against the original's seals (then the seals must all name one log).
+   */
+  logPath?: string | false | undefined;
 }
 
 /** Collects problems: every one is counted, the list is capped. */
@@ -26,6 +32,15 @@ class ProblemLog {
     this.count++;
     if (this.list.length < MAX_LISTED) this.list.push(problem);
   };
+}
+
+/** Why the log cannot be relied on as it is: other users may write it (not checked on Windows). */
+function openToOthers(file: string): string | undefined {
+  if (process.platform === "win32") return undefined;
+  const stat = statSync(file, { throwIfNoEntry: false });
+  if (!stat?.isFile() || (stat.mode & 0o022) === 0) return undefined;
+  const mode = (stat.mode & 0o777).toString(8);
+  return `${file} is writable by other users (mode ${mode}): anyone could rewrite it; run chmod 600 on it`;
 }
 
 /**
@@ -50,6 +65,8 @@ export async function verifyAuditFile(file: string, options: VerifyOptions = {})
       });
     }
   }
+  const open = openToOthers(file);
+  if (open) log.add({ kind: "unreadable", line: 0, message: open });
   const sealedCounts = new Map<string, number>();
   for (const s of seals) if (s.parsed.ok) sealedCounts.set(s.parsed.seal.session, s.parsed.seal.count);
   const checker = new ChainChecker(log.add, sealedCounts);
@@ -64,6 +81,11 @@ export async function verifyAuditFile(file: string, options: VerifyOptions = {})
       lines = raw.line;
       if (unparsed) log.add({ kind: "corrupt_line", line: unparsed.line, message: `not a record: ${unparsed.error}` });
       unparsed = undefined;
+      if (raw.oversized !== undefined) {
+        const message = `a line of ${raw.oversized} bytes, longer than any record the audit writes: not a record`;
+        log.add({ kind: "corrupt_line", line: raw.line, message });
+        continue;
+      }
       if (!raw.terminated) {
         const message = `the last line has no newline (${raw.bytes.length} bytes): a write was cut short`;
         log.add({ kind: "torn_last_line", line: raw.line, message });
@@ -106,7 +128,10 @@ export async function verifyAuditFile(file: string, options: VerifyOptions = {})
     else log.add({ kind: "unreadable", line: 0, message: `cannot read the log: ${err.message}` });
   }
   const tracks = checker.finish();
-  if (options.sealDir !== undefined) compareSeals({ seals, tracks, log: state, report: log.add });
+  if (options.sealDir !== undefined) {
+    const logPath = options.logPath === false ? undefined : (options.logPath ?? file);
+    compareSeals({ seals, tracks, log: state, report: log.add, logPath });
+  }
   checkSessionOrder(tracks, log.add);
   const problems = [...log.list].sort((a, b) => a.line - b.line);
   return decideVerdict({

@@ -1,15 +1,28 @@
 import { execFileSync } from "node:child_process";
-import { appendFileSync, readdirSync, readFileSync, renameSync, rmSync, truncateSync, writeFileSync } from "node:fs";
+import {
+  appendFileSync,
+  chmodSync,
+  copyFileSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  truncateSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { openAuditSession } from "../src/audit-session.ts";
 import { macOf, splitMac } from "../src/record.ts";
 import { sealFile } from "../src/seal-store.ts";
+import { verifyAuditFile } from "../src/verify.ts";
 import { VERDICT_EXIT_CODES } from "../src/verify-report.ts";
 import {
   endEvent,
   fileLines,
   openSession,
   type TestLog,
+  tempDir,
   testKey,
   testLog,
   writeLines,
@@ -294,6 +307,81 @@ describe("verify: tampering, each with its verdict and exit code", () => {
     const report = await log.verify();
     expect(report.verdict).toBe("tampered");
     expect(report.problem?.message).toContain("no seals were found for this log");
+  });
+
+  it("a session and its seal taken from another project's log (the same key) are tampered, replacing or added", async () => {
+    const key = testKey();
+    const a = testLog(key);
+    const b = testLog(key);
+    for (let i = 0; i < 3; i++) await writeSession(a, { calls: 1 });
+    for (let i = 0; i < 2; i++) await writeSession(b, { calls: 1 });
+    expect((await b.verify()).verdict).toBe("intact");
+    const [aLines, bLines] = [fileLines(a.file), fileLines(b.file)];
+    const sessionLines = (lines: string[], n: number) => lines.slice((n - 1) * 4, n * 4);
+    // B's session #1 replaced by A's, seal and all.
+    writeLines(b.file, [...sessionLines(aLines, 1), ...sessionLines(bLines, 2)]);
+    copyFileSync(sealFile(a.sealDir, 1), sealFile(b.sealDir, 1));
+    let report = await b.verify();
+    expect(report.verdict).not.toBe("intact");
+    expect(report.problems.map((p) => p.message).join("\n")).toContain(
+      `was written for the log ${a.file}, not for this one: copied from another log`,
+    );
+    // A's session #3 replayed into another log of two sessions as its #3, seal and all.
+    const c = testLog(key);
+    for (let i = 0; i < 2; i++) await writeSession(c, { calls: 1 });
+    writeLines(c.file, [...fileLines(c.file), ...sessionLines(aLines, 3)]);
+    copyFileSync(sealFile(a.sealDir, 3), sealFile(c.sealDir, 3));
+    report = await c.verify();
+    expect(report.verdict).not.toBe("intact");
+    expect(report.problems.map((p) => p.message).join("\n")).toContain("copied from another log");
+    // A copy of the log checked against its original's seals still verifies (--seals).
+    const copy = join(tempDir(), "copy.jsonl");
+    copyFileSync(a.file, copy);
+    expect((await verifyAuditFile(copy, { key, sealDir: a.sealDir, logPath: false })).verdict).toBe("intact");
+    expect((await verifyAuditFile(copy, { key, sealDir: a.sealDir })).verdict).not.toBe("intact");
+  });
+
+  it("a log other users can write is not relied on: unreadable (exit 1), saying why", async () => {
+    const log = await sessions(1);
+    chmodSync(log.file, 0o666);
+    const report = await log.verify();
+    expect(report.verdict).toBe("unreadable");
+    expect(report.problem?.message).toMatch(/is writable by other users \(mode 666\)/);
+    chmodSync(log.file, 0o600);
+    expect((await log.verify()).verdict).toBe("intact");
+  });
+
+  it("a line too long to be a record is reported by its length, never held or parsed whole", async () => {
+    const log = await sessions(1);
+    appendFileSync(log.file, `[${"{},".repeat(12 * 1024 * 1024)}{}]\n`);
+    const report = await log.verify();
+    expect(report.verdict).not.toBe("intact");
+    expect(report.problems.find((p) => p.kind === "corrupt_line")?.message).toMatch(
+      /^a line of \d+ bytes, longer than any record the audit writes: not a record$/,
+    );
+  });
+
+  it("arguments too large for a record are written as their size, so the log stays verifiable", async () => {
+    const log = testLog();
+    // A library user's redactor that keeps everything (ToolAuditOptions.redactors).
+    const session = openAuditSession({
+      file: log.file,
+      sealDir: log.sealDir,
+      key: log.key,
+      fsync: "batch",
+      cwd: "/project",
+      config: { fsync: "batch", onWriteError: "stop" },
+      redact: (_tool, value) => value,
+    });
+    session.recorder.turnStart();
+    const args = { path: "x", data: "é".repeat(9 * 1024 * 1024) };
+    session.recorder.callStart({ toolCallId: "c1", toolName: "custom", args });
+    session.recorder.callEnd(endEvent("c1", "custom", args));
+    session.commit();
+    await session.close();
+    const start = JSON.parse(fileLines(log.file)[1] as string) as { args: unknown };
+    expect(start.args).toMatchObject({ redacted: true });
+    expect((await log.verify()).verdict).toBe("intact");
   });
 
   it("a session MAC-ed with another key is tampered, named with both key ids", async () => {

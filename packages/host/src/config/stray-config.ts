@@ -1,23 +1,9 @@
+import { editDistance as distance } from "../common/edit-distance.ts";
 import { locationOf } from "./extension-specs.ts";
 import type { MergedSettings } from "./merge-settings.ts";
 
 /** How many edits away a section name may be from a known extension's to count as its typo. */
 const TYPO_DISTANCE = 2;
-
-/** The Levenshtein distance of two short names, stopping early once it exceeds `limit`. */
-function distance(a: string, b: string, limit: number): number {
-  if (Math.abs(a.length - b.length) > limit) return limit + 1;
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const row = [i];
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      row[j] = Math.min((previous[j] as number) + 1, (row[j - 1] as number) + 1, (previous[j - 1] as number) + cost);
-    }
-    previous = row;
-  }
-  return previous[b.length] as number;
-}
 
 /**
  * Configuration sections that name no extension: `config["protected-path"]` configures nothing,

@@ -2,6 +2,7 @@ import { existsSync, readdirSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
 import { homedir } from "node:os";
 import { basename, extname, join, resolve } from "node:path";
+import { editDistance } from "../common/edit-distance.ts";
 import { realOr } from "../common/real-or.ts";
 import type { ExtensionSpec } from "../config/extension-specs.ts";
 import type { SettingsLevelName } from "../config/settings-levels.ts";
@@ -15,6 +16,9 @@ const INDEX_FILES = ["index.ts", "index.mts", "index.js", "index.mjs"];
 
 /** The first-party guards: required wherever they are enabled by name. */
 export const FIRST_PARTY_GUARDS: readonly string[] = ["@gatehouse/protected-paths", "@gatehouse/tool-audit"];
+
+/** How many edits away a spec may be from a first-party guard's name to be taken for it. */
+const GUARD_TYPO_DISTANCE = 3;
 
 /** Where an extension was listed or found, in load order (SPEC §5). */
 export type ExtensionOrigin = "managed" | "project" | "projectLocal" | "project-folder" | "user" | "user-folder";
@@ -79,6 +83,12 @@ function requiredBecause(spec: ExtensionSpec): string | undefined {
   if (spec.level === "managed") return "enabled by managed settings";
   if (spec.required) return `marked "required" in ${LEVEL_WORDS[spec.level]}`;
   if (FIRST_PARTY_GUARDS.includes(spec.spec)) return `${spec.spec} is a first-party guard`;
+  // A misspelt guard (`@gatehouse/protected-path`) must not look like a guard that is on.
+  const meant = FIRST_PARTY_GUARDS.find(
+    (guard) => editDistance(spec.spec, guard, GUARD_TYPO_DISTANCE) <= GUARD_TYPO_DISTANCE,
+  );
+  if (meant) return `it looks like the first-party guard ${meant} misspelt`;
+  if (spec.spec.startsWith("@gatehouse/")) return `${spec.spec} is in Gatehouse's own package scope`;
   return undefined;
 }
 

@@ -187,6 +187,20 @@ describe("required guards", () => {
   });
 });
 
+describe("a misspelt first-party guard stops the host instead of leaving the project unguarded", () => {
+  it.each([
+    "@gatehouse/protected-path",
+    "@gatehouse/tool-audits",
+    "@gatehuose/protected-paths",
+    "@gatehouse/path-guard",
+  ])("%s", async (spec) => {
+    const p = makeProject({ ".gatehouse/settings.json": pretty({ extensions: [spec] }) });
+    const error = await refused(p);
+    expect(error.message).toContain(`required guard "${spec}"`);
+    expect(error.message).toMatch(/misspelt|Gatehouse's own package scope/);
+  });
+});
+
 describe("a config section that configures no extension stops the host (a typo would leave a guard on its defaults)", () => {
   async function invalid(p: TestProject, env: NodeJS.ProcessEnv = p.env): Promise<GatehouseError> {
     try {
