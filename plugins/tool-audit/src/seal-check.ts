@@ -14,11 +14,20 @@ export interface SealComparison {
   log: LogState;
   report: (problem: VerifyProblem) => void;
   /**
-   * The log the seals must name (`Seal.log`, compared through symbolic links); `undefined`: the
+   * The log the seals must name (`Seal.log`, compared by `logIdentity`); `undefined`: the
    * log most authentic seals name. A seal of another log (every project shares one key, and
    * every log has a session #1) is never taken for this log's.
    */
   logPath?: string | undefined;
+}
+
+/**
+ * What tells one log from another: its folder's name and its own (`<project id>/audit.jsonl` in
+ * the Gatehouse home), so a home moved or restored elsewhere still verifies, while another
+ * project's log (another project id) never passes for this one.
+ */
+function logIdentity(file: string): string {
+  return realish(file).split(/[\\/]/).slice(-2).join("/");
 }
 
 /** The log most of the authentic seals name. */
@@ -26,7 +35,7 @@ function usualLog(seals: readonly SealEntry[]): string | undefined {
   const counts = new Map<string, number>();
   for (const entry of seals) {
     const seal = sealed(entry);
-    if (seal) counts.set(realish(seal.log), (counts.get(realish(seal.log)) ?? 0) + 1);
+    if (seal) counts.set(logIdentity(seal.log), (counts.get(logIdentity(seal.log)) ?? 0) + 1);
   }
   return [...counts].sort((a, b) => b[1] - a[1])[0]?.[0];
 }
@@ -100,7 +109,7 @@ function holes(seals: readonly SealEntry[], byOrdinal: ReadonlyMap<number, Sessi
  * sessions is named as such instead of one deletion per session.
  */
 export function compareSeals({ seals, tracks, log, report, logPath }: SealComparison): void {
-  const expected = logPath === undefined ? usualLog(seals) : realish(logPath);
+  const expected = logPath === undefined ? usualLog(seals) : logIdentity(logPath);
   const bySession = new Map(tracks.map((t) => [t.summary.session, t]));
   const byOrdinal = new Map<number, SessionTrack>();
   for (const t of tracks) if (t.summary.ordinal !== undefined) byOrdinal.set(t.summary.ordinal, t);
@@ -123,7 +132,7 @@ export function compareSeals({ seals, tracks, log, report, logPath }: SealCompar
       report({ kind: "seal_invalid", line: 0, session: entry.parsed.seal.session, seal: entry.file, message });
       continue;
     }
-    if (expected !== undefined && realish(seal.log) !== expected) {
+    if (expected !== undefined && logIdentity(seal.log) !== expected) {
       const message = `seal ${entry.file} was written for the log ${seal.log}, not for this one: copied from another log`;
       report({ kind: "seal_invalid", line: 0, session: seal.session, seal: entry.file, message });
       continue;

@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
-import { readFileSync, realpathSync } from "node:fs";
+import { realpathSync } from "node:fs";
 import { isAbsolute, relative, resolve, sep } from "node:path";
+import { readRegularFile } from "../common/read-regular-file.ts";
 
 /**
  * The key of a project in the trust store: its real path (symlinks resolved), or its resolved path
@@ -30,7 +31,7 @@ export function digestProjectFiles(projectDir: string, files: readonly string[])
 
 function digestFile(file: string): string | Error {
   try {
-    return createHash("sha256").update(readFileSync(file)).digest("hex");
+    return createHash("sha256").update(readRegularFile(file)).digest("hex");
   } catch (error) {
     return error instanceof Error ? error : new Error(String(error));
   }

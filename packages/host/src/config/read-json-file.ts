@@ -1,9 +1,9 @@
-import { closeSync, constants, fstatSync, openSync, readFileSync } from "node:fs";
 import type { z } from "zod";
 import { describeZodIssues } from "../common/describe-zod-issues.ts";
 import { GatehouseError } from "../common/errors.ts";
 import { type JsonSource, parseJsonSource } from "../common/json-source.ts";
 import { PARSE_ONCE } from "../common/parse-once.ts";
+import { readRegularFile } from "../common/read-regular-file.ts";
 import { osReason } from "./os-reason.ts";
 
 /** What to read and how to word its problems. */
@@ -40,7 +40,7 @@ export function readJsonFile<Schema extends z.ZodType>(
   const { file, what } = options;
   let text: string;
   try {
-    text = readRegularFile(file);
+    text = readRegularFile(file, "utf8");
   } catch (error) {
     if (options.optional && isMissing(error)) return undefined;
     const hint = options.readHint ? `; ${options.readHint}` : "";
@@ -71,24 +71,6 @@ function parseJsonFile<Schema extends z.ZodType>(
   throw new GatehouseError("GH_SETTINGS_INVALID", [`Invalid ${what} ${file} (${count}):`, ...lines].join("\n  "), {
     cause: parsed.error,
   });
-}
-
-/**
- * The text of a regular file. The open does not block, so a FIFO (or a device) planted where a
- * settings file is expected is refused at once instead of hanging every command and agent hook.
- */
-function readRegularFile(file: string): string {
-  const fd = openSync(file, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
-  try {
-    const stat = fstatSync(fd);
-    if (!stat.isFile()) {
-      const [code, what] = stat.isDirectory() ? ["EISDIR", "is a directory"] : ["ENOTREG", "is not a regular file"];
-      throw Object.assign(new Error(`${code}: ${what}, open '${file}'`), { code });
-    }
-    return readFileSync(fd, "utf8");
-  } finally {
-    closeSync(fd);
-  }
 }
 
 function isMissing(error: unknown): boolean {

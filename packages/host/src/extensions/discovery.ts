@@ -17,6 +17,9 @@ const INDEX_FILES = ["index.ts", "index.mts", "index.js", "index.mjs"];
 /** The first-party guards: required wherever they are enabled by name. */
 export const FIRST_PARTY_GUARDS: readonly string[] = ["@gatehouse/protected-paths", "@gatehouse/tool-audit"];
 
+/** Every extension Gatehouse ships: the guards and the example tool. */
+const FIRST_PARTY_EXTENSIONS: readonly string[] = [...FIRST_PARTY_GUARDS, "@gatehouse/hello-tool"];
+
 /** How many edits away a spec may be from a first-party guard's name to be taken for it. */
 const GUARD_TYPO_DISTANCE = 3;
 
@@ -88,7 +91,9 @@ function requiredBecause(spec: ExtensionSpec): string | undefined {
     (guard) => editDistance(spec.spec, guard, GUARD_TYPO_DISTANCE) <= GUARD_TYPO_DISTANCE,
   );
   if (meant) return `it looks like the first-party guard ${meant} misspelt`;
-  if (spec.spec.startsWith("@gatehouse/")) return `${spec.spec} is in Gatehouse's own package scope`;
+  if (spec.spec.startsWith("@gatehouse/") && !FIRST_PARTY_EXTENSIONS.includes(spec.spec)) {
+    return `${spec.spec} is in Gatehouse's own package scope but is none of its extensions`;
+  }
   return undefined;
 }
 

@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { readdirSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
+import { readRegularFile } from "../common/read-regular-file.ts";
 import type { DiscoveredExtension } from "./discovery.ts";
 
 const MAX_FILES = 2000;
@@ -61,7 +62,7 @@ export function fingerprint(files: readonly string[], extra: string): string {
     hash.update(file);
     hash.update("\0");
     try {
-      hash.update(readFileSync(file));
+      hash.update(readRegularFile(file));
     } catch {
       hash.update("(unreadable)");
     }

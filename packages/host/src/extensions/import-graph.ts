@@ -1,7 +1,7 @@
-import { readFileSync } from "node:fs";
 import { createRequire, isBuiltin } from "node:module";
 import { extname } from "node:path";
 import { errorMessage } from "../common/errors.ts";
+import { readRegularFile } from "../common/read-regular-file.ts";
 import { realOr } from "../common/real-or.ts";
 import { isInside, isProjectFile } from "./code-origin.ts";
 import { linkEscape } from "./link-escape.ts";
@@ -98,7 +98,7 @@ export function importGraph(
     if (LEAVES.has(extname(file))) continue;
     let specs: string[];
     try {
-      specs = requiredSpecifiers(transpileForScan(readFileSync(file, "utf8"), file));
+      specs = requiredSpecifiers(transpileForScan(readRegularFile(file, "utf8"), file));
     } catch (error) {
       problems.push(`${file}: its imports cannot be read (${errorMessage(error).split("\n")[0]})`);
       continue;

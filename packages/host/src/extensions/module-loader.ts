@@ -1,9 +1,10 @@
-import { readFileSync } from "node:fs";
+import { statSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, extname, isAbsolute, join, sep } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { Jiti, JitiOptions } from "jiti";
 import { errorMessage } from "../common/errors.ts";
+import { readRegularFile } from "../common/read-regular-file.ts";
 import { createFastTransform, transformVersion } from "./sucrase-transform.mjs";
 import { createCachedTransform } from "./transpile-cache.mjs";
 import { openTranspileCache, type TranspileCacheLocation } from "./transpile-cache-dir.ts";
@@ -136,6 +137,8 @@ export async function loadModule(
   try {
     // The home is checked either way: an unusable one fails every load, as the contract says.
     cacheFor(options.home);
+    // A FIFO or device in an entry's place would block the loader's read for ever.
+    if (!statSync(file).isFile()) throw new Error(`${file} is not a regular file`);
     const mod = (importsNatively(file) ? await nativeImport(file) : await loaderFor(options.home).import(file)) as
       | { default?: unknown }
       | undefined;
@@ -151,7 +154,7 @@ function packageTypeOf(file: string): unknown {
   for (let dir = dirname(file), last = ""; dir !== last; last = dir, dir = dirname(dir)) {
     let text: string;
     try {
-      text = readFileSync(join(dir, "package.json"), "utf8");
+      text = readRegularFile(join(dir, "package.json"), "utf8");
     } catch {
       continue;
     }

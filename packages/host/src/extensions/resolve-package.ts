@@ -1,5 +1,6 @@
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { dirname, join } from "node:path";
+import { readRegularFile } from "../common/read-regular-file.ts";
 
 function exportEntry(exports: unknown): string | undefined {
   if (typeof exports === "string") return exports;
@@ -18,7 +19,7 @@ function exportEntry(exports: unknown): string | undefined {
 /** The entry file a package's manifest points at (exports ".", then main, then index.js). */
 export function packageEntry(packageDir: string): string | undefined {
   try {
-    const manifest = JSON.parse(readFileSync(join(packageDir, "package.json"), "utf8")) as {
+    const manifest = JSON.parse(readRegularFile(join(packageDir, "package.json"), "utf8")) as {
       exports?: unknown;
       main?: unknown;
     };

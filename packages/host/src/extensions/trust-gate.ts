@@ -1,9 +1,9 @@
 import { createHash } from "node:crypto";
-import { readFileSync } from "node:fs";
 import { Module } from "node:module";
 import { isAbsolute, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { GatehouseError } from "../common/errors.ts";
+import { readRegularFile } from "../common/read-regular-file.ts";
 import { realOr } from "../common/real-or.ts";
 import { hostInstallRoots, isInside } from "./code-origin.ts";
 import { linkEscape } from "./link-escape.ts";
@@ -219,7 +219,7 @@ function installCommonJsGate(): void {
   const strip = (text: string) => (text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
   handlers[".js"] = function gatedJs(module, file) {
     if (!isGated(file)) return original[".js"]?.call(this, module, file);
-    const bytes = readFileSync(file);
+    const bytes = readRegularFile(file);
     gateProjectCode(file, bytes);
     // Node's `require` inside the module calls `module.require`: guard that, the code stays as written.
     const own = module.require.bind(module);
@@ -233,7 +233,7 @@ function installCommonJsGate(): void {
   };
   handlers[".json"] = function gatedJson(module, file) {
     if (!isGated(file)) return original[".json"]?.call(this, module, file);
-    const bytes = readFileSync(file);
+    const bytes = readRegularFile(file);
     gateProjectCode(file, bytes);
     try {
       module.exports = JSON.parse(strip(bytes.toString("utf8")));

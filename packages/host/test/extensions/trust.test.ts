@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -193,6 +194,22 @@ export default { name: "conf", setup() { ((globalThis as any).__ghRan ??= []).pu
       tools: ["hello"],
       required: true,
     });
+  });
+});
+
+describe("files that are not files", () => {
+  it("a FIFO planted as an extension or a settings file fails at once instead of hanging the host", async () => {
+    const p = makeProject({ ".gatehouse/settings.json": '{"extensions": ["@gatehouse/protected-paths"]}' });
+    mkdirSync(join(p.dir, ".gatehouse", "extensions"), { recursive: true });
+    execFileSync("mkfifo", [join(p.dir, ".gatehouse", "extensions", "x.ts")]);
+    for (const trust of [false, true]) {
+      const { host } = await openHost(p, { trust });
+      const record = host.extensions().find((r) => r.source.endsWith("x.ts"));
+      expect(record?.status).not.toBe("loaded");
+      expect(host.extensions().find((r) => r.name === "protected-paths")?.status).toBe("loaded");
+    }
+    execFileSync("mkfifo", [join(p.dir, ".gatehouse", "settings.local.json")]);
+    await expect(openHost(p, { trust: true })).rejects.toThrow(/settings\.local\.json: is not a regular file/);
   });
 });
 
