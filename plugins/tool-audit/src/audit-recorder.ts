@@ -25,6 +25,8 @@ export interface AuditRecorderOptions {
   /** The session's number among its log's sessions and the finished prefix (see `SessionStartRecord`). */
   ordinal?: number;
   settled?: number;
+  /** The previous session's seal as this one started (see `SessionStartRecord.previous`). */
+  previous?: SessionStartRecord["previous"];
   chain?: Omit<RecordChainOptions, "key">;
   /** A monotonic clock in ms for durations; default `monotonicMs`. */
   clock?: () => number;
@@ -79,6 +81,7 @@ export class AuditRecorder {
     fields.keyId = this.#options.key.id;
     if (this.#options.ordinal !== undefined) fields.ordinal = this.#options.ordinal;
     if (this.#options.settled !== undefined) fields.settled = this.#options.settled;
+    if (this.#options.previous !== undefined) fields.previous = this.#options.previous;
     if (options.midRun) fields.midRun = true;
     return this.#write("session_start", fields);
   }

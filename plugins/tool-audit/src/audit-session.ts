@@ -67,6 +67,7 @@ export class AuditSession {
       sink,
       chain: { ...options.chain, ...(seals ? { session: seals.session } : {}) },
       ...(seals ? { ordinal: seals.ordinal, settled: seals.settled } : {}),
+      ...(seals?.previous ? { previous: seals.previous } : {}),
     });
     const session = new AuditSession(sink, recorder, seals, options.key);
     recorder.start(options.midRun ? { midRun: true } : {});

@@ -22,6 +22,8 @@ export interface SessionTrack {
   pendingBreak: VerifyProblem | undefined;
   /** `settled` of its session_start: sessions numbered up to it had finished before it began. */
   settled: number | undefined;
+  /** `previous` of its session_start: how the session numbered before it stood when it began. */
+  previous: { ordinal: number; count: number; head: string; closed: boolean } | undefined;
   /** The MAC of the record at seq `sealedCount - 1`, captured for the seal comparison. */
   sealedHead: string | undefined;
   /** From a `gap` record: the session's records before this seq were in a file that was lost. */
@@ -142,6 +144,7 @@ export class ChainChecker {
       gaps: [],
       pendingBreak: undefined,
       settled: undefined,
+      previous: undefined,
       sealedHead: undefined,
       lostBefore: undefined,
       gapLine: undefined,
@@ -162,6 +165,16 @@ export class ChainChecker {
       if (typeof record.ordinal === "number") s.ordinal = record.ordinal;
       if (typeof record.keyId === "string") s.keyId = record.keyId;
       if (typeof record.settled === "number") track.settled = record.settled;
+      const previous = record.previous;
+      if (
+        previous &&
+        typeof previous === "object" &&
+        typeof previous.ordinal === "number" &&
+        typeof previous.count === "number" &&
+        typeof previous.closed === "boolean"
+      ) {
+        track.previous = previous;
+      }
     } else if (record.kind === "gap" && typeof record.lost === "number") {
       track.lostBefore = Math.max(track.lostBefore ?? 0, record.lost);
       track.gapLine = line;

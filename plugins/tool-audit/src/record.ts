@@ -41,6 +41,12 @@ export interface SessionStartRecord extends RecordHeader {
   ordinal?: number;
   /** Every session of the log numbered up to this one had finished when this one started. */
   settled?: number;
+  /**
+   * The previous session's authentic seal when this one started: its number, record count, last
+   * MAC and whether it had closed. Verify holds that session to it, so rolling its own seal back
+   * (and cutting its end) is found.
+   */
+  previous?: { ordinal: number; count: number; head: string; closed: boolean };
   /** True when the session was opened by a tool event instead of `agent_start` (e.g. after a reload). */
   midRun?: true;
 }

@@ -105,12 +105,17 @@ export function readBucket(dir: string, bucket: SealBucket, key: MacKey | undefi
 }
 
 /** The seal of session `ordinal` from the bucket that covers it, if there is one (never throws). */
-export function sealFromBuckets(dir: string, buckets: readonly SealBucket[], ordinal: number): Seal | undefined {
+export function sealFromBuckets(
+  dir: string,
+  buckets: readonly SealBucket[],
+  ordinal: number,
+  key?: MacKey,
+): Seal | undefined {
   const bucket = buckets.find((b) => ordinal >= b.first && ordinal <= b.last);
   if (!bucket) return undefined;
   try {
-    const found = readBucket(dir, bucket, undefined).find((s) => s.ordinal === ordinal);
-    return found?.parsed.ok ? found.parsed.seal : undefined;
+    const found = readBucket(dir, bucket, key).find((s) => s.ordinal === ordinal);
+    return found?.parsed.ok && found.parsed.authentic !== false ? found.parsed.seal : undefined;
   } catch {
     return undefined;
   }

@@ -181,6 +181,31 @@ export function compareSeals({ seals, tracks, log, report, logPath }: SealCompar
 }
 
 /**
+ * Each session's account of the one numbered before it (`previous` of its session_start) against
+ * the log: that session must still have the records it had then, and its `session_end` if it had
+ * closed. A session whose own seal was rolled back to an older slot and its end cut looks like a
+ * crash by its seal alone; the next session's record, MAC-ed in its own chain, says otherwise.
+ */
+export function checkPreviousSessions(tracks: readonly SessionTrack[], report: (problem: VerifyProblem) => void): void {
+  const byOrdinal = new Map<number, SessionTrack>();
+  for (const t of tracks) if (t.summary.ordinal !== undefined) byOrdinal.set(t.summary.ordinal, t);
+  for (const t of tracks) {
+    const claim = t.previous;
+    if (!claim) continue;
+    const before = byOrdinal.get(claim.ordinal);
+    if (!before) continue; // a session missing altogether is reported by the seal comparison
+    const s = before.summary;
+    const have = s.lastSeq + 1;
+    const cut = have < claim.count || (claim.closed && !s.ended);
+    if (!cut) continue;
+    const then = `${claim.count} records${claim.closed ? " and had closed" : ""}`;
+    const now = `${have}${claim.closed && !s.ended ? " and no session_end" : ""}`;
+    const message = `session ${short(s.session)} (#${claim.ordinal}) had ${then} when session #${t.summary.ordinal} started (line ${t.summary.firstLine}); the log has ${now}: its end was cut`;
+    report({ kind: "truncated", line: s.lastLine, session: s.session, seq: have, message });
+  }
+}
+
+/**
  * Sessions out of file order: a session records how many sessions had finished when it started
  * (`settled`); every record of those must come before its first line.
  */

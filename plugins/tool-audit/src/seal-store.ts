@@ -8,6 +8,14 @@ import type { MacKey } from "./record.ts";
 import { parseSealFile, type Seal, type SealFields, serializeSeal } from "./seal.ts";
 import { compactSeals, listSeals, type SealBucket, sealFromBuckets } from "./seal-buckets.ts";
 
+/** What a session knew of the one numbered before it when it started (see `SealWriter.previous`). */
+export interface PreviousSession {
+  ordinal: number;
+  count: number;
+  head: string;
+  closed: boolean;
+}
+
 /** The most seals read to work out `settled` when a session starts (the rest count as unfinished). */
 const MAX_SETTLE_READS = 256;
 
@@ -23,13 +31,14 @@ function slot(line: string, size: number): string {
   return `${line}${" ".repeat(size - 1 - bytes)}\n`;
 }
 
-function readSeal(dir: string, ordinal: number, buckets: readonly SealBucket[]): Seal | undefined {
+/** Seal `ordinal` of `dir`, from its file or its bucket; with `key`, only an authentic one. */
+function readSeal(dir: string, ordinal: number, buckets: readonly SealBucket[], key?: MacKey): Seal | undefined {
   try {
-    const parsed = parseSealFile(readBoundedText(sealFile(dir, ordinal), MAX_SEAL_FILE_BYTES), undefined);
-    return parsed.ok ? parsed.seal : undefined;
+    const parsed = parseSealFile(readBoundedText(sealFile(dir, ordinal), MAX_SEAL_FILE_BYTES), key);
+    return parsed.ok && parsed.authentic !== false ? parsed.seal : undefined;
   } catch {
     // Folded into its bucket since the folder was listed (another session compacted it).
-    return sealFromBuckets(dir, buckets, ordinal);
+    return sealFromBuckets(dir, buckets, ordinal, key);
   }
 }
 
@@ -64,6 +73,12 @@ export class SealWriter {
   readonly session: string;
   readonly ordinal: number;
   readonly settled: number;
+  /**
+   * The previous session's authentic seal as this one started (its number, records, last MAC,
+   * whether it had closed): `session_start` records it, so verify knows how that session had ended
+   * even if its own seal is later rolled back.
+   */
+  readonly previous: PreviousSession | undefined;
   readonly #key: MacKey;
   readonly #base: Omit<SealFields, "count" | "head" | "closed" | "gen">;
   readonly #slotSize: number;
@@ -76,7 +91,9 @@ export class SealWriter {
     key: MacKey;
     base: Omit<SealFields, "count" | "head" | "closed" | "gen">;
     slotSize: number;
+    previous: PreviousSession | undefined;
   }) {
+    this.previous = options.previous;
     this.dir = options.dir;
     this.#key = options.key;
     this.#base = options.base;
@@ -121,7 +138,9 @@ export class SealWriter {
         ordinal++; // another process took the number
         continue;
       }
-      const writer = new SealWriter({ dir: options.dir, key: options.key, base, slotSize });
+      const prior = ordinal > 1 ? readSeal(options.dir, ordinal - 1, listing.buckets, options.key) : undefined;
+      const previous = prior && { ordinal: prior.ordinal, count: prior.count, head: prior.head, closed: prior.closed };
+      const writer = new SealWriter({ dir: options.dir, key: options.key, base, slotSize, previous });
       foldFinished(options.dir, options.key, listing, settled, options.perBucket);
       return writer;
     }

@@ -4,7 +4,7 @@ import { ChainChecker, short } from "./chain-checker.ts";
 import { readLines } from "./read-lines.ts";
 import { readSeals, type SealEntry } from "./read-seals.ts";
 import { macOf, parseRecord } from "./record.ts";
-import { checkSessionOrder, compareSeals, type LogState } from "./seal-check.ts";
+import { checkPreviousSessions, checkSessionOrder, compareSeals, type LogState } from "./seal-check.ts";
 import { decideVerdict } from "./verdict.ts";
 import type { VerifyProblem, VerifyReport } from "./verify-report.ts";
 
@@ -133,6 +133,7 @@ export async function verifyAuditFile(file: string, options: VerifyOptions = {})
     compareSeals({ seals, tracks, log: state, report: log.add, logPath });
   }
   checkSessionOrder(tracks, log.add);
+  checkPreviousSessions(tracks, log.add);
   const problems = [...log.list].sort((a, b) => a.line - b.line);
   return decideVerdict({
     file,

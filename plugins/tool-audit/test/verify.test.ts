@@ -396,6 +396,35 @@ describe("verify: tampering, each with its verdict and exit code", () => {
   });
 });
 
+describe("verify: a closed session rolled back to look like a crash", () => {
+  it("its end cut and its newer seal slot blanked: the next session's record of it says it had closed (exit 7)", async () => {
+    const log = await sessions(3);
+    // Session #2's newer slot blanked: the older slot (one record fewer, not closed) is what is left.
+    const seal = sealFile(log.sealDir, 2);
+    const text = readFileSync(seal, "utf8");
+    const slots = text.split("\n").slice(0, 2);
+    const gens = slots.map((line) => Number(/"gen":(\d+)/.exec(line)?.[1] ?? -1));
+    const newer = gens[0]! > gens[1]! ? 0 : 1;
+    slots[newer] = " ".repeat(slots[newer]!.length);
+    writeFileSync(seal, `${slots.join("\n")}\n`);
+    // ...and its session_end cut from the log (line 16 of 24).
+    const lines = fileLines(log.file);
+    writeLines(log.file, [...lines.slice(0, 15), ...lines.slice(16)]);
+    const report = await log.verify();
+    expect(report.verdict).toBe("truncated");
+    expect(report.problems.map((p) => p.message).join("\n")).toMatch(
+      /\(#2\) had 8 records and had closed when session #3 started \(line 16\); the log has 7 and no session_end: its end was cut/,
+    );
+  });
+
+  it("an intact log with the previous sessions recorded still verifies", async () => {
+    const log = await sessions(3);
+    const third = JSON.parse(fileLines(log.file)[16]!) as { previous?: unknown };
+    expect(third.previous).toMatchObject({ ordinal: 2, count: 8, closed: true });
+    expect((await log.verify()).verdict).toBe("intact");
+  });
+});
+
 describe("verify: a run that did not close", () => {
   it("a session left open after a committed turn is an unsealed tail (exit 3), its sealed part verified", async () => {
     const log = await sessions(2, { end: false });
