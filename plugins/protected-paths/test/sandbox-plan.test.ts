@@ -215,6 +215,20 @@ describe("the review after a run", () => {
     expect(existsSync(path.join(f.ws, ".claude"))).toBe(true);
   });
 
+  it("what a rule protects inside node_modules (git's hooks folder, where a protected link leads) is read-only, its folders pinned", async () => {
+    const f = createFixture();
+    f.file("node_modules/hookspkg/hooks/pre-commit", "#!/bin/sh\n");
+    f.file(".git/config", "[core]\n\thooksPath = node_modules/hookspkg/hooks\n");
+    f.file("node_modules/@org/claude-config/settings.json", "{}");
+    symlinkSync("node_modules/@org/claude-config", path.join(f.ws, ".claude"));
+    const { layout } = await plan(f);
+    expect(layout.readOnly).toContain(path.join(f.ws, "node_modules/hookspkg/hooks"));
+    expect(layout.readOnly).toContain(path.join(f.ws, "node_modules/@org/claude-config/settings.json"));
+    expect(layout.pinned).toEqual(
+      expect.arrayContaining([path.join(f.ws, "node_modules/@org"), path.join(f.ws, "node_modules/hookspkg")]),
+    );
+  });
+
   it("a run that only moved an ordinary directory leaves the workspace alone", async () => {
     const f = createFixture();
     const planned = await plan(f);

@@ -183,6 +183,17 @@ describe("a protected name that is a symbolic link protects where it leads too",
     );
   });
 
+  it("a protected link that dangles (a submodule not checked out): creating its target by its real name is refused", () => {
+    const f = createFixture();
+    symlinkSync("shared/claude", path.join(f.ws, ".claude"));
+    const policy = f.policy();
+    expect(ruleOf(policy.check(write("shared/claude/settings.json")))).toBe("default denyWrite .claude/settings.json");
+    expect(ruleOf(policy.check(exec("mkdir -p shared/claude && echo '{}' > shared/claude/settings.json")))).toBe(
+      "default denyWrite .claude/settings.json",
+    );
+    expect(ruleOf(policy.check(write("shared/claude/commands/x.md")))).toBe("allow");
+  });
+
   it("a .env that links to another file: that file is read-protected by its own name as well", () => {
     const f = createFixture();
     unlinkSync(path.join(f.ws, ".env"));

@@ -1,3 +1,4 @@
+import { dirname, resolve } from "node:path";
 import { escape as escapeGlob } from "minimatch";
 import type { PolicyFs } from "../paths/policy-fs.ts";
 import type { DenyRule } from "./deny-rule.ts";
@@ -25,8 +26,13 @@ export class LinkProbe {
     return kind;
   }
 
+  /** Where a symbolic link leads: its real path, or for one that dangles, its target as written. */
   real(p: string): string | undefined {
-    if (!this.#reals.has(p)) this.#reals.set(p, this.#fs.realpath(p));
+    if (!this.#reals.has(p)) {
+      const target = this.#fs.readlink(p);
+      const lexical = target === undefined ? undefined : resolve(dirname(p), target);
+      this.#reals.set(p, this.#fs.realpath(p) ?? lexical);
+    }
     return this.#reals.get(p);
   }
 }
@@ -39,7 +45,8 @@ export class LinkProbe {
  * Contract: each place the rule is anchored (its absolute pattern, or each root for patterns
  * relative to one — the root-level instance of an any-depth pattern) is walked down its literal
  * beginning from `/` (or the root, which is real); at the first symbolic link, the pattern
- * re-anchored at the link's real path is returned (escaped: a real path is a literal). A missing
+ * re-anchored at the link's real path (for a link that dangles, its target as written: what a write
+ * through it would create) is returned (escaped: a real path is a literal). A missing
  * segment ends the walk: nothing below it exists to be reached another way.
  */
 export function linkAliasPatterns(rule: DenyRule, roots: readonly string[], probe: LinkProbe): string[] {

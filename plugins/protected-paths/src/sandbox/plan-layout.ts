@@ -68,6 +68,14 @@ export function planLayout(input: LayoutInput): SandboxLayout {
     for (const dir of ancestorsBelowRoot(roots, match.path)) pinned.add(dir);
   }
   masked.push(...absoluteMatches(input.rules.read, input.view));
+  // Write rules at absolute paths inside the workspace (git's core.hooksPath, where a protected
+  // link really leads, reserved files) are protected even where the index does not look
+  // (node_modules), and so are the folders above them.
+  for (const p of absoluteMatches(input.rules.write, input.view)) {
+    if (!roots.some((r) => relativeInside(r.real, p) !== undefined)) continue;
+    readOnly.push(p);
+    for (const dir of ancestorsBelowRoot(roots, p)) pinned.add(dir);
+  }
   // A hard link is the same file under another name: protected like the denied name.
   const linked = new Map<string, DenyMatch>();
   for (const m of matches) {
