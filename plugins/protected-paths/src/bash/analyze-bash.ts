@@ -1,5 +1,6 @@
 import path from "node:path";
 import { showPath } from "../paths/path-text.ts";
+import { optionProblem } from "./allowed-options.ts";
 import { type CwdState, CwdTracker } from "./cwd-tracker.ts";
 import { findEffects } from "./find-command.ts";
 import { perlEffects, sedEffects } from "./in-place-editors.ts";
@@ -33,6 +34,44 @@ const RESERVED = new Set(["!", "{", "}", "then", "do", "else", "elif", "if", "wh
 /** Heads of compound commands whose words are not a command (`for x in ...`, `[[ ... ]]`). */
 const COMPOUND_HEADS = new Set(["for", "select", "case", "[[", "function", "(("]);
 const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*(\[[^\]]*\])?\+?=/;
+
+/** Shell options a nested shell may be started with: the ones that change no expansion. */
+const SAFE_SHELL_OPTIONS = new Set(["errexit", "nounset", "pipefail", "xtrace", "verbose"]);
+
+/** Why a nested shell's `-O NAME`/`-o NAME` options change what its script does (`nocaseglob`). */
+function shellOptionProblem(args: readonly ShellWord[]): string | undefined {
+  for (let i = 0; i < args.length; i += 1) {
+    const { text } = args[i]!;
+    if (!/^[-+][a-zA-Z]*[oO]$/.test(text)) continue;
+    const option = args[i + 1];
+    if (!option || option.unresolved !== undefined || !SAFE_SHELL_OPTIONS.has(option.text)) {
+      return `${text} ${option?.raw ?? ""} changes how the script is expanded, which the analysis does not follow`;
+    }
+  }
+  return undefined;
+}
+
+/** Builtins that evaluate an array subscript in their arguments. */
+const SUBSCRIPT_BUILTINS = new Set([
+  "test",
+  "[",
+  "[[",
+  "printf",
+  "unset",
+  "read",
+  "declare",
+  "typeset",
+  "local",
+  "export",
+  "readonly",
+  "let",
+  "mapfile",
+  "readarray",
+  "wait",
+]);
+
+/** A `cd -P`: where it leads depends on the symbolic links it passes. */
+const PHYSICAL_CD: ShellWord = { text: "", raw: "cd -P", glob: undefined, unresolved: "physical cd" };
 
 const COMMANDS: Readonly<Record<string, CommandExtractor>> = {
   ...READ_COMMANDS,
@@ -128,32 +167,51 @@ class Analysis {
       return;
     }
     if (SHELLS.has(name) || name === "eval") this.#script(name, args, depth);
-    else if (name === "cd" || name === "pushd") this.tracker.cd(parseArgs(args).operands[0]);
-    else this.#extract(name, args, depth, recursive);
+    else if (name === "cd" || name === "pushd") {
+      const parsed = parseArgs(args);
+      // A physical cd (`cd -P r/..`) resolves symbolic links first: where it leads is not lexical.
+      this.tracker.cd(parsed.flags.has("P") ? PHYSICAL_CD : parsed.operands[0]);
+    } else this.#extract(name, args, depth, recursive);
   }
 
   /** Commands an unconfined run may not contain: see `unconfinedProblem`; wrappers that change the user. */
   #unconfinedProblem(first: ShellWord, name: string, args: readonly ShellWord[]): string | undefined {
+    // Git finds its repository from the directory it runs in: after a cd that may be one the
+    // command planted (a bare repository's `config` is not `.git/config`, and no rule protects it).
+    const moved = this.tracker.snapshot();
+    if (name === "git" && (moved.unknown || moved.dirs.length > 1)) {
+      return "git runs in a directory a cd chose, whose repository (and its configuration) the analysis does not check; run git from the project";
+    }
     if (first.text.includes("/"))
       return `${first.raw} runs a program by path, whose effects cannot be checked without the sandbox`;
     if (name === "sudo" || name === "doas") return `${name} runs the command as another user, beyond any path policy`;
     if (SHELLS.has(name) && args.some((a) => a.text === "--rcfile" || a.text === "--init-file")) {
       return `${name} ${args.find((a) => a.text.startsWith("--"))?.text} runs a start-up file the analysis does not read`;
     }
+    if (SHELLS.has(name) && shellOptionProblem(args)) return `${name} ${shellOptionProblem(args)}`;
     if (SHELLS.has(name) && shellScript(args) === undefined) {
       return `${name} without -c runs a script file or its input, which the analysis does not read`;
     }
+    const option = optionProblem(name, args);
+    if (option) return option;
     if (name === "env") return args.map(riskyAssignment).find((p) => p !== undefined);
     if (WRAPPERS[name] || SHELLS.has(name) || name === "eval" || name === "cd" || name === "pushd") return undefined;
     return unconfinedProblem(name, args);
   }
 
-  /** Arithmetic (`$((…))`, `${a[…]}`) evaluates variables as expressions, which can run commands. */
+  /**
+   * Arithmetic (`$((…))`, `${a[…]}`, a substring offset `${x:y}`) and indirection (`${!y}`)
+   * evaluate variables as expressions, which can run commands; so do array subscripts given to the
+   * builtins that evaluate them (`test -v 'a[$(…)]'`, `printf -v`, `unset`, `read`, `declare`).
+   */
   #hiddenCode(command: SimpleCommand): boolean {
     const words = [...command.words, ...command.redirects.flatMap((r) => redirectTargets(r).map((t) => t.word))];
-    const word = words.find((w) => /\$\(\(|\$\[|\$\{[^}]*\[/.test(w.raw));
-    if (!word) return false;
-    this.#problem("bash unconfined", `${word.raw} evaluates arithmetic, which can run commands hidden in variables`);
+    const word = words.find((w) => /\$\(\(|\$\[|\$\{[^}]*\[|\$\{!|\$\{[^}:]*:[^-=?+}]/.test(w.raw));
+    const builtin = SUBSCRIPT_BUILTINS.has(path.basename(command.words[0]?.text ?? ""));
+    const subscript = builtin ? command.words.find((w) => /\[[^\]]*(\$\(|`|\$\[)/.test(w.text)) : undefined;
+    const found = word ?? subscript;
+    if (!found) return false;
+    this.#problem("bash unconfined", `${found.raw} evaluates arithmetic, which can run commands hidden in variables`);
     return true;
   }
 

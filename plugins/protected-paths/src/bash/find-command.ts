@@ -17,6 +17,52 @@ function substitute(word: ShellWord, start: ShellWord): ShellWord {
   };
 }
 
+function endsExec(args: readonly ShellWord[], i: number): boolean {
+  const text = args[i]!.text;
+  return text === ";" || (text === "+" && args[i - 1]?.text === "{}");
+}
+
+/** find's tests and actions that read or write nothing beyond the paths it walks (value-taking ones map to true). */
+const FIND_PRIMARIES: ReadonlyMap<string, boolean> = new Map([
+  ...["-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename", "-regex", "-iregex", "-regextype"].map(
+    (p) => [p, true] as const,
+  ),
+  ...["-type", "-xtype", "-maxdepth", "-mindepth", "-mtime", "-mmin", "-atime", "-amin", "-ctime", "-cmin"].map(
+    (p) => [p, true] as const,
+  ),
+  ...["-size", "-perm", "-user", "-group", "-uid", "-gid", "-links", "-inum", "-newer", "-printf"].map(
+    (p) => [p, true] as const,
+  ),
+  ...["-empty", "-readable", "-writable", "-executable", "-nouser", "-nogroup", "-true", "-false", "-not"].map(
+    (p) => [p, false] as const,
+  ),
+  ...["-and", "-or", "-a", "-o", "-prune", "-print", "-print0", "-ls", "-delete", "-depth", "-d", "-xdev"].map(
+    (p) => [p, false] as const,
+  ),
+  ...["-mount", "-follow", "-noleaf", "-ignore_readdir_race", "-daystart", "-quit", "-L", "-H", "-P"].map(
+    (p) => [p, false] as const,
+  ),
+]);
+
+/**
+ * Why find cannot run unconfined with these arguments: a primary outside `FIND_PRIMARIES`
+ * (`-fprint FILE`, `-files0-from FILE`, `-fls`…) reads or writes a file the walk does not show.
+ */
+export function findProblem(args: readonly ShellWord[]): string | undefined {
+  for (let i = 0; i < args.length; i += 1) {
+    const word = args[i]!;
+    if (word.unresolved !== undefined || !word.text.startsWith("-") || word.text === "-") continue;
+    if (EXEC_ACTIONS.has(word.text)) {
+      for (i += 1; i < args.length && !endsExec(args, i); i += 1);
+      continue;
+    }
+    const takesValue = FIND_PRIMARIES.get(word.text);
+    if (takesValue === undefined) return `find ${word.text} is not a test or action the analysis models`;
+    if (takesValue) i += 1;
+  }
+  return undefined;
+}
+
 /**
  * `find START... EXPRESSION`: the start paths are read; with `-delete` they are written
  * recursively; `-exec CMD {} ;` runs CMD with `{}` standing for the start paths (its write
@@ -36,7 +82,8 @@ export function findEffects(args: readonly ShellWord[]): CommandEffects {
     if (action === "-delete") targets.push(...targetsOf("write", starts, "find -delete", true));
     else if (EXEC_ACTIONS.has(action)) {
       const inner: ShellWord[] = [];
-      for (i += 1; i < args.length && args[i]!.text !== ";" && args[i]!.text !== "+"; i += 1) inner.push(args[i]!);
+      // `;` ends the command; `+` only right after `{}` (`-exec cat + .env ;` passes `+` and `.env` to cat).
+      for (i += 1; i < args.length && !endsExec(args, i); i += 1) inner.push(args[i]!);
       for (const start of starts) commands.push(inner.map((w) => (w.text.includes("{}") ? substitute(w, start) : w)));
     } else if (FILE_ACTIONS.has(action)) {
       const file = args[i + 1];

@@ -1,3 +1,4 @@
+import { findProblem } from "./find-command.ts";
 import { GREP_SPEC, RG_SPEC, SORT_SPEC } from "./option-specs.ts";
 import { hasFlag, parseArgs } from "./parse-args.ts";
 import { literalWord, type ShellWord } from "./shell-word.ts";
@@ -92,12 +93,15 @@ const listing = (via: string, short = ""): CommandExtractor => {
  * git's operands after the subcommand, read: pathspecs (`git add .env`, `git diff -- .env`) and the
  * path of `REV:PATH` (`git show HEAD:.env`). A revision checked as a path matches no rule.
  */
+/** Git options whose value is the next word (a message, a count, a format): not pathspecs. */
+const GIT_VALUES = {
+  short: "mnUM",
+  long: ["message", "author", "date", "format", "pretty", "grep", "since", "until", "max-count"],
+  flags: ["force"],
+};
+
 const gitReads: CommandExtractor = (args) => {
-  const parsed = parseArgs(args, {
-    short: "mnUM",
-    long: ["message", "author", "date", "format", "pretty"],
-    flags: ["force"],
-  });
+  const parsed = parseArgs(args, GIT_VALUES);
   // `REV:PATH` names PATH after a revision that may hold colons itself (`:0:.env`,
   // `HEAD@{2024-01-01 10:00}:.env`): every text after a colon is checked as a path.
   const words = parsed.operands.slice(1).flatMap((w) => {
@@ -127,7 +131,7 @@ export const UNCONFINED_READS: Readonly<Record<string, CommandExtractor>> = {
 
 /** Variables that change which program runs, how a shell or a tool behaves, or where `~` and `cd` lead. */
 const RISKY_VARIABLE =
-  /^(PATH|HOME|CDPATH|IFS|ENV|BASH_ENV|BASH_FUNC_.*|SHELLOPTS|BASHOPTS|PROMPT_COMMAND|LD_.*|DYLD_.*|GIT_.*|RIPGREP_CONFIG_PATH|GREP_OPTIONS|NODE_OPTIONS|PYTHON.*|PERL.*|RUBY.*|.*PAGER|EDITOR|VISUAL|TMPDIR)$/;
+  /^(PATH|HOME|CDPATH|IFS|ENV|BASH_ENV|BASH_FUNC_.*|SHELLOPTS|BASHOPTS|PROMPT_COMMAND|PS[0-9]|LD_.*|DYLD_.*|GIT_.*|XDG_.*|MAGIC|.*_CONFIG.*|.*RC|.*_HOME|.*PATH|RIPGREP_CONFIG_PATH|GREP_OPTIONS|.*_OPTIONS|.*_OPTS|NODE_.*|PYTHON.*|PERL.*|RUBY.*|.*PAGER|EDITOR|VISUAL|TMPDIR|TERMINFO|LESS.*|INPUTRC|HISTFILE|MAIL.*)$/;
 
 /** Git subcommands that read the repository or write inside `.git` (never its hooks or config). */
 const GIT_SUBCOMMANDS = new Set([
@@ -184,10 +188,40 @@ function gitRiskyOption(word: ShellWord): boolean {
   return long !== undefined && GIT_RISKY_LONG.some((name) => name.startsWith(long));
 }
 
+/** Git's own options (before the subcommand) that change nothing but output and locking. */
+const GIT_GLOBAL_OPTIONS = new Set([
+  "--no-pager",
+  "--no-optional-locks",
+  "--literal-pathspecs",
+  "-P",
+  "--no-replace-objects",
+]);
+
+/** Options of the allowed subcommands that read or write a named file, or change the configuration. */
+const GIT_RISKY_SUB_OPTION =
+  /^(--contents|--ignore-revs-file|-S|-u|--set-upstream-to|--unset-upstream|--edit-description|-m|-M|--move|-c|-C|--copy|--track|--no-track)(=|$)/;
+
 function gitProblem(args: readonly ShellWord[]): string | undefined {
-  const risky = args.find(gitRiskyOption);
+  const at = args.findIndex((a) => a.unresolved !== undefined || !a.text.startsWith("-"));
+  // Before the subcommand: only options that touch nothing (`--shallow-file F status` takes `status` as F's value).
+  const global = (at === -1 ? args : args.slice(0, at)).find((a) => !GIT_GLOBAL_OPTIONS.has(a.text));
+  if (global) return `git ${global.raw} runs a program or touches a file the analysis does not follow`;
+  const rest = at === -1 ? [] : args.slice(at + 1);
+  const risky = rest.find(gitRiskyOption);
   if (risky) return `git ${risky.text} runs a program or touches a file the analysis does not follow`;
-  const sub = args.find((a) => !a.text.startsWith("-"));
+  const sub = args[at];
+  const subRisky =
+    sub?.text === "branch" || sub?.text === "blame"
+      ? rest.find((a) => a.unresolved === undefined && GIT_RISKY_SUB_OPTION.test(a.text))
+      : undefined;
+  if (subRisky)
+    return `git ${sub?.text} ${subRisky.text} reads or writes a file, or the configuration, beyond its words`;
+  // Pathspecs are patterns to git (`'.en?'`, `':(top).env'`): it matches them itself, unseen by the analysis.
+  const pattern = parseArgs(rest, GIT_VALUES).operands.find(
+    (a) => a.unresolved === undefined && (/^:[(!^/]/.test(a.text) || (a.glob === undefined && /[*?[]/.test(a.text))),
+  );
+  if (pattern)
+    return `git matches the pathspec ${pattern.raw} itself, which the analysis cannot follow; name paths literally`;
   if (sub === undefined || sub.unresolved !== undefined || !GIT_SUBCOMMANDS.has(sub.text)) {
     return `git ${sub?.raw ?? ""} may run programs the repository configures (or change that configuration)`.replace(
       "git  ",
@@ -239,21 +273,29 @@ export function unconfinedProblem(name: string, args: readonly ShellWord[]): str
   const opaque = `${name} runs code whose effects cannot be checked without the sandbox`;
   if (name === "git") return gitProblem(args);
   if (name === "printf") return printfProblem(args);
+  // binutils read more arguments from `@FILE`.
+  if (name === "strings" && args.some((a) => a.text.startsWith("@")))
+    return "strings @FILE reads its arguments from a file";
   if (INERT.has(name) || Object.hasOwn(UNCONFINED_READS, name)) return undefined;
   if (name === "export" || name === "declare" || name === "local" || name === "readonly" || name === "typeset") {
     const flags = args.filter((a) => a.text.startsWith("-")).map((a) => a.text);
-    if (flags.some((f) => /[fi]/.test(f))) return `${name} ${flags.join(" ")} defines functions or arithmetic`;
+    if (flags.some((f) => /[fin]/.test(f))) {
+      return `${name} ${flags.join(" ")} defines functions, arithmetic or a reference to another variable`;
+    }
     return args.map(riskyAssignment).find((p) => p !== undefined);
   }
   if (name === "set") {
     return args.every(
-      (a) => a.unresolved === undefined && /^[-+][a-zA-Z]+$|^pipefail$|^errexit$|^nounset$|^xtrace$/.test(a.text),
+      // Only errexit, nounset, xtrace, verbose and pipefail: `-k` moves later assignments into the
+      // environment, `-P` makes cd physical, `-f`/`-B`/`-H` change expansion.
+      (a) => a.unresolved === undefined && /^[-+][euxvo]+$|^pipefail$|^errexit$|^nounset$|^xtrace$/.test(a.text),
     )
       ? undefined
       : "set with operands changes the positional parameters or shell options the analysis relies on";
   }
   if (!MODELLED.has(name)) return opaque;
   if (name === "sed") return sedProblem(args);
+  if (name === "find") return findProblem(args);
   if (name === "rg" && args.some((a) => a.text.startsWith("--pre"))) return "rg --pre runs a program on every file";
   if (name === "sort") return sortProblem(args);
   return undefined;

@@ -100,6 +100,12 @@ function checkOne(check: TargetCheck, p: string, dir: string): Decision | undefi
   const { ctx, target } = check;
   const writes = target.access === "write";
   if (STREAMS.test(path.resolve(dir, p))) return undefined;
+  // `/proc/self/cwd/…` resolves through the shell's own process (its cwd, its fds), not this one's.
+  if (check.strict && writes && /^\/proc(\/|$)/.test(path.resolve(dir, p))) {
+    const why =
+      "a /proc path resolves through the shell's own process, which the analysis cannot see; name the file directly";
+    return deny({ subject: subjectOf(target, p), why, rule: "bash unresolved target" });
+  }
   // Copying into a directory writes entries inside it, not the directory itself.
   if (writes && landsInside(check, p, dir)) return checkInto(check, p, dir);
   if (check.precheck) return precheckOne(check, p, dir);
