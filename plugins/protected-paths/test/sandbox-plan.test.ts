@@ -205,15 +205,22 @@ describe("the review after a run", () => {
     expect(readFileSync(path.join(f.ws, "sub/settings.json"), "utf8")).toBe('{"hooks":{}}');
   });
 
-  it("a link that was there before the run (a dotfiles setup) is kept, and read-only in the sandbox", async () => {
-    const f = createFixture();
-    f.file("shared/claude/settings.json", "{}");
-    symlinkSync("shared/claude", path.join(f.ws, ".claude"));
-    const planned = await plan(f);
-    expect(planned.layout.readOnly).toContain(path.join(f.ws, ".claude"));
-    expect(await planned.review?.()).toEqual([]);
-    expect(existsSync(path.join(f.ws, ".claude"))).toBe(true);
-  });
+  it.each([
+    ["relative", "shared/claude"],
+    ["absolute", "ABS"],
+  ])(
+    "a %s link that was there before the run (a dotfiles setup) is kept, and read-only in the sandbox",
+    async (_, target) => {
+      const f = createFixture();
+      f.file("shared/claude/settings.json", "{}");
+      symlinkSync(target === "ABS" ? path.join(f.ws, "shared/claude") : target, path.join(f.ws, ".claude"));
+      const planned = await plan(f);
+      // Mounted where it leads (bubblewrap cannot mount onto a link with an absolute target).
+      expect(planned.layout.readOnly).toContain(path.join(f.ws, "shared/claude"));
+      expect(await planned.review?.()).toEqual([]);
+      expect(existsSync(path.join(f.ws, ".claude"))).toBe(true);
+    },
+  );
 
   it("what a rule protects inside node_modules (git's hooks folder, where a protected link leads) is read-only, its folders pinned", async () => {
     const f = createFixture();

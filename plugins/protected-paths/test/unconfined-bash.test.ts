@@ -93,12 +93,12 @@ describe("bash without a sandbox (agent hooks): only what the analysis models ma
     ["sort --compress-program=./x a", /compress-program/],
     ["cat $(echo .env)", /command substitution/],
     ["f=.env; cat $f", /variable/],
-    ["cd $(mktemp -d) && cat x", /directory a cd chose/],
+    ["cd $(mktemp -d) && cat x", /directory a cd chose|depends on a command substitution/],
     ["grep -r SECRET .", /\.env/],
     ["rg --hidden SECRET", /\.env/],
     ["rg -uu SECRET src ..", /\.env/],
     ["find . -name .env -exec cat {} \\;", /\.env/],
-    ["xargs cat < list.txt", /cannot be checked/],
+    ["xargs cat < list.txt", /cannot be checked|arguments read by xargs/],
     ["function f { python3 -c 1; }; f", /hides commands/],
     ["case x in x) python3 -c 1;; esac", /hides commands|python3/],
     // GNU getopt and git take any unambiguous prefix of a long option: unconfined, only full names pass.
@@ -177,6 +177,19 @@ describe("bash without a sandbox (agent hooks): only what the analysis models ma
     ["set -k; bash -c : BASH_ENV=x.sh", /set with operands/],
     ["XDG_CONFIG_HOME=./x git status --short", /sets XDG_CONFIG_HOME/],
     ["cd b; git diff HEAD", /git runs in a directory a cd chose/],
+    // Round three: words that expand to options, options that take a value, functions named like builtins.
+    ["grep $(echo API .env)", /depends on a command substitution/],
+    ['X="API .env"; grep $X', /depends on a variable/],
+    ['rg "$(printf -- --pre=sh)" src', /depends on a command substitution/],
+    ["sort -k $(echo 1 -o .git/hooks/pre-commit) src/app.ts", /depends on a command substitution/],
+    ["od -w .env", /\.env/],
+    ["xargs --max-procs 1 -a .env echo", /xargs -a/],
+    ["xargs --delimiter : -a .env echo", /xargs -a/],
+    ["du --exclude -- --files0-from=.env", /--files0-from/],
+    ['echo() { grep "$@"; }; echo API .env', /defines a function/],
+    ["printf '!.env\\n' > .ignore && rg API", /\.env/],
+    ["grep --include -- --exclude-from=.env x src/app.ts", /--exclude-from/],
+    ["git ls-files --exclude-from=.env -o", /--exclude-from/],
     // A negated bracket expression, and variables assigned by printf.
     ["cat .en[!x]", /\.env/],
     ["printf -v PATH %s /tmp/bin && cat README.md", /printf -v sets PATH/],
@@ -219,12 +232,17 @@ describe("bash without a sandbox (agent hooks): only what the analysis models ma
       "find src -name '*.ts' -type f -print",
       `echo ${"$"}{HOME:-/tmp} && set -euo pipefail`,
       "sort -k2,2 -o out.txt src/app.ts && uniq -c out.txt",
+      "git rev-parse --git-dir && git diff --text && git log -S foo && git blame -C src/app.ts",
+      "git branch --list 'feat*' && ls -G && date",
+      "rg -P 'a|b' src && rg -r X foo src && diff -W 200 -x '*.o' src docs",
+      "tree --dirsfirst -L 2 src && find src -newermt 2020-01-01 -samefile src/app.ts",
+      "wc --total=never src/app.ts",
     ]) {
       expect(ruleOf(policy.check(exec(command))), command).toBe("allow");
     }
   });
 
-  it("checks everything below a searched tree: rg skips dot-files unless told otherwise, grep -r does not", () => {
+  it("checks everything below a searched tree, dot-files included (an ignore file the agent writes can whitelist them for rg)", () => {
     const f = createFixture();
     f.file("secrets/key.txt");
     const policy = createPolicy(
@@ -233,7 +251,7 @@ describe("bash without a sandbox (agent hooks): only what the analysis models ma
     );
     expect(reasonOf(policy.check(exec("rg SECRET")))).toMatch(/secrets/);
     expect(policy.check(exec("rg SECRET src docs")).allow).toBe(true);
-    expect(unconfined(f).check(exec("rg SECRET")).allow).toBe(true);
+    expect(reasonOf(unconfined(f).check(exec("rg SECRET")))).toMatch(/\.env/);
     expect(reasonOf(unconfined(f).check(exec("grep -rn SECRET docs ..")))).toMatch(/\.env/);
   });
 

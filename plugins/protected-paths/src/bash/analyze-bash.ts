@@ -10,7 +10,13 @@ import type { ShellToken, ShellWord } from "./shell-word.ts";
 import { redirectTargets, type SimpleCommand, splitCommands } from "./simple-commands.ts";
 import type { CommandExtractor, TargetSpec } from "./target-spec.ts";
 import { tokenizeShell } from "./tokenize.ts";
-import { recursiveSearch, riskyAssignment, UNCONFINED_READS, unconfinedProblem } from "./unconfined-commands.ts";
+import {
+  isInert,
+  recursiveSearch,
+  riskyAssignment,
+  UNCONFINED_READS,
+  unconfinedProblem,
+} from "./unconfined-commands.ts";
 import { SHELLS, shellScript, WRAPPERS } from "./wrappers.ts";
 import { WRITE_COMMANDS } from "./write-commands.ts";
 
@@ -111,6 +117,20 @@ class Analysis {
   }
 
   #tokens(tokens: readonly ShellToken[], depth: number): void {
+    // `name() { …; }` defines a function: later words that look like an inert command run its body.
+    const defines = tokens.findIndex(
+      (t, i) =>
+        t.type === "word" &&
+        tokens[i + 1]?.type === "control" &&
+        (tokens[i + 1] as { op: string }).op === "(" &&
+        tokens[i + 2]?.type === "control" &&
+        (tokens[i + 2] as { op: string }).op === ")",
+    );
+    if (this.unconfined && defines !== -1) {
+      const name = (tokens[defines] as { word: ShellWord }).word.raw;
+      this.#problem("bash unconfined", `${name}() defines a function, which hides commands from the analysis`);
+      return;
+    }
     const split = splitCommands(tokens);
     if (split.ok) for (const command of split.commands) this.#simple(command, depth);
     else this.#unparseable(split.problem);
@@ -191,6 +211,12 @@ class Analysis {
     if (SHELLS.has(name) && shellOptionProblem(args)) return `${name} ${shellOptionProblem(args)}`;
     if (SHELLS.has(name) && shellScript(args) === undefined) {
       return `${name} without -c runs a script file or its input, which the analysis does not read`;
+    }
+    // A variable or substitution may expand to options or several words (`grep $(echo x .env)`,
+    // `rg "$(printf -- --pre=sh)"`): only inert commands take them.
+    const unknown = isInert(name) ? undefined : args.find((a) => a.unresolved !== undefined);
+    if (unknown) {
+      return `${name}'s argument ${unknown.raw} depends on a ${unknown.unresolved}, which could add options or paths the analysis cannot see; spell it literally`;
     }
     const option = optionProblem(name, args);
     if (option) return option;

@@ -30,9 +30,10 @@ const FIND_PRIMARIES: ReadonlyMap<string, boolean> = new Map([
   ...["-type", "-xtype", "-maxdepth", "-mindepth", "-mtime", "-mmin", "-atime", "-amin", "-ctime", "-cmin"].map(
     (p) => [p, true] as const,
   ),
-  ...["-size", "-perm", "-user", "-group", "-uid", "-gid", "-links", "-inum", "-newer", "-printf"].map(
+  ...["-size", "-perm", "-user", "-group", "-uid", "-gid", "-links", "-inum", "-newer", "-printf", "-samefile"].map(
     (p) => [p, true] as const,
   ),
+  ...["-newermt", "-newerct", "-newerat", "-newermm", "-anewer", "-cnewer", "-used"].map((p) => [p, true] as const),
   ...["-empty", "-readable", "-writable", "-executable", "-nouser", "-nogroup", "-true", "-false", "-not"].map(
     (p) => [p, false] as const,
   ),

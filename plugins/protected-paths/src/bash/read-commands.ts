@@ -59,7 +59,7 @@ export const READ_COMMANDS: Readonly<Record<string, CommandExtractor>> = {
   wc: operandsRead("wc"),
   strings: operandsRead("strings", { short: "nt" }),
   xxd: operandsRead("xxd", { short: "cglos" }),
-  od: operandsRead("od", { short: "AjNtw" }),
+  od: operandsRead("od", { short: "AjNtS" }),
   hexdump: operandsRead("hexdump", { short: "enosf" }),
   base64: operandsRead("base64", { short: "w" }),
   md5sum: operandsRead("md5sum"),

@@ -34,7 +34,13 @@ const INERT = new Set([
   "tr",
   "unset",
   "wait",
+  "date",
 ]);
+
+/** True for commands that touch no file and run no code (`echo`, `printf`, `true`, …). */
+export function isInert(name: string): boolean {
+  return INERT.has(name);
+}
 
 /**
  * Commands whose file effects the analysis models and that run no code of their own.
@@ -149,9 +155,9 @@ const GIT_SUBCOMMANDS = new Set([
   "describe",
 ]);
 
-/** Git options that run a program, read or write a named file, or move the repository. */
+/** Options of git's subcommands that run a program, read or write a named file. */
 const GIT_RISKY_OPTION =
-  /^(-c|--config-env|--exec-path|-C|--git-dir|--work-tree|--namespace|--output|-O|--open-files-in-pager|--ext-diff|--textconv|--no-index|-F|--file|-t|--template|--upload-pack|--receive-pack|-S|--gpg-sign|--pathspec-from-file)/;
+  /^(--output|--output-directory|-O|--open-files-in-pager|--ext-diff|--textconv|--no-index|-F|--file|-t|--template|--upload-pack|--receive-pack|--gpg-sign|--pathspec-from-file|--exclude-from|--exclude-per-directory)(=|$)|^-[FOt]./;
 
 const SED_ADDRESS = String.raw`(?:\d+|\$|/(?:[^/\\\n]|\\.)*/)`;
 const SED_COMMAND = String.raw`(?:[pdqn=]|s/(?:[^/\\\n]|\\.)*/(?:[^/\\\n]|\\.)*/[gpiI0-9]*)`;
@@ -174,18 +180,35 @@ export function riskyAssignment(word: ShellWord): string | undefined {
 }
 
 /** The long options of `GIT_RISKY_OPTION`, which git also takes abbreviated (`--fil` for `--file`). */
-const GIT_RISKY_LONG = GIT_RISKY_OPTION.source
-  .slice(2, -1)
-  .split("|")
-  .filter((o) => o.startsWith("--"))
-  .map((o) => o.slice(2));
+const GIT_RISKY_LONG = [
+  "output",
+  "output-directory",
+  "open-files-in-pager",
+  "ext-diff",
+  "textconv",
+  "no-index",
+  "file",
+  "template",
+  "upload-pack",
+  "receive-pack",
+  "gpg-sign",
+  "pathspec-from-file",
+  "exclude-from",
+  "exclude-per-directory",
+];
+
+/** Real git options that are prefixes of a risky one (`--text` of `--textconv`): themselves. */
+const GIT_SAFE_LONG = new Set(["text", "no-ext-diff", "no-textconv"]);
 
 /** A git option that is, or may abbreviate, one that runs a program or touches a file. */
-function gitRiskyOption(word: ShellWord): boolean {
+function gitRiskyOption(word: ShellWord, sub: string | undefined): boolean {
   if (word.unresolved !== undefined) return false;
   if (GIT_RISKY_OPTION.test(word.text)) return true;
+  // `-S` signs a commit (running gpg); elsewhere it is log's pickaxe search.
+  if (sub === "commit" && /^-S/.test(word.text)) return true;
   const long = /^--([^=]+)/.exec(word.text)?.[1];
-  return long !== undefined && GIT_RISKY_LONG.some((name) => name.startsWith(long));
+  if (long === undefined || GIT_SAFE_LONG.has(long)) return false;
+  return GIT_RISKY_LONG.some((name) => name.startsWith(long));
 }
 
 /** Git's own options (before the subcommand) that change nothing but output and locking. */
@@ -198,8 +221,11 @@ const GIT_GLOBAL_OPTIONS = new Set([
 ]);
 
 /** Options of the allowed subcommands that read or write a named file, or change the configuration. */
-const GIT_RISKY_SUB_OPTION =
-  /^(--contents|--ignore-revs-file|-S|-u|--set-upstream-to|--unset-upstream|--edit-description|-m|-M|--move|-c|-C|--copy|--track|--no-track)(=|$)/;
+const GIT_RISKY_SUB_OPTION = {
+  blame: /^(--contents|--ignore-revs-file|-S)(=|$)/,
+  branch:
+    /^(-u|--set-upstream-to|--unset-upstream|--edit-description|-m|-M|--move|-c|-C|--copy|--track|--no-track)(=|$)/,
+} as const;
 
 function gitProblem(args: readonly ShellWord[]): string | undefined {
   const at = args.findIndex((a) => a.unresolved !== undefined || !a.text.startsWith("-"));
@@ -207,17 +233,16 @@ function gitProblem(args: readonly ShellWord[]): string | undefined {
   const global = (at === -1 ? args : args.slice(0, at)).find((a) => !GIT_GLOBAL_OPTIONS.has(a.text));
   if (global) return `git ${global.raw} runs a program or touches a file the analysis does not follow`;
   const rest = at === -1 ? [] : args.slice(at + 1);
-  const risky = rest.find(gitRiskyOption);
+  const risky = rest.find((a) => gitRiskyOption(a, args[at]?.text));
   if (risky) return `git ${risky.text} runs a program or touches a file the analysis does not follow`;
   const sub = args[at];
-  const subRisky =
-    sub?.text === "branch" || sub?.text === "blame"
-      ? rest.find((a) => a.unresolved === undefined && GIT_RISKY_SUB_OPTION.test(a.text))
-      : undefined;
+  const subPattern = sub?.text === "branch" || sub?.text === "blame" ? GIT_RISKY_SUB_OPTION[sub.text] : undefined;
+  const subRisky = subPattern ? rest.find((a) => a.unresolved === undefined && subPattern.test(a.text)) : undefined;
   if (subRisky)
     return `git ${sub?.text} ${subRisky.text} reads or writes a file, or the configuration, beyond its words`;
   // Pathspecs are patterns to git (`'.en?'`, `':(top).env'`): it matches them itself, unseen by the analysis.
-  const pattern = parseArgs(rest, GIT_VALUES).operands.find(
+  const refPatterns = sub?.text === "branch" || sub?.text === "describe";
+  const pattern = (refPatterns ? [] : parseArgs(rest, GIT_VALUES).operands).find(
     (a) => a.unresolved === undefined && (/^:[(!^/]/.test(a.text) || (a.glob === undefined && /[*?[]/.test(a.text))),
   );
   if (pattern)
@@ -321,6 +346,8 @@ export function recursiveSearch(name: string, args: readonly ShellWord[]): Recur
   }
   const given = ["e", "f", "regexp", "file"].some((o) => parsed.values.has(o));
   const paths = given ? parsed.operands : parsed.operands.slice(1);
-  const hidden = grep || ["hidden", ".", "u", "unrestricted"].some((f) => parsed.flags.has(f));
+  // rg skips dot-files unless told otherwise — or unless an ignore file the agent can write
+  // (`.ignore`, `.rgignore`, `.gitignore` with `!.env`) whitelists them: taken as reading them all.
+  const hidden = true;
   return { roots: paths.length === 0 ? [literalWord(".")] : [], skipsHidden: !hidden };
 }

@@ -1,3 +1,4 @@
+import { realpathSync } from "node:fs";
 import path from "node:path";
 import type { SandboxLayout } from "@gatehouse/sdk";
 import type { WorkspaceRoot } from "../paths/workspace.ts";
@@ -18,6 +19,14 @@ export interface LayoutInput {
   allowOutside: { read: boolean; write: boolean };
   network: boolean;
   view: (absolute: string) => MatchView;
+}
+
+function realOr(p: string): string | undefined {
+  try {
+    return realpathSync.native(p);
+  } catch {
+    return undefined;
+  }
 }
 
 /** True when the match is a symlink whose target does not exist: nothing can be mounted there. */
@@ -60,12 +69,18 @@ export function planLayout(input: LayoutInput): SandboxLayout {
   const pinned = new Set<string>();
   for (const match of matches) {
     if (dangling(match)) continue;
-    if (match.read) masked.push(match.path);
+    // A symbolic link is protected where it leads: bubblewrap mounts onto the real path (a mount
+    // onto the link itself fails for a link with an absolute target), and the review puts back a
+    // link the command replaced.
+    const at = match.identity.kind === "link" ? realOr(match.path) : match.path;
+    if (at === undefined) continue;
+    if (match.read) masked.push(at);
     if (match.write) {
-      if (match.identity.kind === "dir" && !match.writeCoversContents) pinned.add(match.path);
-      else readOnly.push(match.path);
+      if (match.identity.kind === "dir" && !match.writeCoversContents) pinned.add(at);
+      else readOnly.push(at);
     }
     for (const dir of ancestorsBelowRoot(roots, match.path)) pinned.add(dir);
+    if (at !== match.path) for (const dir of ancestorsBelowRoot(roots, at)) pinned.add(dir);
   }
   masked.push(...absoluteMatches(input.rules.read, input.view));
   // Write rules at absolute paths inside the workspace (git's core.hooksPath, where a protected
