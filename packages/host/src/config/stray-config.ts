@@ -2,6 +2,9 @@ import { editDistance as distance } from "../common/edit-distance.ts";
 import { locationOf } from "./extension-specs.ts";
 import type { MergedSettings } from "./merge-settings.ts";
 
+/** The extensions Gatehouse ships, by name: a shared level may configure them for the projects that enable them. */
+const FIRST_PARTY_NAMES: readonly string[] = ["protected-paths", "tool-audit", "hello-tool"];
+
 /** How many edits away a section name may be from a known extension's to count as its typo. */
 const TYPO_DISTANCE = 2;
 
@@ -10,16 +13,22 @@ const TYPO_DISTANCE = 2;
  * and the guard it was meant for runs on its defaults — a policy switched off by a typo. Returns
  * one `file:line:column: …` line per such section, at any level (managed included).
  * Contract: `known` holds the names of every extension the settings enabled (loaded or not);
- * when `unsure` (some extension could not be loaded, so its name is unknown), only sections
- * within two edits of a known name count as typos; otherwise every unknown section does.
+ * in project settings every unknown section counts, unless `unsure` (some extension could not be
+ * loaded, so its name is unknown); in user and managed settings, and when `unsure`, only sections
+ * within two edits of a known name count as typos (a first-party extension's own name never does
+ * at those levels).
  */
 export function strayConfigSections(settings: MergedSettings, known: ReadonlySet<string>, unsure: boolean): string[] {
   const problems: string[] = [];
   for (const level of settings.levels) {
+    // User and managed settings serve every project: a section for an extension this project does
+    // not enable is normal there; only a near miss of one it does enable is a typo.
+    const shared = level.level === "user" || level.level === "managed";
     for (const name of Object.keys(level.settings.config ?? {})) {
       if (known.has(name)) continue;
       const near = [...known].find((k) => distance(name, k, TYPO_DISTANCE) <= TYPO_DISTANCE);
-      if (unsure && near === undefined) continue;
+      if ((unsure || shared) && near === undefined) continue;
+      if (shared && FIRST_PARTY_NAMES.includes(name)) continue;
       const { file, line, column } = locationOf(level, ["config", name]);
       const hint = near === undefined ? "" : ` (did you mean ${JSON.stringify(near)}?)`;
       const enabled = known.size === 0 ? "none is enabled" : `enabled: ${[...known].sort().join(", ")}`;

@@ -87,8 +87,11 @@ function requiredBecause(spec: ExtensionSpec): string | undefined {
   if (spec.required) return `marked "required" in ${LEVEL_WORDS[spec.level]}`;
   if (FIRST_PARTY_GUARDS.includes(spec.spec)) return `${spec.spec} is a first-party guard`;
   // A misspelt guard (`@gatehouse/protected-path`) must not look like a guard that is on.
+  // Also named without the scope (`tool-audit`, `protected-path`): a package of that name is not the guard.
   const meant = FIRST_PARTY_GUARDS.find(
-    (guard) => editDistance(spec.spec, guard, GUARD_TYPO_DISTANCE) <= GUARD_TYPO_DISTANCE,
+    (guard) =>
+      editDistance(spec.spec, guard, GUARD_TYPO_DISTANCE) <= GUARD_TYPO_DISTANCE ||
+      editDistance(spec.spec, guard.slice("@gatehouse/".length), 2) <= 2,
   );
   if (meant) return `it looks like the first-party guard ${meant} misspelt`;
   if (spec.spec.startsWith("@gatehouse/") && !FIRST_PARTY_EXTENSIONS.includes(spec.spec)) {

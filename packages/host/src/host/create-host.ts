@@ -148,7 +148,10 @@ export async function createHost(options: HostOptions): Promise<Host> {
     project?.close();
     throw guardFailureError(down);
   }
-  const stray = project ? strayConfigOf(project.settings, manager.records()) : [];
+  const stray = [
+    ...(project ? strayConfigOf(project.settings, manager.records()) : []),
+    ...inlineStrayConfig(options.config, manager.records()),
+  ];
   if (stray.length > 0) {
     await manager.unloadAll();
     project?.close();
@@ -317,4 +320,16 @@ function strayConfigOf(settings: MergedSettings, records: readonly ExtensionReco
   const known = new Set(records.map((r) => r.name));
   const unsure = records.some((r) => r.status !== "loaded");
   return strayConfigSections(settings, known, unsure);
+}
+
+/** Sections of `createHost({ config })` that configure none of the host's extensions. */
+function inlineStrayConfig(config: HostOptions["config"], records: readonly ExtensionRecord[]): string[] {
+  if (!config) return [];
+  const known = new Set(records.map((r) => r.name));
+  const list = [...known].sort().join(", ") || "none";
+  return Object.keys(config)
+    .filter((name) => !known.has(name))
+    .map(
+      (name) => `createHost({ config })[${JSON.stringify(name)}] configures none of the host's extensions (${list})`,
+    );
 }

@@ -193,6 +193,8 @@ describe("a misspelt first-party guard stops the host instead of leaving the pro
     "@gatehouse/tool-audits",
     "@gatehuose/protected-paths",
     "@gatehouse/path-guard",
+    "protected-paths",
+    "tool-audits",
   ])("%s", async (spec) => {
     const p = makeProject({ ".gatehouse/settings.json": pretty({ extensions: [spec] }) });
     const error = await refused(p);
@@ -237,6 +239,39 @@ describe("a config section that configures no extension stops the host (a typo w
     const error = await invalid(p, { ...p.env, GATEHOUSE_MANAGED_SETTINGS: managed });
     expect(error.message).toMatch(
       new RegExp(`${managed}:6:\\d+: config\\["protectedpaths"\\] configures no extension`),
+    );
+  });
+
+  it("user settings may configure an extension this project does not enable, but not misspell one it does", async () => {
+    const p = makeProject(
+      { ".gatehouse/settings.json": pretty({ extensions: ["@gatehouse/protected-paths"] }) },
+      { "settings.json": pretty({ config: { "tool-audit": { fsync: "every" }, "hello-tool": {} } }) },
+    );
+    const { host } = await openHost(p, { trust: true });
+    expect(host.extensions().map((r) => r.name)).toEqual(["protected-paths"]);
+    await host.close();
+    p.writeHome("settings.json", pretty({ config: { "protected-path": { denyWrite: ["x/**"] } } }));
+    const error = await invalid(p);
+    expect(error.message).toContain(
+      'config["protected-path"] configures no extension (did you mean "protected-paths"?)',
+    );
+  });
+
+  it("createHost({ config }) with a section no extension of the host reads is refused", async () => {
+    const error = await createHost({
+      cwd: makeProject().dir,
+      discover: false,
+      extensions: [protectedPaths],
+      config: { "protected-path": { denyWrite: ["x/**"] } },
+      model: createScriptedModel({ turns: [say("hi")] }),
+      logger: quietLogger,
+    }).then(
+      () => undefined,
+      (e: unknown) => e as GatehouseError,
+    );
+    expect(error?.code).toBe("GH_SETTINGS_INVALID");
+    expect(error?.message).toContain(
+      `createHost({ config })["protected-path"] configures none of the host's extensions`,
     );
   });
 
