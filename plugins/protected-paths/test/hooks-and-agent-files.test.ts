@@ -13,6 +13,9 @@ describe("core.hooksPath", () => {
     ["[Core]\nHooksPath=tools/hooks # why\n", ["tools/hooks"]],
     ['[core] hooksPath = inline\n[remote "origin"]\n\thooksPath = not-core\n', ["inline"]],
     ["[user]\n\thooksPath = nope\n", []],
+    // A line continued with a backslash, and quotes in the middle of a value, as git reads them.
+    ["[core]\n\thooksPath = .git\\\nhooks2\n", [".githooks2"]],
+    ['[core]\n\thooksPath = my"hooks"dir\n', ["myhooksdir"]],
   ])("reads %j", (text, expected) => {
     expect(hooksPathsIn(text)).toEqual(expected);
   });
@@ -39,6 +42,33 @@ describe("core.hooksPath", () => {
     expect(ruleOf(f.policy().check(write(path.join(f.home, "githooks/post-checkout"))))).toBe(
       `default denyWrite core.hooksPath ${path.join(f.home, "githooks")}`,
     );
+  });
+
+  it("follows [include] and [includeIf] to the files they name, and reads $XDG_CONFIG_HOME/git/config", () => {
+    const f = createFixture();
+    f.file(path.join(f.home, ".gitconfig"), "[include]\n\tpath = ~/.gitconfig-hooks\n");
+    f.file(path.join(f.home, ".gitconfig-hooks"), "[core]\n\thooksPath = .githooks\n");
+    f.file(".git/config", '[includeIf "gitdir:~/work/"]\n\tpath = ../extra.gitconfig\n');
+    f.file("extra.gitconfig", "[core]\n\thooksPath = tools/hooks\n");
+    const policy = f.policy();
+    expect(ruleOf(policy.check(write(".githooks/pre-commit")))).toBe(
+      `default denyWrite core.hooksPath ${path.join(f.ws, ".githooks")}`,
+    );
+    expect(ruleOf(policy.check(write("tools/hooks/pre-commit")))).toBe(
+      `default denyWrite core.hooksPath ${path.join(f.ws, "tools/hooks")}`,
+    );
+    const xdg = path.join(f.base, "xdg");
+    f.file(path.join(xdg, "git", "config"), "[core]\n\thooksPath = xdg-hooks\n");
+    const before = process.env.XDG_CONFIG_HOME;
+    process.env.XDG_CONFIG_HOME = xdg;
+    try {
+      expect(ruleOf(f.policy().check(write("xdg-hooks/pre-commit")))).toBe(
+        `default denyWrite core.hooksPath ${path.join(f.ws, "xdg-hooks")}`,
+      );
+    } finally {
+      if (before === undefined) delete process.env.XDG_CONFIG_HOME;
+      else process.env.XDG_CONFIG_HOME = before;
+    }
   });
 
   it("without a hooksPath nothing extra is denied", () => {

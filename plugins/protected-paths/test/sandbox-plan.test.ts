@@ -236,6 +236,18 @@ describe("the review after a run", () => {
     );
   });
 
+  it("a hooks folder (core.hooksPath) that did not exist, created inside node_modules by the run, is taken out", async () => {
+    const f = createFixture();
+    f.file(".git/config", "[core]\n\thooksPath = node_modules/.hooks\n");
+    const planned = await plan(f);
+    f.file("node_modules/.hooks/pre-commit", "#!/bin/sh\necho PWNED\n");
+    const violations = (await planned.review?.()) ?? [];
+    expect(violations.map((v) => [path.relative(f.ws, v.path), v.rule])).toEqual([
+      ["node_modules/.hooks", `default denyWrite core.hooksPath ${path.join(f.ws, "node_modules/.hooks")}`],
+    ]);
+    expect(existsSync(path.join(f.ws, "node_modules/.hooks"))).toBe(false);
+  });
+
   it("a run that only moved an ordinary directory leaves the workspace alone", async () => {
     const f = createFixture();
     const planned = await plan(f);

@@ -1,43 +1,60 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 
+/** One `key = value` of a git config file, with the section it is in (lower case) and its file's folder. */
+interface ConfigEntry {
+  section: string;
+  key: string;
+  value: string;
+}
+
+/** A value as git reads it: quoted parts kept (quotes removed), escapes resolved, comments cut. */
+function configValue(raw: string): string {
+  let out = "";
+  let quoted = false;
+  for (let i = 0; i < raw.length; i += 1) {
+    const c = raw[i] as string;
+    if (c === '"') quoted = !quoted;
+    else if (!quoted && (c === "#" || c === ";")) break;
+    else if (c === "\\" && i + 1 < raw.length) {
+      const next = raw[++i] as string;
+      out += next === "n" ? "\n" : next === "t" ? "\t" : next === "b" ? "\b" : next;
+    } else out += c;
+  }
+  return out.trim();
+}
+
+/**
+ * The entries of a git config file's text.
+ * Contract: sections `[name]` and `[name "sub"]` (names in any case), `key = value` and bare keys
+ * (`true`), on their own lines or after the section header; a backslash at the end of a line
+ * continues the value on the next; values may be quoted in parts and carry `\"` `\\` `\n` `\t`.
+ */
+export function gitConfigEntries(text: string): ConfigEntry[] {
+  const entries: ConfigEntry[] = [];
+  let section = "";
+  for (const raw of text.replace(/\\\r?\n/g, "").split(/\r?\n/)) {
+    let line = raw.trim();
+    const header = /^\[\s*([A-Za-z0-9.-]+)(?:\s+"(?:[^"\\]|\\.)*")?\s*\]/.exec(line);
+    if (header) {
+      section = (header[1] as string).toLowerCase();
+      line = line.slice(header[0].length).trim();
+    }
+    const entry = /^([A-Za-z][A-Za-z0-9-]*)\s*(?:=(.*))?$/.exec(line);
+    if (!entry) continue;
+    entries.push({ section, key: (entry[1] as string).toLowerCase(), value: configValue(entry[2] ?? "true") });
+  }
+  return entries;
+}
+
 /**
  * The `core.hooksPath` values of a git config file's text (later ones win in git, but every value
  * named is returned: each was a hooks folder at some point of the file).
- * Contract: understands `[core]` sections (any case), `hooksPath = value` with optional quotes and
- * trailing `#`/`;` comments; `include` and conditional includes are not followed.
  */
 export function hooksPathsIn(text: string): string[] {
-  const found: string[] = [];
-  let inCore = false;
-  for (const raw of text.split(/\r?\n/)) {
-    const line = raw.trim();
-    const section = /^\[\s*([A-Za-z0-9.-]+)(?:\s+"[^"]*")?\s*\]/.exec(line);
-    if (section) {
-      inCore = (section[1] as string).toLowerCase() === "core";
-      const rest = line.slice(section[0].length).trim();
-      if (!inCore || rest === "") continue;
-      // `[core] hooksPath = x` on one line.
-      const inline = hooksPathValue(rest);
-      if (inline !== undefined) found.push(inline);
-      continue;
-    }
-    if (!inCore) continue;
-    const value = hooksPathValue(line);
-    if (value !== undefined) found.push(value);
-  }
-  return found;
-}
-
-function hooksPathValue(line: string): string | undefined {
-  const match = /^hookspath\s*=\s*(.*)$/i.exec(line);
-  if (!match) return undefined;
-  let value = (match[1] as string).trim();
-  if (value.startsWith('"')) {
-    const end = value.indexOf('"', 1);
-    value = end > 0 ? value.slice(1, end) : value.slice(1);
-  } else value = value.replace(/\s[#;].*$/, "").trim();
-  return value === "" ? undefined : value;
+  return gitConfigEntries(text)
+    .filter((e) => e.section === "core" && e.key === "hookspath" && e.value !== "" && e.value !== "true")
+    .map((e) => e.value);
 }
 
 function readText(file: string): string {
@@ -48,21 +65,47 @@ function readText(file: string): string {
   }
 }
 
+/** Includes followed at most this deep (git's own limit is 10). */
+const MAX_INCLUDE_DEPTH = 10;
+
+function expandHome(value: string, home: string): string {
+  return value === "~" || value.startsWith("~/") ? path.join(home, value.slice(1)) : value;
+}
+
+/**
+ * Every `core.hooksPath` a config file sets, following `[include]` and every `[includeIf]` (as if
+ * its condition held: protecting one folder too many is harmless) to the files they name.
+ */
+function hooksPathsOf(file: string, home: string, seen: Set<string>, depth: number): string[] {
+  if (depth > MAX_INCLUDE_DEPTH || seen.has(file)) return [];
+  seen.add(file);
+  const entries = gitConfigEntries(readText(file));
+  const own = entries
+    .filter((e) => e.section === "core" && e.key === "hookspath" && e.value !== "" && e.value !== "true")
+    .map((e) => e.value);
+  const included = entries
+    .filter((e) => (e.section === "include" || e.section === "includeif") && e.key === "path" && e.value !== "")
+    .flatMap((e) => hooksPathsOf(path.resolve(path.dirname(file), expandHome(e.value, home)), home, seen, depth + 1));
+  return [...own, ...included];
+}
+
 /**
  * The hooks folders git is configured to run from, for the repositories at the workspace roots:
- * `core.hooksPath` in each root's `.git/config` and in the user's `~/.gitconfig` and
- * `~/.config/git/config`, as absolute paths (relative values resolve against the root, `~/` against
- * `home`). Husky's layout (`.husky/_`) also protects its parent, whose scripts the generated hooks run.
+ * `core.hooksPath` in each root's `.git/config` (and `config.worktree`), the user's `~/.gitconfig`,
+ * `$XDG_CONFIG_HOME/git/config` (default `~/.config/git/config`) and the system's `/etc/gitconfig`,
+ * with the files they include, as absolute paths (relative values resolve against the root, `~/`
+ * against `home`). Husky's layout (`.husky/_`) also protects its parent, whose scripts the
+ * generated hooks run.
  */
 export function configuredHooksFolders(roots: readonly string[], home: string): string[] {
-  const user = [path.join(home, ".gitconfig"), path.join(home, ".config", "git", "config")].flatMap((f) =>
-    hooksPathsIn(readText(f)),
-  );
+  const xdg = process.env.XDG_CONFIG_HOME ? path.resolve(process.env.XDG_CONFIG_HOME) : path.join(home, ".config");
+  const userFiles = [path.join(home, ".gitconfig"), path.join(xdg, "git", "config"), "/etc/gitconfig"];
+  const user = userFiles.flatMap((f) => hooksPathsOf(f, home, new Set(), 0));
   const folders = new Set<string>();
   for (const root of roots) {
-    for (const value of [...hooksPathsIn(readText(path.join(root, ".git", "config"))), ...user]) {
-      const expanded = value === "~" || value.startsWith("~/") ? path.join(home, value.slice(1)) : value;
-      const folder = path.resolve(root, expanded);
+    const repo = [path.join(root, ".git", "config"), path.join(root, ".git", "config.worktree")];
+    for (const value of [...repo.flatMap((f) => hooksPathsOf(f, home, new Set(), 0)), ...user]) {
+      const folder = path.resolve(root, expandHome(value, home));
       folders.add(folder);
       if (path.basename(folder) === "_") folders.add(path.dirname(folder));
     }

@@ -3,6 +3,7 @@ import path from "node:path";
 import type { SandboxLayout, SandboxProfile } from "@gatehouse/sdk";
 import { matchView } from "../check/match-view.ts";
 import type { PolicyContext } from "../check/policy-context.ts";
+import { showPath } from "../paths/path-text.ts";
 import type { DenyIndex } from "../scan/deny-index.ts";
 import { planLayout } from "./plan-layout.ts";
 import { describeRemoval, quarantine, removePlaceholders } from "./quarantine.ts";
@@ -73,6 +74,17 @@ export function createSandboxPlanner(options: {
           view,
         });
         const baseline = baselineOf(matches);
+        // Protected absolute paths inside the workspace that do not exist yet (a core.hooksPath
+        // folder not created, a dangling protected link's target): the index does not look in
+        // node_modules, so the review checks each by name.
+        const absent = ctx.rules.write.flatMap((rule) =>
+          rule.absolute !== undefined &&
+          !/[*?[\]{}]/.test(rule.absolute) &&
+          writable(rule.absolute) &&
+          lstatSync(rule.absolute, { throwIfNoEntry: false }) === undefined
+            ? [{ path: rule.absolute, rule }]
+            : [],
+        );
         // The masks bwrap mounts inside the workspace, and who they were when planned.
         const masks = new Map(
           layout.masked.filter(writable).map((p) => {
@@ -97,7 +109,16 @@ export function createSandboxPlanner(options: {
             running.delete(layout);
             try {
               removePlaceholders(masks);
-              return reviewRun({ index, baseline, log, mark, remove, writable });
+              const violations = reviewRun({ index, baseline, log, mark, remove, writable });
+              for (const { path: p, rule } of absent) {
+                if (lstatSync(p, { throwIfNoEntry: false }) === undefined) continue;
+                if (violations.some((v) => v.path === p)) continue;
+                const fate = remove(p);
+                const reason = `The command created ${showPath(p)}, which the path policy protects (${rule.label}); it was ${fate}.`;
+                log.record({ path: p, rule: rule.label, reason });
+                violations.push({ path: p, rule: rule.label, reason });
+              }
+              return violations;
             } finally {
               settle();
             }
