@@ -6,7 +6,8 @@ import type { Policy } from "./policy.ts";
 
 /**
  * Decides a whole tool call from its declared effects.
- * Contract: the first denied effect decides; an allowed call lists the spellings of every effect.
+ * Contract: the first denied effect decides (an `edit`'s write counts as a read of the file too); an
+ * allowed call lists the spellings of every effect.
  * `undefined` effects (the tool declares none) follow `undeclaredEffects`; effects that are not an
  * array are refused.
  */
@@ -37,6 +38,12 @@ export function checkCall(
   for (const effect of effects) {
     const decision = policy.check(effect);
     if (!decision.allow) return decision;
+    // The built-in edit reads the file it writes (its errors and diff show what is there): a file
+    // only reads are denied for must not be edited either.
+    if (options.toolName === "edit" && effect.kind === "write") {
+      const read = policy.check({ kind: "read", path: effect.path });
+      if (!read.allow) return read;
+    }
     options.onAllowed?.(effect, decision);
     first ??= decision;
     spellings.push(...decision.spellings);

@@ -1,5 +1,6 @@
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { checkCall } from "../src/index.ts";
 import { hooksPathsIn } from "../src/rules/git-hooks-path.ts";
 import { createFixture, read, ruleOf, write } from "./helpers/fixture.ts";
 
@@ -87,6 +88,12 @@ describe("other agents' and editors' settings that run commands", () => {
     ".codex/hooks.json",
     ".vscode/tasks.json",
     ".vscode/settings.json",
+    ".cursor/mcp.json",
+    ".gemini/settings.json",
+    ".devcontainer/devcontainer.json",
+    ".zed/tasks.json",
+    "lefthook.yml",
+    ".pre-commit-config.yaml",
   ])("%s is denied for writes and readable", (p) => {
     const policy = createFixture().policy();
     expect(ruleOf(policy.check(write(p)))).toMatch(/^default denyWrite /);
@@ -95,5 +102,28 @@ describe("other agents' and editors' settings that run commands", () => {
 
   it.each([".claude/commands/review.md", ".vscode/extensions.json", ".codex/notes.md"])("%s stays writable", (p) => {
     expect(ruleOf(createFixture().policy().check(write(p)))).toBe("allow");
+  });
+});
+
+describe("repositories planted without a .git name", () => {
+  it("a file named HEAD outside .git is refused (HEAD, objects/ and refs/ make any folder a repository git runs)", () => {
+    const f = createFixture();
+    const policy = f.policy();
+    expect(ruleOf(policy.check(write("src/HEAD")))).toBe("default denyWrite HEAD outside .git");
+    expect(ruleOf(policy.check(write("deep/er/HEAD")))).toBe("default denyWrite HEAD outside .git");
+    expect(ruleOf(policy.check(write(".git/HEAD")))).toBe("allow");
+    expect(ruleOf(policy.check(write("src/config")))).toBe("allow");
+    expect(ruleOf(policy.check(write("docs/HEADER.md")))).toBe("allow");
+  });
+});
+
+describe("edit reads what it writes", () => {
+  it("a file only reads are denied for cannot be edited (its errors and diff would show it)", () => {
+    const f = createFixture();
+    f.file("secrets/a.txt", "API=topsecret");
+    const policy = f.policy({ denyRead: ["secrets/**"] });
+    const effects = [write("secrets/a.txt")];
+    expect(ruleOf(checkCall(effects, policy, { toolName: "edit" }))).toBe("config denyRead secrets/**");
+    expect(ruleOf(checkCall(effects, policy, { toolName: "write" }))).toBe("allow");
   });
 });

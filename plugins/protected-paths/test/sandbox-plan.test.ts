@@ -248,6 +248,20 @@ describe("the review after a run", () => {
     expect(existsSync(path.join(f.ws, "node_modules/.hooks"))).toBe(false);
   });
 
+  it("a repository planted without a .git name (HEAD, objects/, refs/, config) is taken out by its HEAD", async () => {
+    const f = createFixture();
+    const planned = await plan(f);
+    f.file("src/config", '[core]\n\tfsmonitor = "echo PWNED"\n');
+    f.file("src/HEAD", "ref: refs/heads/main\n");
+    f.dir("src/objects");
+    f.dir("src/refs/heads");
+    const violations = (await planned.review?.()) ?? [];
+    expect(violations.map((v) => [path.relative(f.ws, v.path), v.rule])).toEqual([
+      ["src/HEAD", "default denyWrite HEAD outside .git"],
+    ]);
+    expect(existsSync(path.join(f.ws, "src/HEAD"))).toBe(false);
+  });
+
   it("a run that only moved an ordinary directory leaves the workspace alone", async () => {
     const f = createFixture();
     const planned = await plan(f);

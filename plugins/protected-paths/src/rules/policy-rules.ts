@@ -1,6 +1,7 @@
 import type { ReservedPath } from "@gatehouse/sdk";
 import { escape as escapeGlob } from "minimatch";
 import { showPath } from "../paths/path-text.ts";
+import { bareRepositoryRule } from "./bare-repository-rule.ts";
 import { DEFAULT_DENY_READ, DEFAULT_DENY_WRITE, type DefaultRule } from "./default-rules.ts";
 import type { DenyRule } from "./deny-rule.ts";
 import { sharedDenyRule } from "./shared-deny-rule.ts";
@@ -12,6 +13,9 @@ export interface PolicyRules {
   write: DenyRule[];
   read: DenyRule[];
 }
+
+const BARE_REPOSITORY = bareRepositoryRule(false);
+const BARE_REPOSITORY_FOLDED = bareRepositoryRule(true);
 
 const STATE_WHY =
   "it is Gatehouse's own state (trust, caches, audit and keys), out of the agent's reach (GATEHOUSE_HOME)";
@@ -64,6 +68,7 @@ export function compilePolicyRules(options: {
   return {
     write: [
       ...defaults("Write", DEFAULT_DENY_WRITE),
+      folding ? BARE_REPOSITORY_FOLDED : BARE_REPOSITORY,
       ...state,
       ...reserved(all),
       ...hooks,
