@@ -190,6 +190,27 @@ describe("bash without a sandbox (agent hooks): only what the analysis models ma
     ["printf '!.env\\n' > .ignore && rg API", /\.env/],
     ["grep --include -- --exclude-from=.env x src/app.ts", /--exclude-from/],
     ["git ls-files --exclude-from=.env -o", /--exclude-from/],
+    // Round four: here-document ends as bash finds them, optional option values, POSIXLY_CORRECT.
+    ["true <<~\n~\npython3 -c \"print(open('.env').read())\"", /python3/],
+    ['true <<"$HOME"\n$HOME\ncat .env', /\.env/],
+    ["cat <<EOF\nhello\nEO\\\nF\ncat .env\nEOF", /\.env/],
+    ["echo .env | xargs --replace cat echo {}", /cat|arguments read by xargs|cannot be checked/],
+    ["echo .env | xargs --max-lines cat echo", /max-lines|cannot be checked|arguments read by xargs/],
+    ["POSIXLY_CORRECT=1 head src/app.ts -n .env", /POSIXLY_CORRECT/],
+    ["export POSIXLY_CORRECT=1; grep x src/app.ts -e .env", /POSIXLY_CORRECT/],
+    ["date -f .env", /date -f/],
+    ["date --file=.env", /--file/],
+    ["grep --color SECRET .env", /\.env/],
+    ["grep --context SECRET .env", /\.env/],
+    ["diff --unified .env /dev/null", /\.env/],
+    ["diff --context .env /dev/null", /\.env/],
+    ["hexdump -o .env", /\.env/],
+    ["git show -m HEAD~1:.env", /\.env/],
+    ["git show --pretty HEAD~1:.env", /\.env/],
+    ["git log -p -m .env", /\.env/],
+    ["git add -f -A && git diff --cached", /\.env/],
+    ["git add --force --all", /\.env/],
+    ["git add -f", /\.env/],
     // A negated bracket expression, and variables assigned by printf.
     ["cat .en[!x]", /\.env/],
     ["printf -v PATH %s /tmp/bin && cat README.md", /printf -v sets PATH/],
@@ -237,6 +258,9 @@ describe("bash without a sandbox (agent hooks): only what the analysis models ma
       "rg -P 'a|b' src && rg -r X foo src && diff -W 200 -x '*.o' src docs",
       "tree --dirsfirst -L 2 src && find src -newermt 2020-01-01 -samefile src/app.ts",
       "wc --total=never src/app.ts",
+      "cat <<'EOF' > playground/h.md\n~\nEOF",
+      "date -u +%Y && date -d yesterday",
+      "git commit -qm 'msg' && git show --stat -m HEAD",
     ]) {
       expect(ruleOf(policy.check(exec(command))), command).toBe("allow");
     }

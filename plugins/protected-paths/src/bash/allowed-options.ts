@@ -149,7 +149,7 @@ const ALLOWED: Readonly<Record<string, AllowedOptions>> = {
       "max-count",
       "before-context",
       "after-context",
-      "context",
+
       "directories",
       "exclude",
       "exclude-dir",
@@ -514,6 +514,12 @@ const ALLOWED: Readonly<Record<string, AllowedOptions>> = {
   },
   exec: { flags: "cl", values: "a", stopAtOperand: true },
   builtin: { flags: "", stopAtOperand: true },
+  date: {
+    flags: "uR",
+    values: "d",
+    long: ["utc", "universal", "rfc-email", "date"],
+    longValues: ["date"],
+  },
 };
 
 for (const alias of ["egrep", "fgrep"])

@@ -60,7 +60,7 @@ export const READ_COMMANDS: Readonly<Record<string, CommandExtractor>> = {
   strings: operandsRead("strings", { short: "nt" }),
   xxd: operandsRead("xxd", { short: "cglos" }),
   od: operandsRead("od", { short: "AjNtS" }),
-  hexdump: operandsRead("hexdump", { short: "enosf" }),
+  hexdump: operandsRead("hexdump", { short: "ensf" }),
   base64: operandsRead("base64", { short: "w" }),
   md5sum: operandsRead("md5sum"),
   sha1sum: operandsRead("sha1sum"),

@@ -137,7 +137,8 @@ class Scanner implements WordCursor {
     if (/^\d+$/.test(word.raw) && (next === "<" || next === ">") && this.#redirect(word.raw)) return;
     if (this.#pendingDelimiter !== undefined) {
       this.#heredocs.push({
-        delimiter: word.text,
+        // Bash takes the delimiter after quote removal only: `<<~` ends at `~`, `<<$HOME` at `$HOME`.
+        delimiter: removeQuotes(word.raw),
         strip: this.#pendingDelimiter === "<<-",
         expand: !/["'\\]/.test(word.raw),
       });
@@ -150,13 +151,21 @@ class Scanner implements WordCursor {
     for (const doc of this.#heredocs.splice(0)) {
       const start = this.pos;
       let end = this.src.length;
+      let logical = "";
       while (this.pos < this.src.length) {
         const lineEnd = this.src.indexOf("\n", this.pos);
         const stop = lineEnd === -1 ? this.src.length : lineEnd;
         const line = this.src.slice(this.pos, stop);
         const at = this.pos;
         this.pos = Math.min(this.src.length, stop + 1);
-        if ((doc.strip ? line.replace(/^\t+/, "") : line) === doc.delimiter) {
+        // In an unquoted here-document a backslash at the end of a line joins it with the next,
+        // before the line is compared with the delimiter (`EO\` + `F` ends it).
+        const continued = doc.expand && /(^|[^\\])(\\\\)*\\$/.test(line);
+        logical += continued ? line.slice(0, -1) : line;
+        if (continued) continue;
+        const candidate = logical;
+        logical = "";
+        if ((doc.strip ? candidate.replace(/^\t+/, "") : candidate) === doc.delimiter) {
           end = at;
           break;
         }
@@ -241,4 +250,28 @@ export function tokenizeShell(source: string, options: { home: string }): Tokeni
     if (error instanceof ShellSyntaxError) return { ok: false, problem: error.message };
     throw error;
   }
+}
+
+/** A word's text after quote removal alone (no expansion): what bash compares a here-document's lines with. */
+function removeQuotes(raw: string): string {
+  let out = "";
+  for (let i = 0; i < raw.length; i += 1) {
+    const c = raw[i] as string;
+    if (c === "'") {
+      const close = raw.indexOf("'", i + 1);
+      out += raw.slice(i + 1, close === -1 ? raw.length : close);
+      i = close === -1 ? raw.length : close;
+    } else if (c === '"') {
+      let j = i + 1;
+      for (; j < raw.length && raw[j] !== '"'; j += 1) {
+        if (raw[j] === "\\" && j + 1 < raw.length && '"\\$`'.includes(raw[j + 1] as string)) j += 1;
+        out += raw[j] as string;
+      }
+      i = j;
+    } else if (c === "\\" && i + 1 < raw.length) {
+      out += raw[i + 1] as string;
+      i += 1;
+    } else out += c;
+  }
+  return out;
 }

@@ -99,15 +99,21 @@ const listing = (via: string, short = ""): CommandExtractor => {
  * git's operands after the subcommand, read: pathspecs (`git add .env`, `git diff -- .env`) and the
  * path of `REV:PATH` (`git show HEAD:.env`). A revision checked as a path matches no rule.
  */
-/** Git options whose value is the next word (a message, a count, a format): not pathspecs. */
-const GIT_VALUES = {
-  short: "mnUM",
-  long: ["message", "author", "date", "format", "pretty", "grep", "since", "until", "max-count"],
-  flags: ["force"],
-};
+/**
+ * Git options whose value is the next word, by subcommand (a message, a count): not pathspecs.
+ * Only these: `-m` is a flag of log and show, `--pretty` and `-U` take an attached value.
+ */
+function gitValues(sub: string | undefined) {
+  return {
+    short: sub === "commit" ? "mn" : "n",
+    long: ["message", "author", "date", "grep", "since", "until", "max-count"],
+    flags: ["force", "all"],
+  };
+}
 
 const gitReads: CommandExtractor = (args) => {
-  const parsed = parseArgs(args, GIT_VALUES);
+  const sub = args.find((a) => !a.text.startsWith("-"))?.text;
+  const parsed = parseArgs(args, gitValues(sub));
   // `REV:PATH` names PATH after a revision that may hold colons itself (`:0:.env`,
   // `HEAD@{2024-01-01 10:00}:.env`): every text after a colon is checked as a path.
   const words = parsed.operands.slice(1).flatMap((w) => {
@@ -118,7 +124,9 @@ const gitReads: CommandExtractor = (args) => {
   // `git add -f` stages ignored files too (`.env`), which `git diff --cached` then shows: each
   // pathspec is read whole.
   const forced = parsed.operands[0]?.text === "add" && hasFlag(parsed, "f", "force");
-  return { targets: targetsOf("read", words, "git", forced) };
+  // A forced add of everything (`-A`, `--all`, or no pathspec) stages the ignored files of the whole tree.
+  const everything = forced && (words.length === 0 || hasFlag(parsed, "A", "all"));
+  return { targets: targetsOf("read", everything ? [...words, literalWord(".")] : words, "git", forced) };
 };
 
 /** Extractors for commands only the unconfined mode accepts (their operands are read). */
@@ -137,7 +145,7 @@ export const UNCONFINED_READS: Readonly<Record<string, CommandExtractor>> = {
 
 /** Variables that change which program runs, how a shell or a tool behaves, or where `~` and `cd` lead. */
 const RISKY_VARIABLE =
-  /^(PATH|HOME|CDPATH|IFS|ENV|BASH_ENV|BASH_FUNC_.*|SHELLOPTS|BASHOPTS|PROMPT_COMMAND|PS[0-9]|LD_.*|DYLD_.*|GIT_.*|XDG_.*|MAGIC|.*_CONFIG.*|.*RC|.*_HOME|.*PATH|RIPGREP_CONFIG_PATH|GREP_OPTIONS|.*_OPTIONS|.*_OPTS|NODE_.*|PYTHON.*|PERL.*|RUBY.*|.*PAGER|EDITOR|VISUAL|TMPDIR|TERMINFO|LESS.*|INPUTRC|HISTFILE|MAIL.*)$/;
+  /^(PATH|HOME|CDPATH|IFS|ENV|BASH_ENV|BASH_FUNC_.*|SHELLOPTS|BASHOPTS|PROMPT_COMMAND|PS[0-9]|LD_.*|DYLD_.*|GIT_.*|XDG_.*|MAGIC|.*_CONFIG.*|.*RC|.*_HOME|.*PATH|RIPGREP_CONFIG_PATH|GREP_OPTIONS|.*_OPTIONS|.*_OPTS|NODE_.*|PYTHON.*|PERL.*|RUBY.*|.*PAGER|EDITOR|VISUAL|TMPDIR|TERMINFO|LESS.*|INPUTRC|HISTFILE|MAIL.*|POSIXLY_CORRECT)$/;
 
 /** Git subcommands that read the repository or write inside `.git` (never its hooks or config). */
 const GIT_SUBCOMMANDS = new Set([
@@ -242,7 +250,7 @@ function gitProblem(args: readonly ShellWord[]): string | undefined {
     return `git ${sub?.text} ${subRisky.text} reads or writes a file, or the configuration, beyond its words`;
   // Pathspecs are patterns to git (`'.en?'`, `':(top).env'`): it matches them itself, unseen by the analysis.
   const refPatterns = sub?.text === "branch" || sub?.text === "describe";
-  const pattern = (refPatterns ? [] : parseArgs(rest, GIT_VALUES).operands).find(
+  const pattern = (refPatterns ? [] : parseArgs(rest, gitValues(sub?.text)).operands).find(
     (a) => a.unresolved === undefined && (/^:[(!^/]/.test(a.text) || (a.glob === undefined && /[*?[]/.test(a.text))),
   );
   if (pattern)

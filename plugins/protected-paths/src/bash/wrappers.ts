@@ -47,7 +47,7 @@ export const WRAPPERS: Readonly<Record<string, (args: readonly ShellWord[]) => U
   xargs: (args) => {
     const parsed = after(args, {
       short: "IdEaLnPs",
-      long: ["replace", "delimiter", "eof", "arg-file", "max-lines", "max-args", "max-procs", "max-chars"],
+      long: ["delimiter", "arg-file", "max-args", "max-procs", "max-chars"],
     });
     return { words: [...parsed.operands, XARGS_INPUT] };
   },
