@@ -99,8 +99,22 @@ function shellCommand(command: unknown, what: string): string {
 /** A shell command as the analyzer should see it: run from the agent's cwd, wherever the project is. */
 /** A command that is only Codex's patch tool run from the shell: `apply_patch <<'EOF' … EOF` or its argv form. */
 // The delimiter must be quoted: in an unquoted here-document the shell expands `$(…)` in the patch.
-const SHELL_PATCH =
-  /^\s*(?:apply_patch|applypatch)\s+<<-?\s*(['"])([\w.-]+)\1[ \t]*\r?\n[\s\S]*?\r?\n\2[ \t]*\r?\n?\s*$/;
+const SHELL_PATCH_HEAD = /^\s*(?:apply_patch|applypatch)\s+<<(-?)\s*(['"])([\w.-]+)\2[ \t]*\r?\n/;
+
+/**
+ * True when `command` is `apply_patch <<'EOF'` and its here-document and nothing else: the
+ * document ends at the first line that is exactly the delimiter (as bash ends it), and only
+ * white space may follow. Anything after that line would run as commands of its own.
+ */
+function onlyShellPatch(command: string): boolean {
+  const head = SHELL_PATCH_HEAD.exec(command);
+  if (!head) return false;
+  const strip = head[1] === "-";
+  const delimiter = head[3] as string;
+  const lines = command.slice(head[0].length).split(/\r?\n/);
+  const end = lines.findIndex((line) => (strip ? line.replace(/^\t+/, "") : line) === delimiter);
+  return end !== -1 && lines.slice(end + 1).every((line) => line.trim() === "");
+}
 
 /** The patch of a shell call that only applies a patch (Codex applies it itself), or `undefined`. */
 function shellPatch(command: unknown): string | undefined {
@@ -113,7 +127,7 @@ function shellPatch(command: unknown): string | undefined {
     const tool = name === "apply_patch" || name === "applypatch";
     return tool && typeof patch === "string" && rest.length === 0 ? patch : undefined;
   }
-  return typeof command === "string" && SHELL_PATCH.test(command) ? command : undefined;
+  return typeof command === "string" && onlyShellPatch(command) ? command : undefined;
 }
 
 function execEffects(command: string, cwd: string, projectDir: string): ToolEffect[] {

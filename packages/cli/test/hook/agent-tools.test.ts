@@ -153,6 +153,12 @@ describe("mapping Codex's tools onto effects", () => {
     // An unquoted delimiter lets the shell expand `$(…)` inside the patch; more commands run after it.
     expect(shell(`apply_patch <<EOF\n${patch}\nEOF`).kind).toBe("shell");
     expect(shell(`apply_patch <<'EOF'\n${patch}\nEOF\nrm -rf .git`).kind).toBe("shell");
+    // Commands between the real end of the document and a second delimiter line run too.
+    expect(shell(`apply_patch <<'EOF'\n${patch}\nEOF\necho pwned > .git/hooks/pre-commit; cat .env\nEOF\n`).kind).toBe(
+      "shell",
+    );
+    expect(shell(["bash", "-lc", `apply_patch <<'EOF'\n${patch}\nEOF\ncat .env\nEOF\n`]).kind).toBe("shell");
+    expect(shell(`apply_patch <<-'EOF'\n${patch}\n\tEOF\n`).kind).toBe("file");
   });
 });
 
