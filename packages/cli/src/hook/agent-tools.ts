@@ -69,10 +69,25 @@ function staticPrefix(pattern: string): string {
   return fixed.join("/") || ".";
 }
 
+/** True when a glob may name `..` beyond its fixed start (a segment of brackets, braces or wildcards that can be `..`). */
+function hiddenClimb(pattern: string): boolean {
+  const parts = pattern.split("/");
+  const firstMagic = parts.findIndex((part) => /[*?[\]{}!]/.test(part));
+  if (firstMagic === -1) return false;
+  if (/\{[^}]*\.\./.test(pattern)) return true;
+  return parts.slice(firstMagic).some((part) => part === ".." || (/^(\[[^\]]*\]|[.?])+$/.test(part) && part !== "."));
+}
+
 function searchEffects(input: Record<string, unknown>, cwd: string, name: string): ToolEffect[] {
   const base = input.path === undefined || input.path === null ? cwd : agentPath(input.path, `${name}.path`, cwd);
   const effects: ToolEffect[] = [{ kind: "read", path: base }];
   const pattern = input.pattern;
+  // A climb the fixed start does not show (`s*/../../x`, `{..,a}/x`, `[.][.]/x`) cannot be checked.
+  if (name === "Glob" && typeof pattern === "string" && hiddenClimb(pattern)) {
+    fail(
+      `${name}.pattern ${JSON.stringify(pattern)} may climb out of its folder after a wildcard, brace or bracket; start it with the folder it searches`,
+    );
+  }
   // Glob patterns may reach elsewhere on their own (`/etc/**`, `../../x/*`): check their fixed start too.
   if (
     name === "Glob" &&

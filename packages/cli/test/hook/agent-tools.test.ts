@@ -58,6 +58,24 @@ describe("mapping Claude Code's tools onto effects", () => {
     expect(mapAgentCall(home, {}, P).effects).toContainEqual({ kind: "read", path: join(homedir(), ".aws") });
   });
 
+  it("refuses a Glob pattern that may climb after a wildcard, brace or bracket (its start does not show it)", () => {
+    const glob = (pattern: string) => () =>
+      mapAgentCall(
+        parseHookPayload(
+          JSON.stringify({ ...recorded("claude-code", "Glob", P), tool_input: { pattern } }),
+          "claude-code",
+        ),
+        {},
+        P,
+      );
+    for (const pattern of ["s*/../../home/.ssh/*", "{..,x}/home/.ssh/*", "[.][.]/home/.ssh/*", "src/*/../../../x"]) {
+      expect(glob(pattern), pattern).toThrow(/may climb out of its folder/);
+    }
+    for (const pattern of ["src/**/*.ts", "**/*.{ts,tsx}", "docs/[a-z]*.md", "*.md"]) {
+      expect(glob(pattern), pattern).not.toThrow();
+    }
+  });
+
   it("hands Bash commands to the analyzer as exec effects", () => {
     expect(map("claude-code", "Bash")).toEqual({ effects: [{ kind: "exec", command: "npm test" }], kind: "shell" });
   });
