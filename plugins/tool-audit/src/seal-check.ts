@@ -86,6 +86,13 @@ function holes(seals: readonly SealEntry[], byOrdinal: ReadonlyMap<number, Sessi
   // Sessions in the log without a seal are reported as such, not as deleted.
   for (const n of byOrdinal.keys()) if (n >= 1 && n < highest) known.add(n);
   const found: VerifyProblem[] = [];
+  // A bucket of sessions up to #L is folded by a session numbered above L, whose seal exists before
+  // it folds: with none above L, that session (and any after it) was deleted with its seal.
+  const folded = Math.max(0, ...seals.map((e) => Number(/(\d+)-(\d+)\.seals(?::\d+)?$/.exec(e.file)?.[2] ?? 0)));
+  if (folded > 0 && highest <= folded && !byOrdinal.has(folded + 1)) {
+    const message = `session #${folded + 1}, which folded the seals of sessions up to #${folded}, is missing from both the seals and the log: deleted`;
+    found.push({ kind: "session_deleted", line: 0, message });
+  }
   let previous = 0;
   for (const n of [...known, highest].sort((a, b) => a - b)) {
     if (n > previous + 1) {

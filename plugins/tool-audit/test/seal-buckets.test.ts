@@ -51,6 +51,24 @@ describe("folding finished sessions' seals into buckets", () => {
     expect(report.problems.map((p) => p.session)).toEqual([report.sessions[10]?.session]);
   });
 
+  it("the sessions after a bucket, deleted with their seals, are found: a bucket is folded by a later session", async () => {
+    const log = await closedSessions(11);
+    expect((await log.verify()).verdict).toBe("intact");
+    // Sessions 11 (the one that folded 6–10) deleted from the log, and its seal with it.
+    const lines = fileLines(log.file);
+    const eleventh = (JSON.parse(lines.at(-1) as string) as { session: string }).session;
+    writeLines(
+      log.file,
+      lines.filter((l) => (JSON.parse(l) as { session: string }).session !== eleventh),
+    );
+    for (const name of names(log.sealDir)) if (name.endsWith(".seal")) rmSync(join(log.sealDir, name));
+    const report = await log.verify();
+    expect(report.verdict).toBe("session_deleted");
+    expect(report.problem?.message).toBe(
+      "session #11, which folded the seals of sessions up to #10, is missing from both the seals and the log: deleted",
+    );
+  });
+
   it("a session that has not finished stops the folding of its bucket and of every later one", async () => {
     const log = testLog();
     await closedSessions(2, log);
