@@ -1,5 +1,5 @@
 import { findProblem } from "./find-command.ts";
-import { GREP_SPEC, RG_SPEC, SORT_SPEC } from "./option-specs.ts";
+import { GREP_SPEC, RG_SPEC } from "./option-specs.ts";
 import { hasFlag, parseArgs } from "./parse-args.ts";
 import { literalWord, type ShellWord } from "./shell-word.ts";
 import type { CommandExtractor } from "./target-spec.ts";
@@ -265,8 +265,8 @@ function gitProblem(args: readonly ShellWord[]): string | undefined {
 }
 
 function sedProblem(args: readonly ShellWord[]): string | undefined {
-  const parsed = parseArgs(args, { short: "ef", long: ["expression", "file"] });
-  if (parsed.values.has("f") || parsed.values.has("file")) return "sed -f runs a script file the analysis cannot read";
+  // `-f`/`--file` never get here: the option allowlist refuses them first (see allowed-options.ts).
+  const parsed = parseArgs(args, { short: "e", long: ["expression"] });
   const given = [...(parsed.values.get("e") ?? []), ...(parsed.values.get("expression") ?? [])];
   const scripts = given.length > 0 ? given : parsed.operands.slice(0, 1);
   const bad = scripts.find((s) => s.unresolved !== undefined || !PLAIN_SED_SCRIPT.test(s.text));
@@ -284,15 +284,6 @@ function printfProblem(args: readonly ShellWord[]): string | undefined {
     const risky = riskyAssignment({ ...target, raw: `${name}=` });
     if (risky) return `printf -v ${risky.slice("it ".length)}`;
   }
-  return undefined;
-}
-
-/** sort runs a program (`--compress-program`) or reads a list of file names (`--files0-from`). */
-function sortProblem(args: readonly ShellWord[]): string | undefined {
-  const parsed = parseArgs(args, SORT_SPEC);
-  if (parsed.values.has("compress-program")) return "sort --compress-program runs a program";
-  if (parsed.values.has("files0-from"))
-    return "sort --files0-from reads files named in a file the analysis does not read";
   return undefined;
 }
 
@@ -329,8 +320,6 @@ export function unconfinedProblem(name: string, args: readonly ShellWord[]): str
   if (!MODELLED.has(name)) return opaque;
   if (name === "sed") return sedProblem(args);
   if (name === "find") return findProblem(args);
-  if (name === "rg" && args.some((a) => a.text.startsWith("--pre"))) return "rg --pre runs a program on every file";
-  if (name === "sort") return sortProblem(args);
   return undefined;
 }
 
