@@ -18,8 +18,11 @@ export function checkCall(
     toolName?: string;
     /** Called with each allowed effect's decision (before the next effect is checked). */
     onAllowed?: (effect: ToolEffect, decision: Extract<Decision, { allow: true }>) => void;
+    /** Decides one effect; default `policy.check` (the extension passes its `CheckMemo`). */
+    check?: (effect: ToolEffect) => Decision;
   } = {},
 ): Decision {
+  const check = options.check ?? policy.check;
   const subject = () => `Call to tool ${showPath(options.toolName ?? "?")}`;
   if (effects === undefined) {
     if (policy.settings.undeclaredEffects === "allow") return allow();
@@ -36,12 +39,12 @@ export function checkCall(
   let first: Extract<Decision, { allow: true }> | undefined;
   const spellings: Spelling[] = [];
   for (const effect of effects) {
-    const decision = policy.check(effect);
+    const decision = check(effect);
     if (!decision.allow) return decision;
     // The built-in edit reads the file it writes (its errors and diff show what is there): a file
     // only reads are denied for must not be edited either.
     if (options.toolName === "edit" && effect.kind === "write") {
-      const read = policy.check({ kind: "read", path: effect.path });
+      const read = check({ kind: "read", path: effect.path });
       if (!read.allow) return read;
     }
     options.onAllowed?.(effect, decision);

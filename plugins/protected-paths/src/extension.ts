@@ -1,5 +1,6 @@
 import { homedir } from "node:os";
 import { defineExtension, type ExtensionDefinition, type GuardedToolCallEvent, type ToolEffect } from "@gatehouse/sdk";
+import { CheckMemo } from "./check/check-memo.ts";
 import { checkCall } from "./check-call.ts";
 import { protectedPathsConfigSchema, protectedPathsMergeRules } from "./config.ts";
 import type { Decision } from "./decision.ts";
@@ -46,12 +47,14 @@ export const protectedPaths: ExtensionDefinition = defineExtension({
       return policy;
     };
     const quarantineDir = () => api.privateDir("quarantine");
+    const memo = new CheckMemo();
     api.on(
       "tool_call",
       (event) => {
         const policy = current();
         const onAllowed = (effect: ToolEffect, allowed: AllowedDecision) => pinTarget(event, effect, allowed);
-        const decision = checkCall(event.effects, policy, { toolName: event.toolName, onAllowed });
+        const check = (effect: ToolEffect) => memo.check(policy, effect);
+        const decision = checkCall(event.effects, policy, { toolName: event.toolName, onAllowed, check });
         if (!decision.allow) {
           api.logger.info(
             { toolCallId: event.toolCallId, toolName: event.toolName, rule: decision.rule },
