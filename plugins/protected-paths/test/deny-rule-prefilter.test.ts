@@ -1,5 +1,6 @@
 import { Minimatch } from "minimatch";
 import { describe, expect, it } from "vitest";
+import { literalScreen } from "../src/check/literal-screen.ts";
 import { compileDenyRule, type MatchView } from "../src/rules/deny-rule.ts";
 
 // The rules compile their globs lazily and skip spellings that lack the pattern's longest literal
@@ -212,5 +213,36 @@ describe("lazily compiled deny rules", () => {
     const rule = compileDenyRule({ pattern: "{a/key,b}", label: "braces", why: "test", folding: false, home: HOME });
     expect(rule.matches({ absolute: "/ws/a/key", relatives: ["a/key"] })).toBe(true);
     expect(rule.nameMayMatch("key")).toBe(true);
+  });
+
+  it("the rule list's literal screen never hides a match: a view it passes over is matched only by rules without a required text", () => {
+    let screened = 0;
+    const hidden: unknown[] = [];
+    for (const folding of [false, true]) {
+      const rules = PATTERNS.map((pattern) =>
+        compileDenyRule({ pattern, label: pattern, why: "test", folding, home: HOME }),
+      );
+      const screen = literalScreen(rules);
+      expect(screen.open.length).toBeLessThan(rules.length);
+      for (const view of views()) {
+        if (screen.mayMatch(view)) continue;
+        screened++;
+        rules.forEach((rule, i) => {
+          if (screen.open.includes(i)) return;
+          if (rule.matches(view) || rule.matchesRoot(view)) hidden.push({ pattern: PATTERNS[i], folding, view });
+        });
+      }
+    }
+    expect(hidden).toEqual([]);
+    // The screen does skip work: most views of the corpus hold none of the literals.
+    expect(screened).toBeGreaterThan(100);
+  });
+
+  it("the screen is rebuilt when its rule list grows (a policy appends its link-alias rules)", () => {
+    const rules = [compileDenyRule({ pattern: ".env", label: ".env", why: "test", folding: false, home: HOME })];
+    const view = { absolute: "/ws/keys/id_rsa", relatives: ["keys/id_rsa"] };
+    expect(literalScreen(rules).mayMatch(view)).toBe(false);
+    rules.push(compileDenyRule({ pattern: "id_rsa", label: "id_rsa", why: "test", folding: false, home: HOME }));
+    expect(literalScreen(rules).mayMatch(view)).toBe(true);
   });
 });

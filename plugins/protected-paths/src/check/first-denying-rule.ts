@@ -1,4 +1,5 @@
 import type { DenyRule } from "../rules/deny-rule.ts";
+import { literalScreen } from "./literal-screen.ts";
 import { matchView } from "./match-view.ts";
 import type { PolicyContext } from "./policy-context.ts";
 
@@ -37,7 +38,11 @@ export function firstDenyingRule(ctx: PolicyContext, rules: readonly DenyRule[],
   let index = memo.get(key);
   if (index === undefined) {
     const view = matchView(ctx, base);
-    index = rules.findIndex((rule) => rule.matches(view));
+    const screen = literalScreen(rules);
+    // Usually no rule's required text is in the path: only the rules that require none are tried.
+    index = screen.mayMatch(view)
+      ? rules.findIndex((rule) => rule.matches(view))
+      : (screen.open.find((i) => rules[i]?.matches(view) === true) ?? -1);
     if (memo.size >= MEMO_LIMIT) memo.clear();
     memo.set(key, index);
   }

@@ -24,19 +24,31 @@ export function resolveRoots(
   });
 }
 
+/** A `.` or `..` segment: a path holding one is not in normal form, so a prefix says nothing. */
+const DOT_SEGMENT = /(?:^|\/)\.\.?(?:\/|$)/;
+
+/** An absolute path in normal form: no `.` or `..` segment, no empty one, no trailing separator. */
+function isNormal(p: string): boolean {
+  return p.startsWith("/") && !p.includes("//") && (p === "/" || !p.endsWith("/")) && !DOT_SEGMENT.test(p);
+}
+
 /**
  * The path of `target` relative to `root`, or `undefined` when it is not inside.
- * Contract: decided with `path.relative`, never by string prefix, so `/proj-evil` is not inside
+ * Contract: the answer of `path.relative` (a prefix counts only with a separator after it), so `/proj-evil` is not inside
  * `/proj`; the root itself gives "". Both arguments must be absolute.
  */
 export function relativeInside(root: string, target: string): string | undefined {
+  // Normal absolute paths (the resolver's): inside means equal, or the root and a separator prefix
+  // the target, exactly what path.relative answers for them, without resolving either again.
+  if (isNormal(root) && isNormal(target)) {
+    if (target === root) return "";
+    const prefix = root === "/" ? root : `${root}/`;
+    return target.startsWith(prefix) ? target.slice(prefix.length) : undefined;
+  }
   const rel = path.relative(root, target);
   if (rel === ".." || rel.startsWith(`..${path.sep}`) || path.isAbsolute(rel)) return undefined;
   return rel;
 }
-
-/** A `.` or `..` segment: a path holding one is not in normal form, so a prefix says nothing. */
-const DOT_SEGMENT = /(?:^|\/)\.\.?(?:\/|$)/;
 
 /**
  * True when `target` is `root` or below it. Normal absolute paths (what the resolver gives) are

@@ -45,6 +45,12 @@ export interface DenyRule {
    * protects (for a subtree rule the directory, without the trailing `/**`).
    */
   absolute?: string;
+  /**
+   * Text every spelling the rule matches contains, in the NFC or NFD form of the text or of the
+   * spelling (case-insensitively with both of JavaScript's case rules when `folding`): a spelling
+   * without it is matched by neither `matches` nor `matchesRoot`. Absent when no text is certain.
+   */
+  required?: { literal: string; folding: boolean };
 }
 
 /** How a pattern is anchored. */
@@ -218,6 +224,7 @@ export function compileDenyRule(options: {
     },
   };
   if (anchor === "absolute") rule.absolute = root ?? body;
+  if (literal !== undefined) rule.required = { literal, folding: options.folding };
   return rule;
 }
 
