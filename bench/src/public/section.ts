@@ -167,6 +167,22 @@ export const publicSection: BenchSection = {
       rows.push(row(name, spreadOf(s.a.map((x) => x.median)), spreadOf(s.b.map((x) => x.median))));
       targets[name] = tool === "noop" ? "ratio ≤ 4 (peer column: bare)" : "ratio ≤ 1.5 (peer column: bare)";
     }
+    // The same no-op calls reading 200 different files: every path is checked afresh (no decision
+    // of the batch is reused), what a batch of distinct reads costs.
+    const distinct = alternate(
+      [
+        {
+          name: "distinct",
+          a: () => runWorker("cheap-noop-distinct-plugins", "gatehouse", clock),
+          b: () => runWorker("cheap-noop-distinct-bare", "gatehouse", clock),
+        },
+      ],
+      runs,
+    ).get("distinct")!;
+    show("cheap-noop-distinct", distinct);
+    const distinctName = "200 parallel no-op calls reading 200 different files: plugins ÷ bare";
+    rows.push(row(distinctName, spreadOf(distinct.a.map((x) => x.median)), spreadOf(distinct.b.map((x) => x.median))));
+    targets[distinctName] = "info (peer column: bare)";
 
     // W2 flatness with both plugins and a session file (fsync per turn); the peer: its loop, async hooks.
     // One timed run per process after a 100-turn warm-up, 3 processes per side: a 4000-turn run

@@ -39,14 +39,25 @@ function shape(name) {
   if (w1) return { turns: 1, perTurn: 1000, hooks: w1[1], tool: "noop", plugins: false, session: false };
   const w2 = /^w2-(\d+)$/.exec(name);
   if (w2) return { turns: Number(w2[1]), perTurn: 1, hooks: "async", tool: "noop", plugins: true, session: true };
-  const plug = /^cheap-(noop|read)-(bare|plugins)$/.exec(name);
+  const plug = /^cheap-(noop|read)(-distinct)?-(bare|plugins)$/.exec(name);
   if (plug) {
-    return { turns: 1, perTurn: 200, hooks: "none", tool: plug[1], plugins: plug[2] === "plugins", session: false };
+    const distinct = plug[2] !== undefined;
+    return {
+      turns: 1,
+      perTurn: 200,
+      hooks: "none",
+      tool: plug[1],
+      plugins: plug[3] === "plugins",
+      session: false,
+      distinct,
+    };
   }
   throw new Error(`unknown workload ${name}`);
 }
 
 const w = shape(workload);
+/** The files the distinct-path row reads, one per call of a 200-call batch. */
+const DISTINCT_FILES = 200;
 /** W2's warm-up runs are short (100 turns): a 4000-turn run with an fsync per turn takes seconds. */
 const warmTurns = Math.min(w.turns, 100);
 
@@ -72,7 +83,9 @@ function project() {
   const dir = mkdtempSync(join(tmpdir(), "gh-bench-public-"));
   const home = mkdtempSync(join(tmpdir(), "gh-bench-public-home-"));
   mkdirSync(join(dir, "src"));
-  writeFileSync(join(dir, "src", "notes.md"), "line 1: a short line of project notes\n".repeat(20));
+  const notes = "line 1: a short line of project notes\n".repeat(20);
+  writeFileSync(join(dir, "src", "notes.md"), notes);
+  if (w.distinct) for (let i = 0; i < DISTINCT_FILES; i++) writeFileSync(join(dir, "src", `notes-${i}.md`), notes);
   mkdirSync(join(dir, ".gatehouse"));
   if (w.plugins) {
     const settings = {
@@ -106,7 +119,12 @@ const hookExtension = (handler) =>
 
 async function gatehouseTrial(where, index, count) {
   const calls = count * w.perTurn;
-  const argsOf = workload.startsWith("cheap") ? () => ({ path: "src/notes.md" }) : (n) => ({ i: n });
+  // The cheap rows read one file 200 times (what a batch re-reading a file does); the distinct row
+  // reads 200 different files, where no decision of the batch can be reused.
+  const cheapArgs = w.distinct
+    ? (n) => ({ path: `src/notes-${n % DISTINCT_FILES}.md` })
+    : () => ({ path: "src/notes.md" });
+  const argsOf = workload.startsWith("cheap") ? cheapArgs : (n) => ({ i: n });
   const session = w.session ? Session.create(join(where.dir, `session-${index}.jsonl`)) : undefined;
   const extensions = w.hooks === "none" || w.plugins ? [] : [hookExtension(w.hooks === "sync" ? syncHook : asyncHook)];
   const host = await createHost({
