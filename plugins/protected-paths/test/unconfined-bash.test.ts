@@ -216,6 +216,44 @@ describe("bash without a sandbox (agent hooks): only what the analysis models ma
     ["printf -v PATH %s /tmp/bin && cat README.md", /printf -v sets PATH/],
     ["printf -vPATH %s /tmp/bin", /printf -v sets PATH/],
     ["printf -v $name x", /printf -v/],
+    // Round six: here-document delimiters bash reads differently, arithmetic through a variable
+    // named in a subscript, assignments quoted for a builtin, printf/date options from variables,
+    // the directory stack, link targets given as globs, and staging a protected file.
+    ["cat <<$'AB'\nhello\nAB\ncat .env; echo owned > .git/hooks/pre-push\n$AB\necho done", /here-document delimiter/],
+    ['cat <<$"AB"\nhello\nAB\ncat .env\n$AB', /here-document delimiter/],
+    ["cat <<E\\\nOF\nx\nEOF\ncat .env\nE\nOF\n", /here-document delimiter/],
+    ["x='y[$(cat .env >&2)]'; a[x]=1", /subscript as arithmetic/],
+    ["x='y[$(cat .env)]'; a[x+1]=1", /subscript as arithmetic/],
+    ["x='y[$(cat .env)]'; unset 'a[x]'", /evaluates arithmetic/],
+    ["read -r 'a[x]' < src/app.ts", /evaluates arithmetic/],
+    ["declare 'a[x]=1'", /evaluates arithmetic/],
+    ["test -v 'a[x]'", /evaluates arithmetic/],
+    ["let 'a=1'", /evaluates arithmetic/],
+    ['export "BASH_ENV=x.sh" && bash -c true', /sets BASH_ENV/],
+    ["declare 'PATH=/tmp/bin:/usr/bin'; cat src/app.ts", /sets PATH/],
+    ['declare P"ATH=/tmp"; cat src/app.ts', /sets PATH/],
+    ["export $X", /depends on a variable/],
+    ["env 'BASH_ENV=x.sh' bash -c true", /sets BASH_ENV/],
+    ["V=-v; printf $V PATH %s bin:/usr/bin; cat src/app.ts", /may be -v/],
+    ["D=-f; date $D .env", /depends on a variable/],
+    ["echo -f .env | xargs date", /arguments read by xargs/],
+    ["unset $X", /depends on a variable/],
+    ["[ $X ]", /depends on a variable/],
+    ['[ -v "$X" ]', /depends on a variable/],
+    ["OLDPWD=.git/hooks; cd - && echo x > pre-commit", /sets OLDPWD/],
+    ["cd - && echo x > pre-commit", /relative/],
+    [
+      "pushd -n src >/dev/null; DIRSTACK[1]=.git/hooks; pushd +1 >/dev/null; echo pwned > post-merge",
+      /DIRSTACK|relative/,
+    ],
+    ["pushd +1 && echo x > pre-commit", /relative/],
+    ["GLOBIGNORE=x; cat *", /GLOBIGNORE/],
+    ["ln -s .en? l && cat l", /\.env/],
+    ["ln -s .git/hook[s] h && echo x > h/pre-commit", /\.git\/hook/],
+    ["git add . && git diff --cached", /\.env/],
+    ["git add -A && git commit -qm done", /\.env/],
+    ["git add docs .", /\.env/],
+    ["sleep 1 & wait -p PATH; cat src/app.ts", /wait -p/],
   ])("refuses %j", (command, reason) => {
     const f = createFixture();
     expect(reasonOf(unconfined(f).check(exec(command)))).toMatch(reason);
@@ -225,14 +263,16 @@ describe("bash without a sandbox (agent hooks): only what the analysis models ma
     const f = createFixture();
     const policy = unconfined(f);
     const allowed = EVERYDAY.filter((e) => policy.check(exec(e.command)).allow).map((e) => e.id);
-    expect(allowed).toEqual(["e1", "e2", "e3", "e7", "e8", "e13", "e15", "e16", "e17"]);
+    // e3 (`git add -A`) stages the whole tree, `.env` included unless git ignores it, and the
+    // analysis cannot know what git ignores (`.gitignore` is the agent's to change).
+    expect(allowed).toEqual(["e1", "e2", "e7", "e8", "e13", "e15", "e16", "e17"]);
     for (const command of [
       "ls -la src && wc -l src/app.ts",
       "sed -n '1,200p' src/app.ts",
       "grep -rn TODO src",
       "rg -n 'fn main' src",
       "git status --short && git diff --stat && git log --oneline -5",
-      "git add -A && git commit -qm done",
+      "git add src docs && git commit -qm done",
       "set -euo pipefail; mkdir -p out && cp src/app.ts out/ && rm -rf out",
       "find src -name '*.ts' | head -20",
       "bash -lc \"rg -n TODO src && nl -ba src/app.ts | sed -n '1,40p'\"",

@@ -13,6 +13,7 @@ import { tokenizeShell } from "./tokenize.ts";
 import {
   isInert,
   recursiveSearch,
+  riskyAssignedArgument,
   riskyAssignment,
   UNCONFINED_READS,
   unconfinedProblem,
@@ -40,6 +41,15 @@ const RESERVED = new Set(["!", "{", "}", "then", "do", "else", "elif", "if", "wh
 /** Heads of compound commands whose words are not a command (`for x in ...`, `[[ ... ]]`). */
 const COMPOUND_HEADS = new Set(["for", "select", "case", "[[", "function", "(("]);
 const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*(\[[^\]]*\])?\+?=/;
+/** `name[…]` with a subscript other than a plain number: bash evaluates it as arithmetic. */
+const EVALUATED_SUBSCRIPT = /[A-Za-z_][A-Za-z0-9_]*\[(?!\s*\d+\s*\])[^\]]*\]/;
+
+/** An assignment to `name[…]=` whose subscript bash evaluates as arithmetic (see EVALUATED_SUBSCRIPT). */
+function subscriptProblem(raw: string): string | undefined {
+  const name = /^[A-Za-z_][A-Za-z0-9_]*\[[^\]]*\]/.exec(raw)?.[0];
+  if (name === undefined || !EVALUATED_SUBSCRIPT.test(name)) return undefined;
+  return `${name} evaluates its subscript as arithmetic, which can run commands hidden in variables`;
+}
 
 /** Shell options a nested shell may be started with: the ones that change no expansion. */
 const SAFE_SHELL_OPTIONS = new Set(["errexit", "nounset", "pipefail", "xtrace", "verbose"]);
@@ -142,7 +152,7 @@ class Analysis {
     const literal = (w: ShellWord | undefined) => w !== undefined && w.raw === w.text;
     if (this.unconfined && this.#hiddenCode(command)) return;
     while (words[0] && ((literal(words[0]) && RESERVED.has(words[0].text)) || ASSIGNMENT.test(words[0].raw))) {
-      const risky = this.unconfined ? riskyAssignment(words[0]) : undefined;
+      const risky = this.unconfined ? (riskyAssignment(words[0]) ?? subscriptProblem(words[0].raw)) : undefined;
       if (risky) {
         this.#problem("bash unconfined", risky);
         return;
@@ -189,8 +199,14 @@ class Analysis {
     if (SHELLS.has(name) || name === "eval") this.#script(name, args, depth);
     else if (name === "cd" || name === "pushd") {
       const parsed = parseArgs(args);
+      const operand = parsed.operands[0];
       // A physical cd (`cd -P r/..`) resolves symbolic links first: where it leads is not lexical.
-      this.tracker.cd(parsed.flags.has("P") ? PHYSICAL_CD : parsed.operands[0]);
+      // `cd -` goes to OLDPWD and pushd's `+N`, `-N`, `-n` or no operand to the directory stack:
+      // both may hold anything, set in this command or left by an earlier one in the same shell.
+      const stacked =
+        name === "pushd" && (operand === undefined || parsed.flags.has("n") || /^[+-]\d+$/.test(operand.text));
+      const unknown = parsed.flags.has("P") || stacked || operand?.text === "-";
+      this.tracker.cd(unknown ? PHYSICAL_CD : operand);
     } else this.#extract(name, args, depth, recursive);
   }
 
@@ -214,13 +230,13 @@ class Analysis {
     }
     // A variable or substitution may expand to options or several words (`grep $(echo x .env)`,
     // `rg "$(printf -- --pre=sh)"`): only inert commands take them.
-    const unknown = isInert(name) ? undefined : args.find((a) => a.unresolved !== undefined);
+    const unknown = isInert(name) ? inertUnresolved(name, args) : args.find((a) => a.unresolved !== undefined);
     if (unknown) {
       return `${name}'s argument ${unknown.raw} depends on a ${unknown.unresolved}, which could add options or paths the analysis cannot see; spell it literally`;
     }
     const option = optionProblem(name, args);
     if (option) return option;
-    if (name === "env") return args.map(riskyAssignment).find((p) => p !== undefined);
+    if (name === "env") return envAssignmentProblem(args);
     if (WRAPPERS[name] || SHELLS.has(name) || name === "eval" || name === "cd" || name === "pushd") return undefined;
     return unconfinedProblem(name, args);
   }
@@ -233,9 +249,12 @@ class Analysis {
   #hiddenCode(command: SimpleCommand): boolean {
     const words = [...command.words, ...command.redirects.flatMap((r) => redirectTargets(r).map((t) => t.word))];
     const word = words.find((w) => /\$\(\(|\$\[|\$\{[^}]*\[|\$\{!|\$\{[^}:]*:[^-=?+}]/.test(w.raw));
-    const builtin = SUBSCRIPT_BUILTINS.has(path.basename(command.words[0]?.text ?? ""));
-    const subscript = builtin ? command.words.find((w) => /\[[^\]]*(\$\(|`|\$\[)/.test(w.text)) : undefined;
-    const found = word ?? subscript;
+    const name = path.basename(command.words[0]?.text ?? "");
+    const builtin = SUBSCRIPT_BUILTINS.has(name);
+    // A subscript other than a plain number is arithmetic, which evaluates variables named in it,
+    // recursively, as expressions: `x='y[$(cat .env)]'; unset 'a[x]'` runs the cat.
+    const subscript = builtin ? command.words.slice(1).find((w) => EVALUATED_SUBSCRIPT.test(w.text)) : undefined;
+    const found = word ?? subscript ?? (name === "let" ? command.words[0] : undefined);
     if (!found) return false;
     this.#problem("bash unconfined", `${found.raw} evaluates arithmetic, which can run commands hidden in variables`);
     return true;
@@ -302,4 +321,35 @@ export function analyzeBash(
   const analysis = new Analysis(options.cwd, options.home, options.unconfined === true);
   analysis.source(command, 0);
   return analysis.findings;
+}
+
+/** `env [-i] [-u NAME] NAME=value… command`: the assignments before the command, after quote removal. */
+function envAssignmentProblem(args: readonly ShellWord[]): string | undefined {
+  for (let i = 0; i < args.length; i += 1) {
+    const word = args[i]!;
+    if (word.unresolved === undefined && word.text.startsWith("-")) {
+      if (word.text === "-u" || word.text === "--unset") i += 1;
+      continue;
+    }
+    if (word.unresolved === undefined && !/^[A-Za-z_][A-Za-z0-9_]*=/.test(word.text)) return undefined;
+    const risky = riskyAssignedArgument(word);
+    if (risky) return risky;
+  }
+  return undefined;
+}
+
+/**
+ * The word of an inert command that may still do harm when the analysis cannot resolve it: date's
+ * options read files (`D=-f; date $D .env`); `unset` and `wait -p` name variables, whose subscripts
+ * are arithmetic; and an unquoted word given to `test` or `[` may split into `-v NAME[…]`.
+ * printf's are judged by `printfProblem`.
+ */
+function inertUnresolved(name: string, args: readonly ShellWord[]): ShellWord | undefined {
+  if (name === "date" || name === "unset" || name === "wait") return args.find((a) => a.unresolved !== undefined);
+  if (name !== "test" && name !== "[") return undefined;
+  return args.find(
+    (a, i) =>
+      a.unresolved !== undefined &&
+      (!/^"[^"]*"$/.test(a.raw) || args[i - 1]?.text === "-v" || args[i - 1]?.text === "-R"),
+  );
 }

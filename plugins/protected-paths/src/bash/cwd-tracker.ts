@@ -16,7 +16,7 @@ const MAX_DIRS = 16;
  * Contract: the set only grows — after `cd X` both the old directories and X are possible, since
  * `cd` may fail (`cd missing; echo > ../x` writes relative to the old directory) and subshells,
  * `||` and pipelines decide at run time which one holds. `cd` is logical, like the shell's: `..`
- * is removed lexically. An unresolvable `cd` (variable, glob, `~user`) makes the state unknown.
+ * is removed lexically. An unresolvable `cd` (variable, glob, `~user`, `-`) makes the state unknown.
  */
 export class CwdTracker {
   #dirs: string[];
@@ -37,9 +37,9 @@ export class CwdTracker {
   /** Applies `cd [DIR]` (`word` undefined: no operand, i.e. the home directory). */
   cd(word: ShellWord | undefined): void {
     if (word === undefined) this.#add([this.home]);
-    else if (word.unresolved !== undefined || word.glob !== undefined) this.#unknown = true;
-    // `cd -` goes to OLDPWD, which is one of the directories already in the set.
-    else if (word.text !== "-") this.#add(this.#dirs.map((dir) => path.resolve(dir, word.text)));
+    // `cd -` goes to OLDPWD, which this command or an earlier one in the same shell may have set.
+    else if (word.unresolved !== undefined || word.glob !== undefined || word.text === "-") this.#unknown = true;
+    else this.#add(this.#dirs.map((dir) => path.resolve(dir, word.text)));
   }
 
   #add(dirs: string[]): void {

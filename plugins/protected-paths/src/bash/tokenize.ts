@@ -136,6 +136,13 @@ class Scanner implements WordCursor {
     const next = this.src[this.pos];
     if (/^\d+$/.test(word.raw) && (next === "<" || next === ">") && this.#redirect(word.raw)) return;
     if (this.#pendingDelimiter !== undefined) {
+      // Where bash ends a here-document with such a delimiter is not worth guessing: a wrong guess
+      // runs the lines after it unchecked (`<<$'AB'` ends at `AB`; `<<E\` + newline + `OF` at `EOF`).
+      if (/\$['"]|\n/.test(word.raw)) {
+        throw new ShellSyntaxError(
+          "a here-document delimiter written with $'…', $\"…\" or a line break is not analysed",
+        );
+      }
       this.#heredocs.push({
         // Bash takes the delimiter after quote removal only: `<<~` ends at `~`, `<<$HOME` at `$HOME`.
         delimiter: removeQuotes(word.raw),

@@ -121,12 +121,13 @@ const gitReads: CommandExtractor = (args) => {
     const parts = w.text.split(":");
     return parts.slice(1).map((_, i) => ({ ...w, text: parts.slice(i + 1).join(":") || "." }));
   });
-  // `git add -f` stages ignored files too (`.env`), which `git diff --cached` then shows: each
-  // pathspec is read whole.
-  const forced = parsed.operands[0]?.text === "add" && hasFlag(parsed, "f", "force");
-  // A forced add of everything (`-A`, `--all`, or no pathspec) stages the ignored files of the whole tree.
-  const everything = forced && (words.length === 0 || hasFlag(parsed, "A", "all"));
-  return { targets: targetsOf("read", everything ? [...words, literalWord(".")] : words, "git", forced) };
+  // `git add` copies what it stages into the repository, from where `git diff --cached` prints it:
+  // each pathspec is read whole. Ignored files are no exception: `-f` stages them, and `.gitignore`
+  // is the agent's to change (`printf 'x\n' > .gitignore && git add .`).
+  const staging = parsed.operands[0]?.text === "add";
+  // `-A`/`--all` (or a forced add) with no pathspec: the whole tree.
+  const everything = staging && words.length === 0 && hasFlag(parsed, "A", "all", "f", "force");
+  return { targets: targetsOf("read", everything ? [literalWord(".")] : words, "git", staging) };
 };
 
 /** Extractors for commands only the unconfined mode accepts (their operands are read). */
@@ -145,7 +146,7 @@ export const UNCONFINED_READS: Readonly<Record<string, CommandExtractor>> = {
 
 /** Variables that change which program runs, how a shell or a tool behaves, or where `~` and `cd` lead. */
 const RISKY_VARIABLE =
-  /^(PATH|HOME|CDPATH|IFS|ENV|BASH_ENV|BASH_FUNC_.*|SHELLOPTS|BASHOPTS|PROMPT_COMMAND|PS[0-9]|LD_.*|DYLD_.*|GIT_.*|XDG_.*|MAGIC|.*_CONFIG.*|.*RC|.*_HOME|.*PATH|RIPGREP_CONFIG_PATH|GREP_OPTIONS|.*_OPTIONS|.*_OPTS|NODE_.*|PYTHON.*|PERL.*|RUBY.*|.*PAGER|EDITOR|VISUAL|TMPDIR|TERMINFO|LESS.*|INPUTRC|HISTFILE|MAIL.*|POSIXLY_CORRECT)$/;
+  /^(PATH|HOME|CDPATH|IFS|ENV|BASH_ENV|BASH_FUNC_.*|SHELLOPTS|BASHOPTS|PROMPT_COMMAND|PS[0-9]|LD_.*|DYLD_.*|GIT_.*|XDG_.*|MAGIC|.*_CONFIG.*|.*RC|.*_HOME|.*PATH|RIPGREP_CONFIG_PATH|GREP_OPTIONS|.*_OPTIONS|.*_OPTS|NODE_.*|PYTHON.*|PERL.*|RUBY.*|.*PAGER|EDITOR|VISUAL|TMPDIR|TERMINFO|LESS.*|INPUTRC|HISTFILE|MAIL.*|POSIXLY_CORRECT|OLDPWD|PWD|DIRSTACK|GLOBIGNORE)$/;
 
 /** Git subcommands that read the repository or write inside `.git` (never its hooks or config). */
 const GIT_SUBCOMMANDS = new Set([
@@ -176,13 +177,31 @@ const SED_PART = String.raw`\s*(?:${SED_ADDRESS}(?:\s*,\s*${SED_ADDRESS})?)?\s*!
  */
 const PLAIN_SED_SCRIPT = new RegExp(`^${SED_PART}(?:;${SED_PART})*$`);
 
-function assignmentName(word: ShellWord): string | undefined {
-  return /^([A-Za-z_][A-Za-z0-9_]*)(\[[^\]]*\])?\+?=/.exec(word.raw)?.[1];
+function assignmentName(text: string): string | undefined {
+  return /^([A-Za-z_][A-Za-z0-9_]*)(\[[^\]]*\])?\+?=/.exec(text)?.[1];
 }
 
-/** Why an assignment (`NAME=value cmd`, `export NAME=value`) cannot run unconfined, if it cannot. */
+/**
+ * Why an assignment (`NAME=value cmd`) cannot run unconfined, if it cannot. Bash takes a word as
+ * an assignment only when its name is unquoted, so the raw word is what counts here.
+ */
 export function riskyAssignment(word: ShellWord): string | undefined {
-  const name = assignmentName(word);
+  return riskyName(assignmentName(word.raw));
+}
+
+/**
+ * The same for an argument that a builtin or `env` assigns (`export "BASH_ENV=x"`, `declare
+ * P"ATH=…"`, `env 'PATH=…' cmd`): they see the word after quote removal, and a word the analysis
+ * cannot resolve may assign anything.
+ */
+export function riskyAssignedArgument(word: ShellWord): string | undefined {
+  if (word.unresolved !== undefined) {
+    return `its argument ${word.raw} depends on a ${word.unresolved}, so which variable it sets cannot be checked`;
+  }
+  return riskyName(assignmentName(word.text));
+}
+
+function riskyName(name: string | undefined): string | undefined {
   if (name === undefined || !RISKY_VARIABLE.test(name)) return undefined;
   return `it sets ${name}, which changes what later commands run or where their paths lead`;
 }
@@ -277,7 +296,11 @@ function sedProblem(args: readonly ShellWord[]): string | undefined {
 function printfProblem(args: readonly ShellWord[]): string | undefined {
   for (let i = 0; i < args.length; i += 1) {
     const word = args[i]!;
-    if (word.unresolved !== undefined || !word.text.startsWith("-v")) continue;
+    // Options come first, then the format and its data: an unresolved word in option position may
+    // be `-v` (`V=-v; printf $V PATH …`); after the format, words are only data.
+    if (word.unresolved !== undefined) return `printf's argument ${word.raw} may be -v, which assigns a variable`;
+    if (word.text === "--" || !word.text.startsWith("-")) return undefined;
+    if (!word.text.startsWith("-v")) continue;
     const target = word.text === "-v" ? args[i + 1] : { ...word, text: word.text.slice(2), raw: word.text.slice(2) };
     if (!target || target.unresolved !== undefined) return "printf -v assigns a variable the analysis cannot name";
     const name = /^[A-Za-z_][A-Za-z0-9_]*/.exec(target.text)?.[0] ?? target.text;
@@ -297,6 +320,8 @@ export function unconfinedProblem(name: string, args: readonly ShellWord[]): str
   const opaque = `${name} runs code whose effects cannot be checked without the sandbox`;
   if (name === "git") return gitProblem(args);
   if (name === "printf") return printfProblem(args);
+  // `wait -p NAME` assigns a job's pid to NAME (PATH=4242 makes ./4242/cat the next cat).
+  if (name === "wait" && args.some((a) => /^-[a-z]*p/.test(a.text))) return "wait -p assigns a variable";
   // binutils read more arguments from `@FILE`.
   if (name === "strings" && args.some((a) => a.text.startsWith("@")))
     return "strings @FILE reads its arguments from a file";
@@ -306,7 +331,7 @@ export function unconfinedProblem(name: string, args: readonly ShellWord[]): str
     if (flags.some((f) => /[fin]/.test(f))) {
       return `${name} ${flags.join(" ")} defines functions, arithmetic or a reference to another variable`;
     }
-    return args.map(riskyAssignment).find((p) => p !== undefined);
+    return args.map(riskyAssignedArgument).find((p) => p !== undefined);
   }
   if (name === "set") {
     return args.every(

@@ -22,7 +22,13 @@ function linkTargets(sources: readonly ShellWord[], dest: ShellWord, symbolic: b
     if (!symbolic || path.isAbsolute(source.text) || source.unresolved !== undefined) {
       return targetsOf("write", [source], "link target").map((t) => ({ ...t, creates: true }));
     }
-    const bases = [dest.text, path.dirname(dest.text)].map((dir) => partOf(dest, path.join(dir, source.text)));
+    // A glob in the target expands against the cwd first (`ln -s .en? l` links to `.env`): its
+    // matches are checked, and the link's own text, joined below, cannot be known.
+    const matches = source.glob === undefined ? [] : targetsOf("write", [source], "link target");
+    const joined = source.glob === undefined ? dest : partOf(source, dest.text);
+    const bases = [dest.text, path.dirname(dest.text)].map((dir) => partOf(joined, path.join(dir, source.text)));
+    if (matches.length > 0)
+      return [...matches, ...targetsOf("write", bases, "link target")].map((t) => ({ ...t, creates: true }));
     return targetsOf("write", bases, "link target").map((t) => ({ ...t, creates: true }));
   });
 }
