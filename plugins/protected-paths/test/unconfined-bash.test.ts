@@ -163,8 +163,11 @@ describe("bash without a sandbox (agent hooks): only what the analysis models ma
     ["cp -s .git/config l", /cp -s/],
     ["cp -l .git/config l", /cp -l/],
     ["cp --parents hooks/pre-commit .git", /--parents/],
-    ["ln -s .git/refs r; set -P; cd r/..; echo x > hooks/pre-commit", /set with operands|set -P/],
-    ["ln -s .git/refs r; cd -P r/..; echo x > hooks/pre-commit", /cd chose/],
+    // The link alone is refused first now (its target, read from r, names a folder .git under r).
+    ["ln -s .git/refs r; set -P; cd r/..; echo x > hooks/pre-commit", /set with operands|set -P|create the folder/],
+    ["ln -s .git/refs r; cd -P r/..; echo x > hooks/pre-commit", /cd chose|create the folder/],
+    ["set -P; cd src/..; echo x > hooks/pre-commit", /set with operands|set -P/],
+    ["cd -P src/..; echo x > hooks/pre-commit", /cd chose/],
     ["cd .git && printf x >> /proc/self/cwd/config", /\/proc path/],
     ["git --shallow-file status config core.fsmonitor x", /--shallow-file/],
     ["git branch -u master x", /branch -u/],
@@ -254,6 +257,23 @@ describe("bash without a sandbox (agent hooks): only what the analysis models ma
     ["git add -A && git commit -qm done", /\.env/],
     ["git add docs .", /\.env/],
     ["sleep 1 & wait -p PATH; cat src/app.ts", /wait -p/],
+    // Round seven: variables set by for, {NAME}> and unset; globs that become options or
+    // subscripts; git's other spelling of --all; here-documents inside $( ) and expanding bodies.
+    ["mkdir -p 10 && for PATH in 10; do cat src/app.ts; done", /sets PATH/],
+    ["for BASH_ENV in ./evil.sh; do export BASH_ENV; done; bash -c true", /sets BASH_ENV/],
+    ["export BASH_ENV", /sets BASH_ENV/],
+    [": {PATH}>/dev/null; cat src/app.ts", /assigns a variable/],
+    ["x='b[$(cat .env >&2)]'; : {a[x]}>/dev/null", /assigns a variable/],
+    ["unset PATH; cat src/app.ts", /sets PATH/],
+    ["touch ./-v && printf ?v PATH bin; cat src/app.ts", /may expand to an option/],
+    ["touch ./-f; date ?f .env", /may expand to an option/],
+    ['touch ./-i && sed -e "s/a/b/" ?i .claude/settings.json', /may expand to an option/],
+    ["touch ./-o && sort ?o .git/hooks/pre-commit src/app.ts", /may expand to an option/],
+    ["touch ./-t && cp ?t .git/hooks src/app.ts", /may expand to an option/],
+    ["git add --no-ignore-removal && git diff --cached", /\.env/],
+    ["echo $(cat <<EOF\nEOF)\ncat .env\nEOF\n)", /starts with its delimiter/],
+    ["touch \"a[x]\"; x='b[$(cat .env >&2)]'; test -v a?x?", /evaluates arithmetic/],
+    [`x='b[$(cat .env >&2)]'; v=abc; cat <<EOF\n${"$"}{v:x}\nEOF`, /here-document expands/],
   ])("refuses %j", (command, reason) => {
     const f = createFixture();
     expect(reasonOf(unconfined(f).check(exec(command)))).toMatch(reason);
@@ -332,5 +352,32 @@ describe("bash without a sandbox (agent hooks): only what the analysis models ma
     const options = { cwd: f.ws, home: f.home, unconfinedBash: "unconfined" as const };
     expect(createPolicy({ bash: "allow" }, options).check(exec("npm test")).allow).toBe(true);
     expect(reasonOf(createPolicy({ bash: "deny" }, options).check(exec("ls")))).toMatch(/disabled/);
+  });
+});
+
+describe("bash without a sandbox: globs that may expand to options", () => {
+  it("refuses a glob with no literal start when a file named like an option is there, and lets it run otherwise", () => {
+    const f = createFixture();
+    const policy = unconfined(f);
+    f.file("notes.md", "notes");
+    expect(policy.check(exec("printf ?v PATH bin")).allow).toBe(true);
+    expect(policy.check(exec("cat *.md")).allow).toBe(true);
+    expect(policy.check(exec("cat -- ?v")).allow).toBe(true);
+    f.file("-v", "");
+    expect(reasonOf(policy.check(exec("printf ?v PATH bin")))).toMatch(/may expand to an option/);
+    expect(reasonOf(policy.check(exec("cat ?v")))).toMatch(/may expand to an option/);
+    expect(policy.check(exec("cat -- ?v")).allow).toBe(true);
+    expect(policy.check(exec("cat ./?v")).allow).toBe(true);
+  });
+});
+
+describe("the write tool's effects: folders a write would create", () => {
+  it("refuses a write that creates a .git folder (a new repository), and allows ordinary new folders", () => {
+    const f = createFixture();
+    const policy = unconfined(f);
+    expect(reasonOf(policy.check({ kind: "write", path: "sub/.git/HEAD" }))).toMatch(/create the folder/);
+    expect(reasonOf(policy.check({ kind: "write", path: "sub/deeper/.git/objects/x" }))).toMatch(/create the folder/);
+    expect(policy.check({ kind: "write", path: "sub/deeper/notes.md" }).allow).toBe(true);
+    expect(policy.check({ kind: "write", path: "src/new.ts" }).allow).toBe(true);
   });
 });

@@ -23,13 +23,16 @@ export interface WriteDetails {
  * Contract: a target that is not a regular file (a FIFO, a device), or a hard link made after the
  * guards checked it, is refused before anything is written; an existing file is truncated only once
  * it is proven to be the target. Its previous text (UTF-8, at most 1 MiB) is read through the same
- * descriptor, so the diff describes exactly the file that was replaced.
+ * descriptor, so the diff describes exactly the file that was replaced; a file the guards deny
+ * reading gets no diff, since its old lines would reach every event subscriber and the session.
  */
 async function writeTarget(options: {
   target: string;
   displayPath: string;
   content: string;
   pins: ToolContext["pinnedTargets"];
+  /** The guards' read filter: a file they deny reading gets no diff (it would show its old lines). */
+  canRead: ToolContext["canRead"];
 }): Promise<Omit<WriteDetails, "path">> {
   const { target, displayPath } = options;
   const file = openVerified({ target, intent: "replace", displayPath });
@@ -37,8 +40,11 @@ async function writeTarget(options: {
     if (!file.stats.isFile()) throw new Error(`${displayPath} is not a regular file; nothing was written.`);
     refuseUncheckedFile({ pins: options.pins, target, stats: file.stats, displayPath, access: "write" });
     const data = Buffer.from(options.content, "utf8");
+    const readable = options.canRead?.(target) !== false;
     const before =
-      !file.created && file.stats.size <= MAX_DIFF_BYTES ? await readWhole(file).catch(() => undefined) : undefined;
+      readable && !file.created && file.stats.size <= MAX_DIFF_BYTES
+        ? await readWhole(file).catch(() => undefined)
+        : undefined;
     await writeWhole(file, data);
     const previous = before?.toString("utf8");
     const diff =
@@ -80,7 +86,13 @@ export function createWriteTool(options: { queue: FileMutationQueue }): AnyToolD
           if (ctx.signal.aborted) throw new Error(`Write to ${args.path} was aborted before it started.`);
           const access = "write";
           const target = checkedTarget({ absPath: resolved, queued: realTarget, displayPath: args.path, ctx, access });
-          return writeTarget({ target, displayPath: args.path, content: args.content, pins: ctx.pinnedTargets });
+          return writeTarget({
+            target,
+            displayPath: args.path,
+            content: args.content,
+            pins: ctx.pinnedTargets,
+            canRead: ctx.canRead,
+          });
         });
         return textResult(`Wrote ${written.bytes} ${written.bytes === 1 ? "byte" : "bytes"} to ${args.path}`, {
           path: absPath,

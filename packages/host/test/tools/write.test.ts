@@ -47,6 +47,22 @@ describe("write", () => {
     expect(replaced.details).toEqual({ path: binary, bytes: 4 });
   });
 
+  it("gives no diff of a file the guards' read filter denies (its old lines would reach every event subscriber)", async () => {
+    const dir = await tempDir();
+    const secret = path.join(dir, "key.pem");
+    await writeFile(secret, "pemsecret-KEY\n");
+    const { ctx } = context(dir);
+    ctx.canRead = (absolutePath) => absolutePath !== secret;
+    const result = await run(write, { path: "key.pem", content: "x\n" }, ctx);
+    expect(result.isError).toBeUndefined();
+    expect(result.details).toEqual({ path: secret, bytes: 2 });
+    expect(JSON.stringify(result)).not.toContain("pemsecret");
+    // A readable file keeps its diff.
+    await writeFile(path.join(dir, "notes.md"), "old\n");
+    const notes = await run(write, { path: "notes.md", content: "new\n" }, ctx);
+    expect(JSON.stringify(notes.details)).toContain("-old");
+  });
+
   it("writing an empty file reports 0 bytes", async () => {
     const dir = await tempDir();
     const result = await run(write, { path: "empty", content: "" }, context(dir).ctx);

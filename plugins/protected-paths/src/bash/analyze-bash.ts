@@ -1,4 +1,5 @@
 import path from "node:path";
+import { Minimatch } from "minimatch";
 import { showPath } from "../paths/path-text.ts";
 import { optionProblem } from "./allowed-options.ts";
 import { type CwdState, CwdTracker } from "./cwd-tracker.ts";
@@ -15,6 +16,7 @@ import {
   recursiveSearch,
   riskyAssignedArgument,
   riskyAssignment,
+  riskyName,
   UNCONFINED_READS,
   unconfinedProblem,
 } from "./unconfined-commands.ts";
@@ -41,6 +43,8 @@ const RESERVED = new Set(["!", "{", "}", "then", "do", "else", "elif", "if", "wh
 /** Heads of compound commands whose words are not a command (`for x in ...`, `[[ ... ]]`). */
 const COMPOUND_HEADS = new Set(["for", "select", "case", "[[", "function", "(("]);
 const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*(\[[^\]]*\])?\+?=/;
+/** Arithmetic (`$((`, `$[`, `${a[…]}`, `${x:y}`) and indirection (`${!x}`) in a word or a here-document. */
+const HIDDEN_CODE = /\$\(\(|\$\[|\$\{[^}]*\[|\$\{!|\$\{[^}:]*:[^-=?+}]/;
 /** `name[…]` with a subscript other than a plain number: bash evaluates it as arithmetic. */
 const EVALUATED_SUBSCRIPT = /[A-Za-z_][A-Za-z0-9_]*\[(?!\s*\d+\s*\])[^\]]*\]/;
 
@@ -101,11 +105,16 @@ class Analysis {
   readonly findings: BashFinding[] = [];
   readonly tracker: CwdTracker;
 
+  /** Globs that may expand to an option (`?v` with a file named `-v`), checked once the line is known. */
+  readonly optionGlobs: ShellWord[] = [];
+
   constructor(
     cwd: string,
     readonly home: string,
     /** Nothing confines the command: refuse whatever has effects the analysis does not model. */
     readonly unconfined: boolean,
+    /** Names in a directory, to tell whether a glob matches a name that starts with `-`. */
+    readonly listDir?: (dir: string) => readonly string[] | undefined,
   ) {
     this.tracker = new CwdTracker(cwd, home);
   }
@@ -122,8 +131,18 @@ class Analysis {
       return;
     }
     const tokenized = tokenizeShell(src, { home: this.home });
-    if (tokenized.ok) for (const tokens of [tokenized.tokens, ...tokenized.nested]) this.#tokens(tokens, depth);
-    else this.#unparseable(tokenized.problem);
+    if (!tokenized.ok) {
+      this.#unparseable(tokenized.problem);
+      return;
+    }
+    // An unquoted here-document expands like a word: `${v:x}` or `${a[x]}` in it is arithmetic.
+    const hidden = this.unconfined ? tokenized.bodies.find((body) => HIDDEN_CODE.test(body)) : undefined;
+    if (hidden !== undefined) {
+      const why = "a here-document expands arithmetic or indirection, which can run commands hidden in variables";
+      this.#problem("bash unconfined", why);
+      return;
+    }
+    for (const tokens of [tokenized.tokens, ...tokenized.nested]) this.#tokens(tokens, depth);
   }
 
   #tokens(tokens: readonly ShellToken[], depth: number): void {
@@ -165,6 +184,10 @@ class Analysis {
         const why = `${words[0]!.text} hides commands (or arithmetic that can run them) from the analysis`;
         this.#problem("bash unconfined", why);
       }
+      // The loop assigns its variable (`for PATH in bin; do cat x; done`).
+      const variable = words[0]!.text === "for" ? words[1] : undefined;
+      const risky = this.unconfined && variable ? riskyName(variable.text) : undefined;
+      if (risky) this.#problem("bash unconfined", risky);
       return;
     }
     this.#run(words, depth, false);
@@ -183,7 +206,7 @@ class Analysis {
     }
     const name = path.basename(first.text);
     if (this.unconfined) {
-      const problem = this.#unconfinedProblem(first, name, args);
+      const problem = this.#optionGlobProblem(name, args) ?? this.#unconfinedProblem(first, name, args);
       if (problem) {
         this.#problem("bash unconfined", problem);
         return;
@@ -208,6 +231,33 @@ class Analysis {
       const unknown = parsed.flags.has("P") || stacked || operand?.text === "-";
       this.tracker.cd(unknown ? PHYSICAL_CD : operand);
     } else this.#extract(name, args, depth, recursive);
+  }
+
+  /**
+   * A glob with no literal start, in option position, may expand to an option: with a file named
+   * `-v`, `printf ?v PATH bin` is `printf -v PATH bin`, `sed ?i`/`sort ?o`/`cp ?t` write elsewhere.
+   * Refused when such a file is there now; kept for the end of the line otherwise, which refuses
+   * it if the line could create one (`touch ./-v && printf ?v …`).
+   */
+  #optionGlobProblem(name: string, args: readonly ShellWord[]): string | undefined {
+    if (name === "echo") return undefined;
+    const end = args.findIndex((a) => a.text === "--" && a.glob === undefined);
+    const globs = (end === -1 ? args : args.slice(0, end)).filter(
+      (a) => a.glob !== undefined && /^[*?[]/.test(a.glob) && !a.glob.includes("/"),
+    );
+    if (globs.length === 0) return undefined;
+    const state = this.tracker.snapshot();
+    for (const glob of globs) {
+      const matcher = new Minimatch(glob.glob as string, { dot: true, nonegate: true });
+      const dashed = state.dirs.some((dir) =>
+        (this.listDir?.(dir) ?? []).some((entry) => entry.startsWith("-") && matcher.match(entry)),
+      );
+      if (state.unknown || dashed) {
+        return `${name}'s argument ${glob.raw} may expand to an option (a file whose name starts with -); write ./${glob.raw} or put -- before it`;
+      }
+      this.optionGlobs.push(glob);
+    }
+    return undefined;
   }
 
   /** Commands an unconfined run may not contain: see `unconfinedProblem`; wrappers that change the user. */
@@ -248,12 +298,18 @@ class Analysis {
    */
   #hiddenCode(command: SimpleCommand): boolean {
     const words = [...command.words, ...command.redirects.flatMap((r) => redirectTargets(r).map((t) => t.word))];
-    const word = words.find((w) => /\$\(\(|\$\[|\$\{[^}]*\[|\$\{!|\$\{[^}:]*:[^-=?+}]/.test(w.raw));
+    const word = words.find((w) => HIDDEN_CODE.test(w.raw));
     const name = path.basename(command.words[0]?.text ?? "");
     const builtin = SUBSCRIPT_BUILTINS.has(name);
     // A subscript other than a plain number is arithmetic, which evaluates variables named in it,
     // recursively, as expressions: `x='y[$(cat .env)]'; unset 'a[x]'` runs the cat.
-    const subscript = builtin ? command.words.slice(1).find((w) => EVALUATED_SUBSCRIPT.test(w.text)) : undefined;
+    // A glob may expand to a subscript too (`test -v a?x?` with a file named `a[x]`).
+    const subscript = builtin
+      ? command.words.find(
+          (w, i) =>
+            i > 0 && (EVALUATED_SUBSCRIPT.test(w.text) || (w.glob !== undefined && namesVariable(command.words, i))),
+        )
+      : undefined;
     const found = word ?? subscript ?? (name === "let" ? command.words[0] : undefined);
     if (!found) return false;
     this.#problem("bash unconfined", `${found.raw} evaluates arithmetic, which can run commands hidden in variables`);
@@ -316,11 +372,33 @@ class Analysis {
  */
 export function analyzeBash(
   command: string,
-  options: { cwd: string; home: string; unconfined?: boolean },
+  options: {
+    cwd: string;
+    home: string;
+    unconfined?: boolean;
+    /** The names in a directory (for globs that may expand to options; unconfined only). */
+    listDir?: (dir: string) => readonly string[] | undefined;
+  },
 ): BashFinding[] {
-  const analysis = new Analysis(options.cwd, options.home, options.unconfined === true);
+  const analysis = new Analysis(options.cwd, options.home, options.unconfined === true, options.listDir);
   analysis.source(command, 0);
+  const glob = analysis.optionGlobs[0];
+  if (glob && analysis.findings.some(mayCreateDashName)) {
+    analysis.findings.push({
+      kind: "problem",
+      rule: "bash unconfined",
+      why: `${glob.raw} may expand to an option (a file whose name starts with -) that the same command line could create; write ./${glob.raw} or put -- before it`,
+    });
+  }
   return analysis.findings;
+}
+
+/** A write that may create an entry whose name starts with `-`: named so, or not known before it runs. */
+function mayCreateDashName(finding: BashFinding): boolean {
+  if (finding.kind !== "target" || finding.access !== "write") return false;
+  const { word } = finding;
+  if (word.glob !== undefined || word.unresolved !== undefined || finding.into !== undefined) return true;
+  return path.basename(word.text).startsWith("-");
 }
 
 /** `env [-i] [-u NAME] NAME=value… command`: the assignments before the command, after quote removal. */
@@ -352,4 +430,13 @@ function inertUnresolved(name: string, args: readonly ShellWord[]): ShellWord | 
       a.unresolved !== undefined &&
       (!/^"[^"]*"$/.test(a.raw) || args[i - 1]?.text === "-v" || args[i - 1]?.text === "-R"),
   );
+}
+
+/** Whether word `i` of a builtin's command line is a variable name (printf -v X, test -v X, unset X…). */
+function namesVariable(words: readonly ShellWord[], i: number): boolean {
+  const name = path.basename(words[0]?.text ?? "");
+  const before = words[i - 1]?.text;
+  if (name === "printf") return before === "-v";
+  if (name === "test" || name === "[" || name === "[[") return before === "-v" || before === "-R";
+  return true;
 }

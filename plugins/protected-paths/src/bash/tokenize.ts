@@ -8,7 +8,15 @@ const REDIRECT_OPS = ["&>>", "&>", "<<<", "<<-", "<<", "<>", "<&", ">&", ">>", "
 const PROCESS_SUBSTITUTION_PATH = "/dev/fd/63";
 
 /** A command line split into tokens, plus the command lines nested in `$(...)`, backticks and `<(...)`. */
-export type Tokenized = { ok: true; tokens: ShellToken[]; nested: ShellToken[][] } | { ok: false; problem: string };
+export type Tokenized =
+  | {
+      ok: true;
+      tokens: ShellToken[];
+      nested: ShellToken[][];
+      /** The bodies of unquoted here-documents: bash expands them (parameters, arithmetic). */
+      bodies: string[];
+    }
+  | { ok: false; problem: string };
 
 /** Where the scanner is in `case WORD in PATTERN) BODY ;; esac`. */
 type CaseState = "header" | "pattern" | "body";
@@ -22,6 +30,7 @@ interface Heredoc {
 class Scanner implements WordCursor {
   readonly tokens: ShellToken[] = [];
   readonly nested: ShellToken[][] = [];
+  readonly bodies: string[] = [];
   pos: number;
   #parens = 0;
   #pendingDelimiter: string | undefined;
@@ -135,6 +144,11 @@ class Scanner implements WordCursor {
     const word = scanWord(this);
     const next = this.src[this.pos];
     if (/^\d+$/.test(word.raw) && (next === "<" || next === ">") && this.#redirect(word.raw)) return;
+    // `{NAME}>file` stores the descriptor's number in NAME (`{PATH}>/dev/null`), and `{a[x]}>`
+    // evaluates a subscript: a variable assignment the analysis does not follow.
+    if (/^\{.*\}$/.test(word.raw) && (next === "<" || next === ">")) {
+      throw new ShellSyntaxError(`the redirection ${word.raw}${next} assigns a variable, which is not analysed`);
+    }
     if (this.#pendingDelimiter !== undefined) {
       // Where bash ends a here-document with such a delimiter is not worth guessing: a wrong guess
       // runs the lines after it unchecked (`<<$'AB'` ends at `AB`; `<<E\` + newline + `OF` at `EOF`).
@@ -170,14 +184,24 @@ class Scanner implements WordCursor {
         const continued = doc.expand && /(^|[^\\])(\\\\)*\\$/.test(line);
         logical += continued ? line.slice(0, -1) : line;
         if (continued) continue;
-        const candidate = logical;
+        const candidate = doc.strip ? logical.replace(/^\t+/, "") : logical;
         logical = "";
-        if ((doc.strip ? candidate.replace(/^\t+/, "") : candidate) === doc.delimiter) {
+        if (candidate === doc.delimiter) {
           end = at;
           break;
         }
+        // Inside $( … ) bash also ends it at a line the delimiter only starts (`EOF)`): refused
+        // rather than guessed, as the lines after it would run unchecked.
+        if (this.options.depth > 0 && doc.delimiter !== "" && candidate.startsWith(doc.delimiter)) {
+          throw new ShellSyntaxError(
+            `a line of a here-document inside a command substitution starts with its delimiter (${doc.delimiter})`,
+          );
+        }
       }
-      if (doc.expand) this.substitutionsIn(this.src.slice(start, end));
+      if (doc.expand) {
+        this.bodies.push(this.src.slice(start, end));
+        this.substitutionsIn(this.src.slice(start, end));
+      }
     }
   }
 
@@ -194,6 +218,7 @@ class Scanner implements WordCursor {
     const inner = new Scanner(text, start, { ...this.options, depth: this.options.depth + 1, nested: true });
     const end = inner.run();
     this.nested.push(inner.tokens, ...inner.nested);
+    this.bodies.push(...inner.bodies);
     return end;
   }
 
@@ -209,6 +234,7 @@ class Scanner implements WordCursor {
         const inner = new Scanner(body, 0, { ...this.options, depth: this.options.depth + 1, nested: false });
         inner.run();
         this.nested.push(inner.tokens, ...inner.nested);
+        this.bodies.push(...inner.bodies);
         return i + 1;
       } else body += ch;
     }
@@ -252,7 +278,7 @@ export function tokenizeShell(source: string, options: { home: string }): Tokeni
   try {
     const scanner = new Scanner(source, 0, { home: options.home, depth: 0, nested: false });
     scanner.run();
-    return { ok: true, tokens: scanner.tokens, nested: scanner.nested };
+    return { ok: true, tokens: scanner.tokens, nested: scanner.nested, bodies: scanner.bodies };
   } catch (error) {
     if (error instanceof ShellSyntaxError) return { ok: false, problem: error.message };
     throw error;

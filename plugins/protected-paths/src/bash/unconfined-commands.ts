@@ -107,7 +107,7 @@ function gitValues(sub: string | undefined) {
   return {
     short: sub === "commit" ? "mn" : "n",
     long: ["message", "author", "date", "grep", "since", "until", "max-count"],
-    flags: ["force", "all"],
+    flags: ["force", "all", "no-ignore-removal"],
   };
 }
 
@@ -126,7 +126,7 @@ const gitReads: CommandExtractor = (args) => {
   // is the agent's to change (`printf 'x\n' > .gitignore && git add .`).
   const staging = parsed.operands[0]?.text === "add";
   // `-A`/`--all` (or a forced add) with no pathspec: the whole tree.
-  const everything = staging && words.length === 0 && hasFlag(parsed, "A", "all", "f", "force");
+  const everything = staging && words.length === 0 && hasFlag(parsed, "A", "all", "no-ignore-removal", "f", "force");
   return { targets: targetsOf("read", everything ? [literalWord(".")] : words, "git", staging) };
 };
 
@@ -198,10 +198,12 @@ export function riskyAssignedArgument(word: ShellWord): string | undefined {
   if (word.unresolved !== undefined) {
     return `its argument ${word.raw} depends on a ${word.unresolved}, so which variable it sets cannot be checked`;
   }
-  return riskyName(assignmentName(word.text));
+  // A bare name counts too: `export BASH_ENV` exports what a loop or a read set, `unset PATH` runs ./cat.
+  return riskyName(assignmentName(word.text) ?? /^[A-Za-z_][A-Za-z0-9_]*$/.exec(word.text)?.[0]);
 }
 
-function riskyName(name: string | undefined): string | undefined {
+/** Why setting the variable `name` cannot run unconfined (`for PATH in …`), if it cannot. */
+export function riskyName(name: string | undefined): string | undefined {
   if (name === undefined || !RISKY_VARIABLE.test(name)) return undefined;
   return `it sets ${name}, which changes what later commands run or where their paths lead`;
 }
@@ -322,6 +324,7 @@ export function unconfinedProblem(name: string, args: readonly ShellWord[]): str
   if (name === "printf") return printfProblem(args);
   // `wait -p NAME` assigns a job's pid to NAME (PATH=4242 makes ./4242/cat the next cat).
   if (name === "wait" && args.some((a) => /^-[a-z]*p/.test(a.text))) return "wait -p assigns a variable";
+  if (name === "unset") return args.map(riskyAssignedArgument).find((p) => p !== undefined);
   // binutils read more arguments from `@FILE`.
   if (name === "strings" && args.some((a) => a.text.startsWith("@")))
     return "strings @FILE reads its arguments from a file";

@@ -188,7 +188,8 @@ export function checkExec(ctx: PolicyContext, options: { mode: BashMode; command
     return deny({ subject, why: "the command is not a string", rule: "non-string command" });
   }
   const spellings: Spelling[] = [];
-  for (const finding of analyzeBash(options.command, { cwd: ctx.cwd, home: ctx.home, unconfined: strict })) {
+  const listDir = (dir: string) => ctx.fs.readdir(dir)?.map((entry) => entry.name);
+  for (const finding of analyzeBash(options.command, { cwd: ctx.cwd, home: ctx.home, unconfined: strict, listDir })) {
     if (finding.kind === "problem") {
       // In sandbox mode what the analysis cannot follow runs confined; it is not a reason to refuse.
       if (precheck) continue;

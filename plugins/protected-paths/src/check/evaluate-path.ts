@@ -1,3 +1,4 @@
+import path from "node:path";
 import type { CheckedFileIdentity } from "@gatehouse/sdk";
 import { checkPathText, showPath } from "../paths/path-text.ts";
 import { type PathViews, type Spelling, spellPath } from "../paths/spellings.ts";
@@ -131,6 +132,15 @@ export function evaluatePath(
     const real = views.reals[i] as string;
     const info = ctx.fs.lstat(real);
     if (i === 0) identity = info ? { dev: info.dev, ino: info.ino } : "absent";
+    if (info === undefined && access === "write") {
+      const created = createdFolderRule(ctx, rules, real);
+      if (created) {
+        return refuse(
+          created.rule.label,
+          `${resolvesTo(views, real)}it would create the folder ${showPath(created.dir)}, and ${created.rule.why}`,
+        );
+      }
+    }
     if (!info?.isFile || info.nlink < 2) continue;
     if (access === "write") {
       return refuse(
@@ -145,4 +155,27 @@ export function evaluatePath(
     }
   }
   return identity === undefined ? { ok: true, views } : { ok: true, views, identity };
+}
+
+/** How far up a write's missing folders are looked for (deeper ones are refused as unknowable). */
+const MAX_CREATED_FOLDERS = 64;
+
+/**
+ * The first rule denying a folder a write to the absent `real` would create (the write tool makes
+ * missing parents): `sub/.git/HEAD` creates `sub/.git`, a repository no check of the file saw.
+ * Contract: walks up from the parent of `real` while nothing exists there, checking each folder.
+ */
+function createdFolderRule(
+  ctx: PolicyContext,
+  rules: readonly DenyRule[],
+  real: string,
+): { rule: DenyRule; dir: string } | undefined {
+  let dir = path.dirname(real);
+  for (let depth = 0; depth < MAX_CREATED_FOLDERS && dir !== path.dirname(dir); depth += 1) {
+    if (ctx.fs.lstat(dir) !== undefined) return undefined;
+    const rule = firstDenyingRule(ctx, rules, dir);
+    if (rule) return { rule, dir };
+    dir = path.dirname(dir);
+  }
+  return undefined;
 }
