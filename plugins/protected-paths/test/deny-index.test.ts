@@ -83,6 +83,17 @@ describe("the deny index", () => {
     expect(listed(f, index).filter((l) => l.includes("node_modules"))).toEqual([]);
   });
 
+  it("a folder named node_modules inside .git is the repository's own: protected paths there are indexed", () => {
+    const f = createFixture();
+    f.file(".git/modules/node_modules/hooks/post-checkout", "#!/bin/sh\n");
+    f.file(".git/modules/node_modules/config", "[core]\n");
+    const index = indexOf(f);
+    index.refresh();
+    const git = listed(f, index).filter((l) => l.includes("node_modules"));
+    expect(git.some((l) => l.includes(".git/modules/node_modules/hooks"))).toBe(true);
+    expect(git.some((l) => l.includes(".git/modules/node_modules/config"))).toBe(true);
+  });
+
   it("names the hard links of protected files anywhere in the tree", () => {
     const f = createFixture();
     f.dir("docs");

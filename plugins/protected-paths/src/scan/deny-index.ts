@@ -245,7 +245,9 @@ export class DenyIndex {
     this.#dirs.set(dir, state);
     const subdirs: { dir: string; st: Stats; inherited: DirState["inherited"] }[] = [];
     for (const entry of entries) {
-      if (DEPENDENCY_DIRS.has(entry.name) && entry.isDirectory()) continue;
+      // Only dependency folders of the project: one inside `.git` (`.git/modules/node_modules/hooks`)
+      // is the repository's own, and every rule applies there.
+      if (DEPENDENCY_DIRS.has(entry.name) && entry.isDirectory() && !this.#insideGit(dir)) continue;
       const full = path.join(dir, entry.name);
       const found = this.#match(full, entry.name, inherited, entry.isSymbolicLink());
       if (found) {
@@ -264,6 +266,11 @@ export class DenyIndex {
     for (const known of before?.matched ?? []) if (!state.matched.has(known)) this.#matches.delete(known);
     for (const known of before?.subdirs ?? []) if (!state.subdirs.has(known)) this.#drop(known);
     return subdirs;
+  }
+
+  /** Whether `dir` is or lies inside a folder named `.git` (as the filesystem compares names). */
+  #insideGit(dir: string): boolean {
+    return dir.split(path.sep).some((segment) => this.#fold(segment) === this.#fold(".git"));
   }
 
   #match(full: string, name: string, inherited: DirState["inherited"], link: boolean): DenyMatch | undefined {
