@@ -274,6 +274,16 @@ describe("bash without a sandbox (agent hooks): only what the analysis models ma
     ["echo $(cat <<EOF\nEOF)\ncat .env\nEOF\n)", /starts with its delimiter/],
     ["touch \"a[x]\"; x='b[$(cat .env >&2)]'; test -v a?x?", /evaluates arithmetic/],
     [`x='b[$(cat .env >&2)]'; v=abc; cat <<EOF\n${"$"}{v:x}\nEOF`, /here-document expands/],
+    // Round eight: diff of folders, bracket forms the glob library does not know, find's {} in a
+    // longer word and -execdir, sed backup suffixes with a slash.
+    ["diff -N . src", /\.env/],
+    ["diff --new-file . src", /\.env/],
+    ["cat .[x[=e=]]nv", /bracket expression/],
+    ["printf 'x' >> .git/confi[x[.g.]]", /bracket expression/],
+    ["touch .en && find . -maxdepth 1 -name .en -exec cat {}v \\;", /path find puts into/],
+    ["find . -path ./.git/hooks -exec cp src/app.ts {}/pre-commit \\;", /path find puts into/],
+    ["find .git/hooks -name x -execdir cp /tmp/evil pre-commit \\;", /find -execdir/],
+    ["sed -i'.git/*' s/x/x/ src/app.ts", /suffix with a \//],
   ])("refuses %j", (command, reason) => {
     const f = createFixture();
     expect(reasonOf(unconfined(f).check(exec(command)))).toMatch(reason);
@@ -379,5 +389,20 @@ describe("the write tool's effects: folders a write would create", () => {
     expect(reasonOf(policy.check({ kind: "write", path: "sub/deeper/.git/objects/x" }))).toMatch(/create the folder/);
     expect(policy.check({ kind: "write", path: "sub/deeper/notes.md" }).allow).toBe(true);
     expect(policy.check({ kind: "write", path: "src/new.ts" }).allow).toBe(true);
+  });
+});
+
+describe("bash without a sandbox: links", () => {
+  it("resolves a link's target through the link's real folder, and refuses a tree read that could follow a link", () => {
+    const f = createFixture();
+    f.dir("a/b");
+    f.dir("m");
+    symlinkSync("../../m", path.join(f.ws, "a/b/lm"));
+    const policy = unconfined(f);
+    // a/b/lm/.. is the project itself (lm leads to m): a link there would expose it below m.
+    expect(reasonOf(policy.check(exec("ln -s .. a/b/lm/r")))).toMatch(/workspace root|contains/);
+    symlinkSync("..", path.join(f.ws, "m/r"));
+    expect(reasonOf(policy.check(exec("grep -R SECRET m")))).toMatch(/symbolic link/);
+    expect(policy.check(exec("grep -r SECRET src")).allow).toBe(true);
   });
 });

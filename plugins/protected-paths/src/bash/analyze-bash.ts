@@ -170,6 +170,20 @@ class Analysis {
     const words = [...command.words];
     const literal = (w: ShellWord | undefined) => w !== undefined && w.raw === w.text;
     if (this.unconfined && this.#hiddenCode(command)) return;
+    // Equivalence classes and collating symbols (`.[x[=e=]]nv` is `.env` to bash) are not
+    // matched by the glob library the analysis expands with: refused rather than misread.
+    const bracket = this.unconfined
+      ? [...command.words, ...command.redirects.flatMap((r) => redirectTargets(r).map((t) => t.word))].find(
+          (w) => w.glob !== undefined && /\[[^\]]*\[[=.]/.test(w.glob),
+        )
+      : undefined;
+    if (bracket) {
+      this.#problem(
+        "bash unconfined",
+        `${bracket.raw} uses a [= =] or [. .] bracket expression, which the analysis cannot match`,
+      );
+      return;
+    }
     while (words[0] && ((literal(words[0]) && RESERVED.has(words[0].text)) || ASSIGNMENT.test(words[0].raw))) {
       const risky = this.unconfined ? (riskyAssignment(words[0]) ?? subscriptProblem(words[0].raw)) : undefined;
       if (risky) {

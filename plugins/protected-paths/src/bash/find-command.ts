@@ -85,7 +85,20 @@ export function findEffects(args: readonly ShellWord[]): CommandEffects {
       const inner: ShellWord[] = [];
       // `;` ends the command; `+` only right after `{}` (`-exec cat + .env ;` passes `+` and `.env` to cat).
       for (i += 1; i < args.length && !endsExec(args, i); i += 1) inner.push(args[i]!);
-      for (const start of starts) commands.push(inner.map((w) => (w.text.includes("{}") ? substitute(w, start) : w)));
+      // find puts each path it finds wherever `{}` stands, inside longer words too (`{}v` is
+      // `./.env` for `./.en`), and -execdir runs the command in the found file's folder: both
+      // are only known as it runs.
+      const elsewhere = action === "-execdir" || action === "-okdir";
+      const unknown = (w: ShellWord, why: string): ShellWord => ({ ...w, glob: undefined, unresolved: why });
+      for (const start of starts) {
+        commands.push(
+          inner.map((w) => {
+            if (elsewhere) return unknown(w, `folder find ${action} runs it in`);
+            if (w.text === "{}") return substitute(w, start);
+            return w.text.includes("{}") ? unknown(w, "path find puts into {}") : w;
+          }),
+        );
+      }
     } else if (FILE_ACTIONS.has(action)) {
       const file = args[i + 1];
       if (file) targets.push({ access: "write", word: file, via: `find ${action}` });

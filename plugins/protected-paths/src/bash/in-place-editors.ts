@@ -16,6 +16,11 @@ interface EditorArgs {
 }
 
 function backupOf(file: ShellWord, suffix: string): ShellWord {
+  // With a `/` in it, GNU sed puts the file's whole given path where `*` stands (`-i'.git/*'`
+  // on `hooks/pre-commit` makes `.git/hooks/pre-commit`): refused as not known before it runs.
+  if (suffix.includes("/")) {
+    return { ...partOf(file, file.text + suffix), unresolved: "backup path sed builds from a suffix with a /" };
+  }
   if (!suffix.includes("*")) return partOf(file, file.text + suffix);
   const name = suffix.replaceAll("*", path.basename(file.text));
   return partOf(file, name.includes("/") ? name : path.join(path.dirname(file.text), name));

@@ -1,5 +1,5 @@
 import { DIFF_SPEC, GREP_SPEC, RG_SPEC } from "./option-specs.ts";
-import { type ArgSpec, hasFlag, parseArgs } from "./parse-args.ts";
+import { type ArgSpec, parseArgs } from "./parse-args.ts";
 import type { CommandExtractor } from "./target-spec.ts";
 import { targetsOf } from "./target-spec.ts";
 
@@ -39,12 +39,14 @@ const source: CommandExtractor = (args) => {
 const head = operandsRead("head", { short: "nc", long: ["lines", "bytes"] });
 const tail = operandsRead("tail", { short: "ncs", long: ["lines", "bytes", "sleep-interval", "pid"] });
 
-/** diff: its operands and `--from-file`/`--to-file` are read, whole trees with `-r`. */
+/**
+ * diff: its operands and `--from-file`/`--to-file` are read, as whole trees: a directory operand
+ * compares the files in it even without `-r` (`diff -N . src` prints `.env` whole).
+ */
 const diff: CommandExtractor = (args) => {
   const parsed = parseArgs(args, DIFF_SPEC);
   const named = [...(parsed.values.get("from-file") ?? []), ...(parsed.values.get("to-file") ?? [])];
-  const tree = hasFlag(parsed, "r", "recursive");
-  return { targets: targetsOf("read", [...named, ...parsed.operands], "diff", tree) };
+  return { targets: targetsOf("read", [...named, ...parsed.operands], "diff", true) };
 };
 
 /** Commands whose read targets the analysis knows (best effort, for `denyRead`). */

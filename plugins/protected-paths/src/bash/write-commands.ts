@@ -26,7 +26,10 @@ function linkTargets(sources: readonly ShellWord[], dest: ShellWord, symbolic: b
     // matches are checked, and the link's own text, joined below, cannot be known.
     const matches = source.glob === undefined ? [] : targetsOf("write", [source], "link target");
     const joined = source.glob === undefined ? dest : partOf(source, dest.text);
-    const bases = [dest.text, path.dirname(dest.text)].map((dir) => partOf(joined, path.join(dir, source.text)));
+    // Joined as written, not normalised: `..` after a folder that is a symbolic link leads where
+    // the link leads (`ln -s .. a/lm/r` with a/lm -> ../m links m/r to the project), and the
+    // checker resolves it as the kernel will.
+    const bases = [dest.text, path.dirname(dest.text)].map((dir) => partOf(joined, `${dir}/${source.text}`));
     if (matches.length > 0)
       return [...matches, ...targetsOf("write", bases, "link target")].map((t) => ({ ...t, creates: true }));
     return targetsOf("write", bases, "link target").map((t) => ({ ...t, creates: true }));

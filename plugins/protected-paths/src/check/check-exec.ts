@@ -51,9 +51,16 @@ function checkBelow(check: TargetCheck, subject: string, reals: readonly string[
   const rules = check.target.access === "write" ? ctx.rules.write : ctx.rules.read;
   for (const real of reals) {
     if (!ctx.fs.lstat(real)?.isDirectory) continue;
-    const scan = scanBelow(ctx, real, rules, { skipHidden: check.target.skipsHidden === true });
+    // Unconfined, a read of a tree may follow its links (grep -R, diff, rg -L) out of it.
+    const links = check.strict && check.target.access === "read";
+    const scan = scanBelow(ctx, real, rules, { skipHidden: check.target.skipsHidden === true, links });
     if (scan && "tooMany" in scan) {
       const why = `it holds more than ${MAX_SCANNED_ENTRIES} entries, too many to check for protected files; name narrower paths`;
+      return deny({ subject, why, rule: "bash recursive target" });
+    }
+    if (scan && "link" in scan) {
+      const rel = path.relative(dir, scan.link);
+      const why = `it contains the symbolic link ${showPath(rel.startsWith("..") ? scan.link : rel)}, which a read of the whole tree may follow out of it; name the files`;
       return deny({ subject, why, rule: "bash recursive target" });
     }
     if (scan) {

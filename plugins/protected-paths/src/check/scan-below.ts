@@ -7,7 +7,7 @@ import type { PolicyContext } from "./policy-context.ts";
 export const MAX_SCANNED_ENTRIES = 10_000;
 
 /** What a scan below a directory found. */
-export type ScanResult = { found: string; rule: DenyRule } | { tooMany: true } | undefined;
+export type ScanResult = { found: string; rule: DenyRule } | { tooMany: true } | { link: string } | undefined;
 
 /**
  * Looks for a path below `dir` that one of `rules` denies, breadth first, without following
@@ -20,7 +20,11 @@ export function scanBelow(
   ctx: PolicyContext,
   dir: string,
   rules: readonly DenyRule[],
-  options: { skipHidden?: boolean } = {},
+  options: {
+    skipHidden?: boolean;
+    /** The reader may follow symbolic links (grep -R, diff, rg -L): any link below is reported. */
+    links?: boolean;
+  } = {},
 ): ScanResult {
   const queue = [dir];
   let seen = 0;
@@ -33,6 +37,7 @@ export function scanBelow(
       const view = matchView(ctx, full);
       const rule = rules.find((r) => r.matches(view));
       if (rule) return { found: full, rule };
+      if (options.links && entry.isSymbolicLink) return { link: full };
       if (entry.isDirectory && !entry.isSymbolicLink) queue.push(full);
     }
   }

@@ -8,6 +8,7 @@ import type { DenyIndex } from "../scan/deny-index.ts";
 import { planLayout } from "./plan-layout.ts";
 import { describeRemoval, quarantine, removePlaceholders } from "./quarantine.ts";
 import { baselineOf, reviewRun, ViolationLog } from "./review-run.ts";
+import { indexStamp, stagedDependencyRepositories } from "./staged-repositories.ts";
 
 /** Makes the sandbox profile of each confined call from one policy. */
 export interface SandboxPlanner {
@@ -92,6 +93,9 @@ export function createSandboxPlanner(options: {
             return [p, st ? { dev: st.dev, ino: st.ino, ctimeMs: st.ctimeMs } : undefined] as const;
           }),
         );
+        // What each root's git index was: a run that stages something is checked for repositories
+        // it planted in node_modules (which the index does not walk) and staged as submodules.
+        const stamps = ctx.roots.map((r) => ({ root: r.real, stamp: indexStamp(r.real) }));
         const mark = log.mark();
         running.add(layout);
         const remove = (p: string, then?: () => void) => {
@@ -110,6 +114,17 @@ export function createSandboxPlanner(options: {
             try {
               removePlaceholders(masks);
               const violations = reviewRun({ index, baseline, log, mark, remove, writable });
+              const gitRule = ctx.rules.write.find((r) => r.label === "default denyWrite .git");
+              for (const { root, stamp } of stamps) {
+                if (gitRule === undefined || indexStamp(root) === stamp) continue;
+                for (const repo of stagedDependencyRepositories(root)) {
+                  if (violations.some((v) => v.path === repo)) continue;
+                  const fate = remove(repo);
+                  const reason = `The command staged ${showPath(path.dirname(repo))} as a submodule with a repository of its own in a dependency folder, which git run in the project would enter and configure itself from (${gitRule.label}); the repository was ${fate}.`;
+                  log.record({ path: repo, rule: gitRule.label, reason });
+                  violations.push({ path: repo, rule: gitRule.label, reason });
+                }
+              }
               for (const { path: p, rule } of absent) {
                 if (lstatSync(p, { throwIfNoEntry: false }) === undefined) continue;
                 if (violations.some((v) => v.path === p)) continue;
