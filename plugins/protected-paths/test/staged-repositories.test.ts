@@ -3,38 +3,60 @@ import { mkdirSync, mkdtempSync, realpathSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { indexStamp, stagedDependencyRepositories } from "../src/sandbox/staged-repositories.ts";
+import { StagedDependencies, stagedDependencyFolders } from "../src/sandbox/staged-repositories.ts";
 
 const git = (cwd: string, ...args: string[]) =>
   execFileSync("git", ["-c", "user.email=t@t", "-c", "user.name=t", ...args], { cwd, encoding: "utf8" });
 
+/** A repository with one commit, in a fresh temp folder. */
+function repository(): string {
+  const root = realpathSync(mkdtempSync(path.join(tmpdir(), "pp-staged-")));
+  git(root, "init", "-q");
+  git(root, "commit", "-q", "--allow-empty", "-m", "base");
+  return root;
+}
+
+/** Plants a repository with one commit at `folder`; returns its commit. */
+function plant(folder: string): string {
+  mkdirSync(folder, { recursive: true });
+  git(folder, "init", "-q");
+  git(folder, "commit", "-q", "--allow-empty", "-m", "x");
+  return git(folder, "rev-parse", "HEAD").trim();
+}
+
 describe("repositories staged as submodules in a dependency folder", () => {
-  it("finds a repository planted in node_modules and staged as a gitlink, and nothing in an ordinary repository", () => {
-    const root = realpathSync(mkdtempSync(path.join(tmpdir(), "pp-staged-")));
-    git(root, "init", "-q");
-    git(root, "commit", "-q", "--allow-empty", "-m", "base");
-    expect(stagedDependencyRepositories(root)).toEqual([]);
-    const before = indexStamp(root);
-    const planted = path.join(root, "node_modules", "foo");
-    mkdirSync(planted, { recursive: true });
-    git(planted, "init", "-q");
-    git(planted, "commit", "-q", "--allow-empty", "-m", "x");
-    const head = git(planted, "rev-parse", "HEAD").trim();
+  it("lists the gitlinks inside node_modules only", () => {
+    const root = repository();
+    expect(stagedDependencyFolders(root)).toEqual([]);
+    const head = plant(path.join(root, "node_modules", "foo"));
     git(root, "update-index", "--add", "--cacheinfo", `160000,${head},node_modules/foo`);
-    expect(indexStamp(root)).not.toBe(before);
-    expect(stagedDependencyRepositories(root)).toEqual([path.join(planted, ".git")]);
-    // A gitlink outside a dependency folder is the sandbox review's (it sees every new .git there).
-    const sub = path.join(root, "vendor", "lib");
-    mkdirSync(sub, { recursive: true });
-    git(sub, "init", "-q");
-    git(sub, "commit", "-q", "--allow-empty", "-m", "y");
-    git(root, "update-index", "--add", "--cacheinfo", `160000,${git(sub, "rev-parse", "HEAD").trim()},vendor/lib`);
-    expect(stagedDependencyRepositories(root)).toEqual([path.join(planted, ".git")]);
+    const vendored = plant(path.join(root, "vendor", "lib"));
+    git(root, "update-index", "--add", "--cacheinfo", `160000,${vendored},vendor/lib`);
+    expect(stagedDependencyFolders(root)).toEqual([path.join(root, "node_modules", "foo")]);
   });
 
-  it("answers none where there is no repository", () => {
-    const root = realpathSync(mkdtempSync(path.join(tmpdir(), "pp-staged-")));
-    expect(indexStamp(root)).toBeUndefined();
-    expect(stagedDependencyRepositories(root)).toEqual([]);
+  it("catches a repository planted and staged in one run", () => {
+    const root = repository();
+    const watch = new StagedDependencies(root);
+    const before = watch.before();
+    const head = plant(path.join(root, "node_modules", "foo"));
+    git(root, "update-index", "--add", "--cacheinfo", `160000,${head},node_modules/foo`);
+    expect(watch.planted(before)).toEqual([path.join(root, "node_modules", "foo", ".git")]);
+  });
+
+  it("catches a repository planted in a later run under a gitlink staged earlier, and leaves one that was there", () => {
+    const root = repository();
+    const head = git(root, "rev-parse", "HEAD").trim();
+    const watch = new StagedDependencies(root);
+    // Run 1 stages the gitlink while no repository is there: nothing to take out yet.
+    let before = watch.before();
+    git(root, "update-index", "--add", "--cacheinfo", `160000,${head},node_modules/x`);
+    expect(watch.planted(before)).toEqual([]);
+    // Run 2 plants the repository without touching the index.
+    before = watch.before();
+    plant(path.join(root, "node_modules", "x"));
+    expect(watch.planted(before)).toEqual([path.join(root, "node_modules", "x", ".git")]);
+    // A repository that was there when a run started is not that run's doing.
+    expect(watch.planted(watch.before())).toEqual([]);
   });
 });

@@ -284,6 +284,11 @@ describe("bash without a sandbox (agent hooks): only what the analysis models ma
     ["find . -path ./.git/hooks -exec cp src/app.ts {}/pre-commit \\;", /path find puts into/],
     ["find .git/hooks -name x -execdir cp /tmp/evil pre-commit \\;", /find -execdir/],
     ["sed -i'.git/*' s/x/x/ src/app.ts", /suffix with a \//],
+    // Round nine: variables assigned as they expand.
+    [`: ${"$"}{CDPATH:=/proj/.git}`, /assigns a variable/],
+    [`: ${"$"}{CDPATH=/proj/.git}; cd hooks && echo x > pre-commit`, /assigns a variable/],
+    [`true "${"$"}{GLOBIGNORE:=x}"`, /assigns a variable/],
+    [`cat <<EOF\n${"$"}{X:=1}\nEOF`, /here-document expands/],
   ])("refuses %j", (command, reason) => {
     const f = createFixture();
     expect(reasonOf(unconfined(f).check(exec(command)))).toMatch(reason);
@@ -404,5 +409,23 @@ describe("bash without a sandbox: links", () => {
     symlinkSync("..", path.join(f.ws, "m/r"));
     expect(reasonOf(policy.check(exec("grep -R SECRET m")))).toMatch(/symbolic link/);
     expect(policy.check(exec("grep -r SECRET src")).allow).toBe(true);
+  });
+});
+
+describe("bash without a sandbox: CDPATH in the environment", () => {
+  it("takes `cd name` as going anywhere when the shell has a CDPATH, and `cd ./name` as going there", () => {
+    const f = createFixture();
+    const options = { cwd: f.ws, home: f.home, unconfinedBash: "unconfined" as const };
+    const saved = process.env.CDPATH;
+    process.env.CDPATH = "/tmp";
+    try {
+      const policy = createPolicy({}, options);
+      expect(reasonOf(policy.check(exec("cd src && cat app.ts")))).toMatch(/relative/);
+      expect(policy.check(exec("cd ./src && cat app.ts")).allow).toBe(true);
+    } finally {
+      if (saved === undefined) delete process.env.CDPATH;
+      else process.env.CDPATH = saved;
+    }
+    expect(createPolicy({}, options).check(exec("cd src && cat app.ts")).allow).toBe(true);
   });
 });

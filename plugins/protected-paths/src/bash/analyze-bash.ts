@@ -43,8 +43,11 @@ const RESERVED = new Set(["!", "{", "}", "then", "do", "else", "elif", "if", "wh
 /** Heads of compound commands whose words are not a command (`for x in ...`, `[[ ... ]]`). */
 const COMPOUND_HEADS = new Set(["for", "select", "case", "[[", "function", "(("]);
 const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*(\[[^\]]*\])?\+?=/;
-/** Arithmetic (`$((`, `$[`, `${a[…]}`, `${x:y}`) and indirection (`${!x}`) in a word or a here-document. */
-const HIDDEN_CODE = /\$\(\(|\$\[|\$\{[^}]*\[|\$\{!|\$\{[^}:]*:[^-=?+}]/;
+/**
+ * Arithmetic (`$((`, `$[`, `${a[…]}`, `${x:y}`), indirection (`${!x}`) and assignment
+ * (`${CDPATH:=…}`, `${X=…}`, which set a variable as they expand) in a word or a here-document.
+ */
+const HIDDEN_CODE = /\$\(\(|\$\[|\$\{[^}]*\[|\$\{!|\$\{[^}:]*:[^-=?+}]|\$\{[A-Za-z_][A-Za-z0-9_]*:?=/;
 /** `name[…]` with a subscript other than a plain number: bash evaluates it as arithmetic. */
 const EVALUATED_SUBSCRIPT = /[A-Za-z_][A-Za-z0-9_]*\[(?!\s*\d+\s*\])[^\]]*\]/;
 
@@ -115,8 +118,9 @@ class Analysis {
     readonly unconfined: boolean,
     /** Names in a directory, to tell whether a glob matches a name that starts with `-`. */
     readonly listDir?: (dir: string) => readonly string[] | undefined,
+    cdpath = false,
   ) {
-    this.tracker = new CwdTracker(cwd, home);
+    this.tracker = new CwdTracker(cwd, home, cdpath);
   }
 
   source(src: string, depth: number): void {
@@ -326,7 +330,10 @@ class Analysis {
       : undefined;
     const found = word ?? subscript ?? (name === "let" ? command.words[0] : undefined);
     if (!found) return false;
-    this.#problem("bash unconfined", `${found.raw} evaluates arithmetic, which can run commands hidden in variables`);
+    this.#problem(
+      "bash unconfined",
+      `${found.raw} evaluates arithmetic or assigns a variable as it expands, which can run commands hidden in variables or change where later commands lead`,
+    );
     return true;
   }
 
@@ -392,9 +399,17 @@ export function analyzeBash(
     unconfined?: boolean;
     /** The names in a directory (for globs that may expand to options; unconfined only). */
     listDir?: (dir: string) => readonly string[] | undefined;
+    /** CDPATH is set in the shell that will run the command (`cd name` may go anywhere it lists). */
+    cdpath?: boolean;
   },
 ): BashFinding[] {
-  const analysis = new Analysis(options.cwd, options.home, options.unconfined === true, options.listDir);
+  const analysis = new Analysis(
+    options.cwd,
+    options.home,
+    options.unconfined === true,
+    options.listDir,
+    options.cdpath === true,
+  );
   analysis.source(command, 0);
   const glob = analysis.optionGlobs[0];
   if (glob && analysis.findings.some(mayCreateDashName)) {

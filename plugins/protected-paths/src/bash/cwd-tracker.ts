@@ -25,6 +25,8 @@ export class CwdTracker {
   constructor(
     cwd: string,
     readonly home: string,
+    /** CDPATH is set where the command runs: `cd name` may lead to any folder it lists. */
+    readonly cdpath = false,
   ) {
     this.#dirs = [cwd];
   }
@@ -39,6 +41,7 @@ export class CwdTracker {
     if (word === undefined) this.#add([this.home]);
     // `cd -` goes to OLDPWD, which this command or an earlier one in the same shell may have set.
     else if (word.unresolved !== undefined || word.glob !== undefined || word.text === "-") this.#unknown = true;
+    else if (this.cdpath && !/^(\/|\.\.?(\/|$))/.test(word.text)) this.#unknown = true;
     else this.#add(this.#dirs.map((dir) => path.resolve(dir, word.text)));
   }
 

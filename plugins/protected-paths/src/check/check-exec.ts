@@ -196,7 +196,10 @@ export function checkExec(ctx: PolicyContext, options: { mode: BashMode; command
   }
   const spellings: Spelling[] = [];
   const listDir = (dir: string) => ctx.fs.readdir(dir)?.map((entry) => entry.name);
-  for (const finding of analyzeBash(options.command, { cwd: ctx.cwd, home: ctx.home, unconfined: strict, listDir })) {
+  // Unconfined, the command runs in the agent's shell, which inherits this environment's CDPATH.
+  const cdpath = strict && (process.env.CDPATH ?? "") !== "";
+  const analysis = analyzeBash(options.command, { cwd: ctx.cwd, home: ctx.home, unconfined: strict, listDir, cdpath });
+  for (const finding of analysis) {
     if (finding.kind === "problem") {
       // In sandbox mode what the analysis cannot follow runs confined; it is not a reason to refuse.
       if (precheck) continue;

@@ -8,7 +8,7 @@ import type { DenyIndex } from "../scan/deny-index.ts";
 import { planLayout } from "./plan-layout.ts";
 import { describeRemoval, quarantine, removePlaceholders } from "./quarantine.ts";
 import { baselineOf, reviewRun, ViolationLog } from "./review-run.ts";
-import { indexStamp, stagedDependencyRepositories } from "./staged-repositories.ts";
+import { StagedDependencies } from "./staged-repositories.ts";
 
 /** Makes the sandbox profile of each confined call from one policy. */
 export interface SandboxPlanner {
@@ -49,6 +49,8 @@ export function createSandboxPlanner(options: {
   const running = new Set<SandboxLayout>();
   const pending: { path: string; dir: () => string; then?: (() => void) | undefined }[] = [];
   const writable = (p: string) => ctx.allowOutside.write || ctx.roots.some((r) => within(r.real, p));
+  // Submodule entries in node_modules (which the index does not walk), per root, across runs.
+  const staged = ctx.roots.map((r) => new StagedDependencies(r.real));
 
   const settle = () => {
     for (const entry of [...pending]) {
@@ -93,9 +95,8 @@ export function createSandboxPlanner(options: {
             return [p, st ? { dev: st.dev, ino: st.ino, ctimeMs: st.ctimeMs } : undefined] as const;
           }),
         );
-        // What each root's git index was: a run that stages something is checked for repositories
-        // it planted in node_modules (which the index does not walk) and staged as submodules.
-        const stamps = ctx.roots.map((r) => ({ root: r.real, stamp: indexStamp(r.real) }));
+        // Which staged submodule folders in node_modules hold a repository as the run starts.
+        const repositories = staged.map((s) => ({ watch: s, before: s.before() }));
         const mark = log.mark();
         running.add(layout);
         const remove = (p: string, then?: () => void) => {
@@ -115,9 +116,9 @@ export function createSandboxPlanner(options: {
               removePlaceholders(masks);
               const violations = reviewRun({ index, baseline, log, mark, remove, writable });
               const gitRule = ctx.rules.write.find((r) => r.label === "default denyWrite .git");
-              for (const { root, stamp } of stamps) {
-                if (gitRule === undefined || indexStamp(root) === stamp) continue;
-                for (const repo of stagedDependencyRepositories(root)) {
+              for (const { watch, before } of repositories) {
+                if (gitRule === undefined) continue;
+                for (const repo of watch.planted(before)) {
                   if (violations.some((v) => v.path === repo)) continue;
                   const fate = remove(repo);
                   const reason = `The command staged ${showPath(path.dirname(repo))} as a submodule with a repository of its own in a dependency folder, which git run in the project would enter and configure itself from (${gitRule.label}); the repository was ${fate}.`;

@@ -3,21 +3,21 @@ import { lstatSync } from "node:fs";
 import path from "node:path";
 import { DEPENDENCY_DIRS } from "../scan/deny-index.ts";
 
-/** What `.git/index` of a workspace root was, to tell whether a run staged anything. */
+/** What `.git/index` of a workspace root was, to tell whether something staged in the meantime. */
 export function indexStamp(root: string): string | undefined {
   const st = lstatSync(path.join(root, ".git", "index"), { throwIfNoEntry: false });
   return st ? `${st.dev}:${st.ino}:${st.size}:${st.mtimeMs}:${st.ctimeMs}` : undefined;
 }
 
 /**
- * The repositories below a dependency folder that the index of `root` stages as submodules: the
- * `.git` folder of each gitlink (mode 160000) inside a `node_modules`. The sandbox does not review
- * `node_modules`, so a command can plant `node_modules/x/.git` (with a `core.fsmonitor`) there and
- * stage it (`git update-index --cacheinfo 160000,…`); git run in the project later recurses into it.
+ * The folders of the submodule entries (gitlinks, mode 160000) that the index of `root` stages
+ * inside a dependency folder (`node_modules/x`). The sandbox does not review `node_modules`, so a
+ * command could plant a repository at such a folder (with a `core.fsmonitor`) — git run in the
+ * project later enters it and runs its configuration.
  * Contract: asks the host's git (`ls-files -s`, which reads the index and runs nothing the agent
  * wrote: the project's `.git/config` is protected); no git, or no repository, gives none.
  */
-export function stagedDependencyRepositories(root: string): string[] {
+export function stagedDependencyFolders(root: string): string[] {
   const listed = spawnSync("git", ["-C", root, "ls-files", "-s", "-z"], {
     encoding: "utf8",
     timeout: 10_000,
@@ -30,9 +30,47 @@ export function stagedDependencyRepositories(root: string): string[] {
     const tab = entry.indexOf("\t");
     if (tab === -1 || !entry.startsWith("160000 ")) continue;
     const rel = entry.slice(tab + 1);
-    if (!rel.split("/").some((segment) => DEPENDENCY_DIRS.has(segment))) continue;
-    const repo = path.join(root, rel, ".git");
-    if (lstatSync(repo, { throwIfNoEntry: false }) !== undefined) found.push(repo);
+    if (rel.split("/").some((segment) => DEPENDENCY_DIRS.has(segment))) found.push(path.join(root, rel));
   }
   return found;
+}
+
+/** Whether a folder holds a repository of its own (a `.git` folder or file). */
+function hasRepository(folder: string): boolean {
+  return lstatSync(path.join(folder, ".git"), { throwIfNoEntry: false }) !== undefined;
+}
+
+/**
+ * Watches the submodule entries a workspace root stages in dependency folders, across the runs of
+ * one planner: `before()` when a run starts, `planted(snapshot)` after it — the `.git` of every such
+ * entry that has a repository now and had none when the run started (or was staged by the run). So
+ * staging first and planting the repository in a later command is caught too.
+ * Contract: asks git again only when the index changed since it last did.
+ */
+export class StagedDependencies {
+  #stamp: string | undefined | null = null;
+  #folders: string[] = [];
+
+  constructor(readonly root: string) {}
+
+  #fresh(): string[] {
+    const stamp = indexStamp(this.root);
+    if (stamp !== this.#stamp) {
+      this.#stamp = stamp;
+      this.#folders = stamp === undefined ? [] : stagedDependencyFolders(this.root);
+    }
+    return this.#folders;
+  }
+
+  /** The staged folders that hold a repository as a run starts. */
+  before(): ReadonlySet<string> {
+    return new Set(this.#fresh().filter(hasRepository));
+  }
+
+  /** The `.git` of each staged folder that holds a repository it did not hold at `before`. */
+  planted(before: ReadonlySet<string>): string[] {
+    return this.#fresh()
+      .filter((folder) => !before.has(folder) && hasRepository(folder))
+      .map((folder) => path.join(folder, ".git"));
+  }
 }
