@@ -127,3 +127,22 @@ describe("edit reads what it writes", () => {
     expect(ruleOf(checkCall(effects, policy, { toolName: "write" }))).toBe("allow");
   });
 });
+
+describe("git-run configuration files beyond .git/config", () => {
+  it.each([
+    "lefthook.yml",
+    "lefthook-local.yml",
+    ".lefthook-local.yaml",
+    "lefthook.toml",
+    ".config/lefthook-local.json",
+    ".git/worktrees/w/config",
+  ])("denies writes to %s", (file) => {
+    const f = createFixture();
+    expect(ruleOf(f.policy().check(write(file)))).not.toBe("allow");
+  });
+
+  it("leaves files that only look alike writable", () => {
+    const f = createFixture();
+    expect(ruleOf(f.policy().check(write("docs/lefthook-notes.md")))).toBe("allow");
+  });
+});

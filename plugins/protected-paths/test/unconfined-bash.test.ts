@@ -284,6 +284,12 @@ describe("bash without a sandbox (agent hooks): only what the analysis models ma
     ["find . -path ./.git/hooks -exec cp src/app.ts {}/pre-commit \\;", /path find puts into/],
     ["find .git/hooks -name x -execdir cp /tmp/evil pre-commit \\;", /find -execdir/],
     ["sed -i'.git/*' s/x/x/ src/app.ts", /suffix with a \//],
+    // Round ten: a moved relative link points somewhere new; descriptor paths name what the shell opened.
+    ['mkdir z && ln -s hooks z/l && mv z/l .git/l && printf "x" > .git/l/pre-commit', /does not exist before/],
+    ["mkdir z && ln -s . z/l && mv z/l l && grep -r SECRET l/", /does not exist before/],
+    ["grep -r SECRET /dev/fd/9 9<.", /descriptor path/],
+    ["grep -r SECRET /proc/self/fd/3/ 3<.", /descriptor path/],
+    ["grep -r SECRET /dev/stdin/ < .", /descriptor path/],
     // Round nine: variables assigned as they expand.
     [`: ${"$"}{CDPATH:=/proj/.git}`, /assigns a variable/],
     [`: ${"$"}{CDPATH=/proj/.git}; cd hooks && echo x > pre-commit`, /assigns a variable/],
@@ -427,5 +433,24 @@ describe("bash without a sandbox: CDPATH in the environment", () => {
       else process.env.CDPATH = saved;
     }
     expect(createPolicy({}, options).check(exec("cd src && cat app.ts")).allow).toBe(true);
+  });
+});
+
+describe("bash without a sandbox: moving links", () => {
+  it("refuses moving a relative link or a folder holding one, and lets plain files and absolute links move", () => {
+    const f = createFixture();
+    f.dir("z");
+    symlinkSync("hooks", path.join(f.ws, "z/l"));
+    symlinkSync(path.join(f.ws, "src"), path.join(f.ws, "abs"));
+    f.dir("tree/inner");
+    symlinkSync("..", path.join(f.ws, "tree/inner/up"));
+    const policy = unconfined(f);
+    expect(reasonOf(policy.check(exec("mv z/l .git/l")))).toMatch(/relative symbolic link/);
+    expect(reasonOf(policy.check(exec("mv -T z/l .git/l")))).toMatch(/relative symbolic link/);
+    expect(reasonOf(policy.check(exec("cp -r tree elsewhere")))).toMatch(/symbolic link/);
+    expect(reasonOf(policy.check(exec("mv tree elsewhere")))).toMatch(/folder holding the symbolic link/);
+    expect(policy.check(exec("mv src/app.ts src/main.ts")).allow).toBe(true);
+    expect(policy.check(exec("mv abs abs2")).allow).toBe(true);
+    expect(policy.check(exec("echo hi > /dev/stderr && cat /dev/stdin < src/app.ts")).allow).toBe(true);
   });
 });

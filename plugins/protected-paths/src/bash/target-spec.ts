@@ -17,6 +17,8 @@ export interface TargetSpec {
   creates?: boolean;
   /** cp/mv/ln/install: if `word` is a directory, each of these lands in it under its own basename. */
   into?: { sources: readonly ShellWord[]; forced: boolean };
+  /** cp/mv: what the command moves or copies to `word` (with or without `-T`). */
+  from?: readonly ShellWord[];
 }
 
 /** What one command contributes: its targets and the commands it runs (find -exec). */

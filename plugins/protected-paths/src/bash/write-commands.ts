@@ -66,6 +66,7 @@ function copyLike(name: "cp" | "mv" | "ln" | "install", spec: ArgSpec): CommandE
         access: "write",
         word: dest,
         via: `${name} destination`,
+        ...(name === "mv" || name === "cp" ? { from: sources } : {}),
         ...(creates ? { creates } : {}),
         ...(into ? { into } : {}),
       });

@@ -29,6 +29,8 @@ interface TargetCheck {
   precheck: boolean;
   /** Unconfined: reads that cannot be resolved are refused like writes. */
   strict: boolean;
+  /** The command line makes symbolic links (`ln -s`): a source it moves may be one of them. */
+  makesLinks?: boolean;
 }
 
 function subjectOf(target: BashTarget, shown: string, pattern?: string): string {
@@ -106,13 +108,22 @@ function checkInto(check: TargetCheck, destination: string, dir: string): Decisi
 function checkOne(check: TargetCheck, p: string, dir: string): Decision | undefined {
   const { ctx, target } = check;
   const writes = target.access === "write";
-  if (STREAMS.test(path.resolve(dir, p))) return undefined;
+  const absolute = path.resolve(dir, p);
+  // A descriptor's path names what the shell opened (`grep -r x /dev/fd/9/ 9<.` reads the project),
+  // not what this process has: only the plain streams pass, and not as trees.
+  if (check.strict && DESCRIPTOR_PATH.test(absolute) && !(STREAMS.test(absolute) && target.recursive !== true)) {
+    const why =
+      "a descriptor path (/dev/fd, /dev/stdin, /proc/self/fd) names what the shell opened, which the analysis cannot see; name the file directly";
+    return deny({ subject: subjectOf(target, p), why, rule: "bash unresolved target" });
+  }
+  if (STREAMS.test(absolute)) return undefined;
   // `/proc/self/cwd/…` resolves through the shell's own process (its cwd, its fds), not this one's.
-  if (check.strict && writes && /^\/proc(\/|$)/.test(path.resolve(dir, p))) {
+  if (check.strict && writes && /^\/proc(\/|$)/.test(absolute)) {
     const why =
       "a /proc path resolves through the shell's own process, which the analysis cannot see; name the file directly";
     return deny({ subject: subjectOf(target, p), why, rule: "bash unresolved target" });
   }
+
   // Copying into a directory writes entries inside it, not the directory itself.
   if (writes && landsInside(check, p, dir)) return checkInto(check, p, dir);
   if (check.precheck) return precheckOne(check, p, dir);
@@ -123,6 +134,9 @@ function checkOne(check: TargetCheck, p: string, dir: string): Decision | undefi
     through: target.creates === true,
   });
   if (!verdict.ok) return refused(subject, verdict);
+  // Moved or copied, a relative symbolic link points somewhere new (`ln -s hooks z/l; mv z/l .git/l`).
+  const moved = check.strict && writes ? movedLinkProblem(check, dir) : undefined;
+  if (moved) return deny({ subject, why: moved, rule: "bash moved link" });
   check.spellings.push(...verdict.views.spellings);
   const below = target.recursive && (writes || check.strict);
   return below ? checkBelow(check, subject, verdict.views.reals, dir) : undefined;
@@ -142,6 +156,39 @@ function precheckOne(check: TargetCheck, p: string, dir: string): Decision | und
   if (verdict.ok) return undefined;
   const subject = p === target.word.text ? subjectOf(target, p) : subjectOf(target, p, target.word.text);
   return refused(subject, verdict);
+}
+
+/** Paths that name the process's own descriptors (what a shell opened for the command). */
+const DESCRIPTOR_PATH = /^\/dev\/(fd|stdin|stdout|stderr)(\/|$)|^\/proc\/(self|thread-self|\d+)\/fd(\/|$)/;
+
+/**
+ * Why an `mv` or recursive `cp` destination cannot be checked unconfined: a source that is a
+ * relative symbolic link, a tree holding one, or a source that does not exist before the command
+ * runs (this line may make the link): moved, its target text means a new place.
+ */
+function movedLinkProblem(check: TargetCheck, dir: string): string | undefined {
+  const { ctx, target } = check;
+  if (target.creates !== true || !/^(mv|cp) destination/.test(target.via)) return undefined;
+  for (const source of target.from ?? []) {
+    if (source.unresolved !== undefined || source.glob !== undefined) continue;
+    const at = path.resolve(dir, source.text);
+    const info = ctx.fs.lstat(at);
+    if (info === undefined) {
+      if (!check.makesLinks) continue;
+      return `it moves or copies ${showPath(source.text)}, which does not exist before the command runs (a link made there would point elsewhere once moved)`;
+    }
+    if (info.isSymbolicLink && !(ctx.fs.readlink(at) ?? "/").startsWith("/")) {
+      return `it moves or copies the relative symbolic link ${showPath(source.text)}, which then points somewhere else`;
+    }
+    if (info.isDirectory) {
+      const scan = scanBelow(ctx, at, [], { links: true });
+      if (scan && "link" in scan) {
+        return `it moves or copies a folder holding the symbolic link ${showPath(scan.link)}, which then may point somewhere else`;
+      }
+      if (scan && "tooMany" in scan) return `it moves or copies a folder too large to check for symbolic links`;
+    }
+  }
+  return undefined;
 }
 
 function checkTarget(check: TargetCheck): Decision | undefined {
@@ -199,13 +246,14 @@ export function checkExec(ctx: PolicyContext, options: { mode: BashMode; command
   // Unconfined, the command runs in the agent's shell, which inherits this environment's CDPATH.
   const cdpath = strict && (process.env.CDPATH ?? "") !== "";
   const analysis = analyzeBash(options.command, { cwd: ctx.cwd, home: ctx.home, unconfined: strict, listDir, cdpath });
+  const makesLinks = analysis.some((f) => f.kind === "target" && f.via === "link target");
   for (const finding of analysis) {
     if (finding.kind === "problem") {
       // In sandbox mode what the analysis cannot follow runs confined; it is not a reason to refuse.
       if (precheck) continue;
       return deny({ subject, why: finding.why, rule: finding.rule });
     }
-    const decision = checkTarget({ ctx, target: finding, spellings, precheck, strict });
+    const decision = checkTarget({ ctx, target: finding, spellings, precheck, strict, makesLinks });
     if (decision) return decision;
   }
   return allow(spellings);

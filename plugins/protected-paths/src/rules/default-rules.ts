@@ -50,6 +50,7 @@ export const DEFAULT_DENY_WRITE: readonly DefaultRule[] = [
   { pattern: ".git/modules/**/config.worktree", why: GIT_RUNS },
   { pattern: ".git/modules/**/commondir", why: GIT_RUNS },
   { pattern: ".git/modules/**/hooks/**", why: `${GIT_RUNS} (submodule hooks)` },
+  { pattern: ".git/worktrees/*/config", why: GIT_RUNS },
   { pattern: ".git/worktrees/*/config.worktree", why: GIT_RUNS },
   { pattern: ".git/worktrees/*/commondir", why: GIT_RUNS },
   {
@@ -80,9 +81,13 @@ export const DEFAULT_DENY_WRITE: readonly DefaultRule[] = [
   { pattern: ".devcontainer.json", why: `${TOOL_RUNS} (initializeCommand runs on the host)` },
   { pattern: ".zed/tasks.json", why: `${TOOL_RUNS} (Zed runs its tasks)` },
   { pattern: ".zed/settings.json", why: `${TOOL_RUNS} (Zed settings name language servers and their commands)` },
-  { pattern: "lefthook.yml", why: `${GIT_RUNS} (lefthook runs what it lists from git's hooks)` },
-  { pattern: "lefthook.yaml", why: `${GIT_RUNS} (lefthook runs what it lists from git's hooks)` },
-  { pattern: ".lefthook.yml", why: `${GIT_RUNS} (lefthook runs what it lists from git's hooks)` },
+  // lefthook reads these names (and `-local` overrides merged over them), in the project and in `.config`.
+  ...["", ".config/"].flatMap((dir) =>
+    ["lefthook", ".lefthook", "lefthook-local", ".lefthook-local"].map((name) => ({
+      pattern: `${dir}${name}.{yml,yaml,json,jsonc,toml}`,
+      why: `${GIT_RUNS} (lefthook runs what it lists from git's hooks)`,
+    })),
+  ),
   { pattern: ".pre-commit-config.yaml", why: `${GIT_RUNS} (pre-commit runs what it lists from git's hooks)` },
   { pattern: "~/.gitconfig", why: GIT_RUNS },
   { pattern: "~/.config/git/**", why: GIT_RUNS },
