@@ -49,6 +49,12 @@ function fail(message: string): never {
  */
 export function agentPath(value: unknown, what: string, cwd: string): string {
   if (typeof value !== "string" || value === "") fail(`${what} must be a non-empty string`);
+  // Claude Code trims a path before it opens it: `.git/config ` would be checked as another file.
+  if (value !== value.trim()) {
+    fail(
+      `${what} ${JSON.stringify(value)} starts or ends with white space, which the agent's tools remove; spell the path without it`,
+    );
+  }
   if (process.platform !== "win32" && (WINDOWS_PATH.test(value) || WINDOWS_PATH.test(cwd))) {
     fail(`${what} ${JSON.stringify(value)} is a Windows path, which this ${process.platform} host cannot check`);
   }

@@ -101,6 +101,26 @@ describe("mapping Claude Code's tools onto effects", () => {
     expect(() => map("claude-code", "WindowsWrite")).toThrow(/Windows path/);
   });
 
+  it("refuses a path with white space at its start or end (Claude Code trims it, and would open another file)", () => {
+    for (const [tool, field] of [
+      ["Write", "file_path"],
+      ["Edit", "file_path"],
+      ["Read", "file_path"],
+      ["NotebookEdit", "notebook_path"],
+      ["Grep", "path"],
+    ] as const) {
+      const payload = parseHookPayload(
+        JSON.stringify({
+          ...recorded("claude-code", "Write", P),
+          tool_name: tool,
+          tool_input: { [field]: `${P}/.git/config ` },
+        }),
+        "claude-code",
+      );
+      expect(() => mapAgentCall(payload, {}, P), tool).toThrow(/white space/);
+    }
+  });
+
   it("refuses a file tool whose path is not a string", () => {
     const payload = parseHookPayload(
       JSON.stringify({ ...recorded("claude-code", "Write", P), tool_input: { file_path: ["/x"], content: "" } }),
