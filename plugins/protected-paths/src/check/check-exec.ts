@@ -168,7 +168,8 @@ const DESCRIPTOR_PATH = /^\/dev\/(fd|stdin|stdout|stderr)(\/|$)|^\/proc\/(self|t
  */
 function movedLinkProblem(check: TargetCheck, dir: string): string | undefined {
   const { ctx, target } = check;
-  if (target.creates !== true || !/^(mv|cp) destination/.test(target.via)) return undefined;
+  // `from` is set for mv and cp destinations only.
+  if (target.creates !== true || target.from === undefined) return undefined;
   for (const source of target.from ?? []) {
     if (source.unresolved !== undefined || source.glob !== undefined) continue;
     const at = path.resolve(dir, source.text);

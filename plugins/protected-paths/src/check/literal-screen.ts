@@ -1,4 +1,4 @@
-import type { DenyRule, MatchView } from "../rules/deny-rule.ts";
+import { type DenyRule, escapeRegExp, type MatchView } from "../rules/deny-rule.ts";
 
 /**
  * One pass over a spelling for a whole rule list: whether any rule's required text (`DenyRule.
@@ -10,10 +10,6 @@ export interface LiteralScreen {
   readonly open: readonly number[];
   /** False when no rule's required text occurs in any spelling of the view: only `open` can match. */
   mayMatch(view: MatchView): boolean;
-}
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 
 /**

@@ -112,7 +112,8 @@ function requiredLiteral(pattern: string): string | undefined {
   return longest || undefined;
 }
 
-function escapeRegExp(text: string): string {
+/** `text` as a regular expression that matches it literally. */
+export function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 
