@@ -1,5 +1,6 @@
 // The `@gatehouse/protected-paths/decide` entry: the compiled policy and the call check without
 // the schema library or the extension, for processes that only decide (agent hooks).
+export type { TreeSearch } from "./check/check-search.ts";
 export { checkCall } from "./check-call.ts";
 export type { ProtectedPathsConfig } from "./config.ts";
 export type { Decision } from "./decision.ts";

@@ -1,6 +1,7 @@
 import { protectedPaths } from "./extension.ts";
 
 export type { BashMode } from "./check/check-exec.ts";
+export type { TreeSearch } from "./check/check-search.ts";
 export type { EvaluateOptions } from "./check/evaluate-path.ts";
 export type { Access } from "./check/policy-context.ts";
 export { checkCall } from "./check-call.ts";

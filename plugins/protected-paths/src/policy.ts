@@ -1,6 +1,7 @@
 import { realpathSync } from "node:fs";
 import type { ReservedPath, SandboxProfile, ToolEffect } from "@gatehouse/sdk";
 import { type BashMode, checkExec } from "./check/check-exec.ts";
+import { checkTreeSearch, type TreeSearch } from "./check/check-search.ts";
 import { type EvaluateOptions, evaluatePath } from "./check/evaluate-path.ts";
 import { matchView } from "./check/match-view.ts";
 import type { Access, PolicyContext } from "./check/policy-context.ts";
@@ -63,6 +64,11 @@ export interface Policy {
    * Hard-link aliases of protected files are looked up once per filter, so a walk stays fast.
    */
   readFilter(): (absolutePath: string) => boolean;
+  /**
+   * Decides a content search of a whole tree by a tool no read filter can narrow (another agent's
+   * `Grep`): a read of its root, and no protected file below that the search would read.
+   */
+  checkSearch(search: TreeSearch): Decision;
   /** The sandbox of one confined call, built from this policy (mode "sandbox"). */
   sandboxProfile(options: { quarantineDir: () => string }): SandboxProfile;
 }
@@ -239,6 +245,10 @@ function buildPolicy(parsed: ProtectedPathsConfig, options: PolicyOptions, groun
     check,
     checkPath: (access, path, checkOptions) => decide(ctx, access, path, checkOptions),
     readFilter,
+    checkSearch: (search) => {
+      const root = decide(ctx, "read", search.root);
+      return root.allow ? checkTreeSearch(ctx, search) : root;
+    },
     sandboxProfile: (profileOptions) => planner.profile(profileOptions),
   };
 }

@@ -12,6 +12,8 @@ export type MappingKind = "file" | "shell" | "search" | "mapped" | "internal" | 
 export interface MappedCall {
   effects: ToolEffect[];
   kind: MappingKind;
+  /** A content search of a whole tree (Claude Code's `Grep`): its root and file globs. */
+  search?: { root: string; globs: string[] };
 }
 
 /** Tools of the agents that touch no path and run nothing (their own bookkeeping and questions). */
@@ -209,7 +211,7 @@ export function mapAgentCall(payload: HookPayload, settings: AgentHookSettings, 
   if (!mapping) return builtIn;
   const effects = [...builtIn.effects, ...mappedEffects(mapping, payload.toolInput, payload.cwd, payload.toolName)];
   const unknown = builtIn.kind === "unmapped" || builtIn.kind === "internal";
-  return { effects, kind: unknown ? "mapped" : builtIn.kind };
+  return { ...builtIn, effects, kind: unknown ? "mapped" : builtIn.kind };
 }
 
 function builtInCall(payload: HookPayload, projectDir: string): MappedCall {
@@ -231,9 +233,16 @@ function builtInCall(payload: HookPayload, projectDir: string): MappedCall {
         kind: "file",
       };
     case "Glob":
-    case "Grep":
     case "LS":
       return { effects: searchEffects(input, cwd, name), kind: "search" };
+    case "Grep": {
+      // Grep reads the contents of every file below its root that ripgrep does not skip.
+      const effects = searchEffects(input, cwd, name);
+      const glob = input.glob;
+      if (glob !== undefined && glob !== null && typeof glob !== "string") fail("Grep.glob must be a string");
+      const globs = typeof glob === "string" ? [glob] : [];
+      return { effects, kind: "search", search: { root: (effects[0] as { path: string }).path, globs } };
+    }
     case "Bash":
     case "shell":
     case "exec_command":

@@ -9,6 +9,7 @@ import { type HookAnswer, refuse } from "./hook-answer.ts";
 import { finishHook, runsShell, SHELL_DENIED, type Verdict } from "./hook-finish.ts";
 import type { HookPayload } from "./hook-payload.ts";
 import { hookPolicy } from "./hook-policy.ts";
+import { searchVerdict } from "./hook-search.ts";
 
 /**
  * The project whose policy applies: `--cwd`, else Claude Code's `CLAUDE_PROJECT_DIR`, else the
@@ -80,6 +81,7 @@ export async function decideHook(
       });
       const decision = checkCall(mapped.effects, policy, { toolName: payload.toolName });
       if (!decision.allow) verdict = { blocked: true, blockedBy: "protected-paths", reason: decision.reason };
+      else verdict = searchVerdict(mapped, policy, payload.toolName) ?? verdict;
     }
     if (!verdict.blocked && runsShell(mapped) && plan.agentHooks.bash === "deny") verdict = SHELL_DENIED;
   }

@@ -10,6 +10,7 @@ import { type HookAnswer, refuse } from "./hook-answer.ts";
 import { finishHook, runsShell, SHELL_DENIED, type Verdict } from "./hook-finish.ts";
 import type { HookPayload } from "./hook-payload.ts";
 import { hookPolicy } from "./hook-policy.ts";
+import { searchVerdict } from "./hook-search.ts";
 
 /**
  * The full path: loads the project as `gatehouse run` would (settings hierarchy, trust, required
@@ -71,9 +72,10 @@ export async function evaluateHook(options: {
 }
 
 /**
- * The guards decided the call as `gatehouse run` would, where a sandbox confines commands; the
- * agent will run them unconfined, so its commands are decided again by protected-paths' unconfined
- * rules (see `hookPolicy`).
+ * The guards decided the call as `gatehouse run` would, where a sandbox confines commands and a
+ * read filter narrows searches; the agent has neither, so its commands are decided again by
+ * protected-paths' unconfined rules (see `hookPolicy`), and a `Grep` by what it would read below
+ * its root.
  */
 function unconfinedShell(options: {
   evaluation: Awaited<ReturnType<typeof evaluateToolCall>>;
@@ -85,7 +87,8 @@ function unconfinedShell(options: {
 }): Verdict {
   const execs = options.mapped.effects.filter((e) => e.kind === "exec");
   const guard = options.evaluation.extensions.find((r) => r.name === "protected-paths" && r.status === "loaded");
-  if (execs.length === 0 || guard?.config === undefined) return { blocked: false };
+  const search = options.mapped.search !== undefined;
+  if ((execs.length === 0 && !search) || guard?.config === undefined) return { blocked: false };
   const policy = hookPolicy({
     config: guard.config.value,
     projectDir: options.projectDir,
@@ -93,6 +96,9 @@ function unconfinedShell(options: {
     agentHooks: options.settings,
     reserved: options.evaluation.reserved,
   });
-  const decision = checkCall(execs, policy, { toolName: options.payload.toolName });
-  return decision.allow ? { blocked: false } : { blocked: true, blockedBy: "protected-paths", reason: decision.reason };
+  const decision = execs.length > 0 ? checkCall(execs, policy, { toolName: options.payload.toolName }) : undefined;
+  if (decision !== undefined && !decision.allow) {
+    return { blocked: true, blockedBy: "protected-paths", reason: decision.reason };
+  }
+  return searchVerdict(options.mapped, policy, options.payload.toolName) ?? { blocked: false };
 }

@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -81,6 +82,28 @@ describe("gatehouse hook claude-code", () => {
     noOpinion(await hook("claude-code", p, shell("git status && sed -n 1,20p README.md | grep -n TODO")));
     const loose = project({ ...BOTH, agentHooks: { bash: "analyze" } });
     noOpinion(await hook("claude-code", loose, recorded("claude-code", "Bash", loose.dir)));
+  });
+
+  it("refuses a Grep that would read a protected file below its root, on the full and the planned path", async () => {
+    const p = project();
+    writeFileSync(join(p.dir, ".env"), "API_KEY=s3cret\n");
+    mkdirSync(join(p.dir, "src"));
+    writeFileSync(join(p.dir, "src", "app.ts"), "// TODO\n");
+    const grep = (input: object) => ({
+      ...recorded("claude-code", "Grep", p.dir),
+      tool_input: { pattern: "KEY", ...input },
+    });
+    // Not a repository: ripgrep reads no .gitignore, and the agent's Grep reads dot-files.
+    expect(denial(await hook("claude-code", p, grep({})))).toMatch(/Grep of .* would search "\.env"/);
+    expect(readdirSync(join(p.home, "hooks", "plans"))).toHaveLength(1);
+    noOpinion(await hook("claude-code", p, grep({ path: "src" })));
+    execFileSync("git", ["init", "-q"], { cwd: p.dir });
+    writeFileSync(join(p.dir, ".gitignore"), ".env\n");
+    noOpinion(await hook("claude-code", p, grep({})));
+    // A glob overrides every ignore file: `rg --glob .env` reads it.
+    expect(denial(await hook("claude-code", p, grep({ glob: ".env" })))).toMatch(/its glob names it/);
+    noOpinion(await hook("claude-code", p, grep({ glob: "*.ts" })));
+    expect(denial(await hook("claude-code", p, grep({ glob: ["*.ts"] })))).toMatch(/Grep\.glob must be a string/);
   });
 
   it("records start and end in the project's audit across the Pre and Post processes, paired and verified", async () => {
