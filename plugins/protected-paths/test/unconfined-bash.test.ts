@@ -454,3 +454,59 @@ describe("bash without a sandbox: moving links", () => {
     expect(policy.check(exec("echo hi > /dev/stderr && cat /dev/stdin < src/app.ts")).allow).toBe(true);
   });
 });
+
+describe("bash without a sandbox: round 12 — where bash reads a line otherwise than the analysis", () => {
+  it.each([
+    // `${…}` ends by bash's quoting rules: a quoted `}` inside would end it early for a naive scan.
+    [`echo ${"$"}{x:-'}'}; cat .env #'`, /\$\{…\} expansion holds quotes/],
+    [`echo ${"$"}{x:-"}"}; cat .env #"`, /\$\{…\} expansion holds quotes/],
+    // Inside "…", bash turns \" into " in a backquoted body, which pairs the single quotes anew.
+    ['echo "`echo \\"\'\\" ; cat .env ; echo \\"\'\\"`"', /\.env/],
+    // ${x@P} expands the value as a prompt, running its $(…).
+    [`x='$(cat .env)'; echo ${"$"}{x@P}`, /\$\{x@P\}/],
+    [`cat <<EOF\n${"$"}{x@P}\nEOF`, /here-document/],
+    // A declaration builtin parses a value starting with ( as an array, expanding it again.
+    ["declare -a arr='($(cat .env))'", /declare -a/],
+    ["a=(1); declare a='($(cat .env))'", /declare|runs code/],
+    ["f() { local -A m='($(cat .env))'; }", /local -A|hides commands/],
+    // Variables bash keeps as integers evaluate what is assigned to them.
+    ["OPTIND='a[$(cat .env >&2)]'", /sets OPTIND/],
+    ["y='a[$(cat .env)]'; RANDOM=y", /sets RANDOM/],
+    ["for HISTCMD in 'a[$(cat .env)]'; do :; done", /sets HISTCMD/],
+    // Braces nested in a brace expansion.
+    ["cat {.env,x{y}}", /brace expansion/],
+    ["tee {.git/hooks/pre-commit,x{y}} < README.md", /brace expansion/],
+    // Character classes the glob library reads otherwise than bash.
+    ["cat .e[a[:print:]]v", /\[: :\]/],
+    ["printf x >> .git/confi[a[:print:]]", /\[: :\]/],
+    // A glob that expands to several names hands some of them another role.
+    ["touch .e; grep .e* docs/env.md", /several names, which grep/],
+    ["cp .git/[Cc][Oo][Mn]*", /several names, which cp/],
+    ["sort -o docs/x* README.md", /several names, which sort/],
+    ["uniq docs/e*", /several names, which uniq/],
+  ])("refuses %j", (command, reason) => {
+    const f = createFixture();
+    f.file("README.md", "readme\n");
+    expect(reasonOf(unconfined(f).check(exec(command)))).toMatch(reason);
+  });
+
+  it("lets globs run where every name they expand to plays the same role", () => {
+    const f = createFixture();
+    f.file("docs/a.txt", "a\n");
+    f.dir("docs/old");
+    const policy = unconfined(f);
+    for (const command of [
+      "cat docs/*.txt",
+      "grep -n env docs/*",
+      "cp docs/*.txt docs/old/",
+      "sed -n 1p docs/*.md",
+      "head -n 3 -- docs/*",
+      "find docs/* -name x",
+      `echo ${"$"}{HOME} ${"$"}{PWD:-x}`,
+      'echo "`echo hi`"',
+    ]) {
+      const decision = policy.check(exec(command));
+      expect(decision.allow ? "allowed" : decision.reason, command).toBe("allowed");
+    }
+  });
+});

@@ -4,6 +4,7 @@ import { showPath } from "../paths/path-text.ts";
 import { optionProblem } from "./allowed-options.ts";
 import { type CwdState, CwdTracker } from "./cwd-tracker.ts";
 import { findEffects } from "./find-command.ts";
+import { roleShiftingGlob } from "./glob-roles.ts";
 import { perlEffects, sedEffects } from "./in-place-editors.ts";
 import { parseArgs } from "./parse-args.ts";
 import { READ_COMMANDS } from "./read-commands.ts";
@@ -44,10 +45,12 @@ const RESERVED = new Set(["!", "{", "}", "then", "do", "else", "elif", "if", "wh
 const COMPOUND_HEADS = new Set(["for", "select", "case", "[[", "function", "(("]);
 const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*(\[[^\]]*\])?\+?=/;
 /**
- * Arithmetic (`$((`, `$[`, `${a[…]}`, `${x:y}`), indirection (`${!x}`) and assignment
- * (`${CDPATH:=…}`, `${X=…}`, which set a variable as they expand) in a word or a here-document.
+ * Arithmetic (`$((`, `$[`, `${a[…]}`, `${x:y}`), indirection (`${!x}`), assignment
+ * (`${CDPATH:=…}`, `${X=…}`, which set a variable as they expand) and transformations
+ * (`${x@P}` expands the value as a prompt, running its `$(…)`) in a word or a here-document.
  */
-const HIDDEN_CODE = /\$\(\(|\$\[|\$\{[^}]*\[|\$\{!|\$\{[^}:]*:[^-=?+}]|\$\{[A-Za-z_][A-Za-z0-9_]*:?=/;
+const HIDDEN_CODE =
+  /\$\(\(|\$\[|\$\{[^}]*\[|\$\{!|\$\{[^}:]*:[^-=?+}]|\$\{[A-Za-z_][A-Za-z0-9_]*:?=|\$\{[^}]*@[A-Za-z]/;
 /** `name[…]` with a subscript other than a plain number: bash evaluates it as arithmetic. */
 const EVALUATED_SUBSCRIPT = /[A-Za-z_][A-Za-z0-9_]*\[(?!\s*\d+\s*\])[^\]]*\]/;
 
@@ -174,17 +177,18 @@ class Analysis {
     const words = [...command.words];
     const literal = (w: ShellWord | undefined) => w !== undefined && w.raw === w.text;
     if (this.unconfined && this.#hiddenCode(command)) return;
-    // Equivalence classes and collating symbols (`.[x[=e=]]nv` is `.env` to bash) are not
-    // matched by the glob library the analysis expands with: refused rather than misread.
+    // Character classes, equivalence classes and collating symbols (`.[x[=e=]]nv` and
+    // `.e[a[:print:]]v` are `.env` to bash) are not matched by the glob library the analysis
+    // expands with as bash matches them: refused rather than misread.
     const bracket = this.unconfined
       ? [...command.words, ...command.redirects.flatMap((r) => redirectTargets(r).map((t) => t.word))].find(
-          (w) => w.glob !== undefined && /\[[^\]]*\[[=.]/.test(w.glob),
+          (w) => w.glob !== undefined && /\[[^\]]*\[[=.:]/.test(w.glob),
         )
       : undefined;
     if (bracket) {
       this.#problem(
         "bash unconfined",
-        `${bracket.raw} uses a [= =] or [. .] bracket expression, which the analysis cannot match`,
+        `${bracket.raw} uses a [: :], [= =] or [. .] bracket expression, which the analysis cannot match`,
       );
       return;
     }
@@ -332,7 +336,7 @@ class Analysis {
     if (!found) return false;
     this.#problem(
       "bash unconfined",
-      `${found.raw} evaluates arithmetic or assigns a variable as it expands, which can run commands hidden in variables or change where later commands lead`,
+      `${found.raw} evaluates arithmetic, assigns a variable or re-expands a value as it expands, which can run commands hidden in variables or change where later commands lead`,
     );
     return true;
   }
@@ -340,6 +344,16 @@ class Analysis {
   #extract(name: string, args: readonly ShellWord[], depth: number, recursive: boolean): void {
     const extract = COMMANDS[name] ?? (this.unconfined ? UNCONFINED_READS[name] : undefined);
     if (!extract) return;
+    // Unconfined, a glob must keep its role however many names it expands to (`grep .e* f` with
+    // `.e` and `.env` there makes `.env` a file read, not the pattern).
+    const shifted = this.unconfined ? roleShiftingGlob(name, extract, args) : undefined;
+    if (shifted) {
+      this.#problem(
+        "bash unconfined",
+        `${shifted.raw} may expand to several names, which ${name} would take in different roles (a pattern, a source, a destination, an output); name the files, or put the glob where every name is read alike`,
+      );
+      return;
+    }
     const effects = extract(args);
     // Unconfined, a search through a tree reads everything below its roots: each is checked whole.
     const search = this.unconfined ? recursiveSearch(name, args) : undefined;

@@ -12,8 +12,11 @@ export interface WordCursor {
   readonly home: string;
   /** Scans the command line of a `$(` whose body starts at `start` of `text`; returns the position after `)`. */
   nestedAt(text: string, start: number): number;
-  /** Scans a backtick substitution opened at `start` of `text`; returns the position after it. */
-  backtickAt(text: string, start: number): number;
+  /**
+   * Scans a backtick substitution opened at `start` of `text`; returns the position after it.
+   * `inDoubleQuotes`: inside `"…"`, where bash also turns `\"` into `"` in its body.
+   */
+  backtickAt(text: string, start: number, inDoubleQuotes?: boolean): number;
   /** Collects the command substitutions of text that undergoes expansion. */
   substitutionsIn(text: string): void;
 }
@@ -78,7 +81,7 @@ function doubleQuoted(c: WordCursor, w: WordBuilder): void {
       c.pos += 2;
     } else if (ch === "$") dollar(c, w, true);
     else if (ch === "`") {
-      c.pos = c.backtickAt(src, c.pos);
+      c.pos = c.backtickAt(src, c.pos, true);
       w.unresolved("command substitution", "`…`");
     } else {
       w.quoted(ch);
@@ -130,6 +133,13 @@ function braced(c: WordCursor, w: WordBuilder): void {
     if (c.src[i] === "}") depth -= 1;
     if (depth === 0) {
       const inner = c.src.slice(c.pos + 2, i);
+      // Bash ends `${…}` by its own quoting rules (`${x:-'}'}` is one word): quotes, escapes and
+      // backquotes inside would make this scan end it elsewhere, so they are not parsed at all.
+      if (/['"\\`]/.test(inner)) {
+        throw new ShellSyntaxError(
+          `a ${"$"}{…} expansion holds quotes, backslashes or backquotes, which are not parsed`,
+        );
+      }
       c.pos = i + 1;
       c.substitutionsIn(inner);
       if (inner === "HOME") w.quoted(c.home);

@@ -222,13 +222,15 @@ class Scanner implements WordCursor {
     return end;
   }
 
-  backtickAt(text: string, start: number): number {
+  backtickAt(text: string, start: number, inDoubleQuotes = false): number {
+    // Inside backquotes a backslash escapes `$`, a backquote and itself; inside "…" also `"`.
+    const escaped = inDoubleQuotes ? '$`\\"' : "$`\\";
     let body = "";
     for (let i = start + 1; i < text.length; i += 1) {
       const ch = text[i]!;
       if (ch === "\\" && i + 1 < text.length) {
         const next = text[i + 1]!;
-        body += "$`\\".includes(next) ? next : ch + next;
+        body += escaped.includes(next) ? next : ch + next;
         i += 1;
       } else if (ch === "`") {
         const inner = new Scanner(body, 0, { ...this.options, depth: this.options.depth + 1, nested: false });

@@ -144,9 +144,13 @@ export const UNCONFINED_READS: Readonly<Record<string, CommandExtractor>> = {
   comm: listing("comm"),
 };
 
-/** Variables that change which program runs, how a shell or a tool behaves, or where `~` and `cd` lead. */
+/**
+ * Variables that change which program runs, how a shell or a tool behaves, or where `~` and `cd`
+ * lead; and those bash keeps as integers (`OPTIND`, `RANDOM`, …), whose assigned value it evaluates
+ * as arithmetic (`y='a[$(cat .env)]'; OPTIND=y` runs the cat).
+ */
 const RISKY_VARIABLE =
-  /^(PATH|HOME|CDPATH|IFS|ENV|BASH_ENV|BASH_FUNC_.*|SHELLOPTS|BASHOPTS|PROMPT_COMMAND|PS[0-9]|LD_.*|DYLD_.*|GIT_.*|XDG_.*|MAGIC|.*_CONFIG.*|.*RC|.*_HOME|.*PATH|RIPGREP_CONFIG_PATH|GREP_OPTIONS|.*_OPTIONS|.*_OPTS|NODE_.*|PYTHON.*|PERL.*|RUBY.*|.*PAGER|EDITOR|VISUAL|TMPDIR|TERMINFO|LESS.*|INPUTRC|HISTFILE|MAIL.*|POSIXLY_CORRECT|OLDPWD|PWD|DIRSTACK|GLOBIGNORE)$/;
+  /^(PATH|HOME|CDPATH|IFS|ENV|BASH_ENV|BASH_FUNC_.*|SHELLOPTS|BASHOPTS|PROMPT_COMMAND|PS[0-9]|LD_.*|DYLD_.*|GIT_.*|XDG_.*|MAGIC|.*_CONFIG.*|.*RC|.*_HOME|.*PATH|RIPGREP_CONFIG_PATH|GREP_OPTIONS|.*_OPTIONS|.*_OPTS|NODE_.*|PYTHON.*|PERL.*|RUBY.*|.*PAGER|EDITOR|VISUAL|TMPDIR|TERMINFO|LESS.*|INPUTRC|HISTFILE|MAIL.*|POSIXLY_CORRECT|OLDPWD|PWD|DIRSTACK|GLOBIGNORE|BASHPID|HISTCMD|OPTIND|S?RANDOM|EUID|PPID|UID)$/;
 
 /** Git subcommands that read the repository or write inside `.git` (never its hooks or config). */
 const GIT_SUBCOMMANDS = new Set([
@@ -331,9 +335,13 @@ export function unconfinedProblem(name: string, args: readonly ShellWord[]): str
   if (INERT.has(name) || Object.hasOwn(UNCONFINED_READS, name)) return undefined;
   if (name === "export" || name === "declare" || name === "local" || name === "readonly" || name === "typeset") {
     const flags = args.filter((a) => a.text.startsWith("-")).map((a) => a.text);
-    if (flags.some((f) => /[fin]/.test(f))) {
-      return `${name} ${flags.join(" ")} defines functions, arithmetic or a reference to another variable`;
+    if (flags.some((f) => /[finaA]/.test(f))) {
+      return `${name} ${flags.join(" ")} defines functions, arithmetic, arrays or a reference to another variable`;
     }
+    // A declaration builtin parses a value that starts with `(` as an array, expanding it again:
+    // `a=(); declare a='($(cat .env))'` runs the cat.
+    const array = args.find((a) => assignmentName(a.text) !== undefined && /^[^=]*=\(/.test(a.text));
+    if (array) return `${name} ${array.raw} may assign an array, whose value bash expands again`;
     return args.map(riskyAssignedArgument).find((p) => p !== undefined);
   }
   if (name === "set") {

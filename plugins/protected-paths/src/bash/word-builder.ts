@@ -3,8 +3,11 @@ import type { ShellWord } from "./shell-word.ts";
 const GLOB_CHARS = new Set(["*", "?", "["]);
 const WILDCARDS = new Set(["*", "?"]);
 const PATTERN_SPECIAL = /[*?[\]\\{}()!+@]/g;
-/** Unquoted braces with a comma or `..` inside: brace expansion. */
-const BRACE_EXPANSION = /\{[^{}]*(,|\.\.)[^{}]*\}/;
+/**
+ * Unquoted braces with a comma or `..` between them, however nested (`{.env,x{y}}` expands to
+ * `.env x{y}`): brace expansion. Matched loosely, so a word that might expand is never taken literally.
+ */
+const BRACE_EXPANSION = /\{.*(,|\.\.).*\}/s;
 const ASSIGNMENT_PREFIX = /^[A-Za-z_][A-Za-z0-9_]*=$/;
 
 /** Accumulates one word while the tokenizer reads it. */
