@@ -247,7 +247,11 @@ function buildPolicy(parsed: ProtectedPathsConfig, options: PolicyOptions, groun
     readFilter,
     checkSearch: (search) => {
       const root = decide(ctx, "read", search.root);
-      return root.allow ? checkTreeSearch(ctx, search) : root;
+      if (!root.allow) return root;
+      // Another name of a protected file (a hard link) is read as that file.
+      const table = aliases();
+      const any = [...table.values()].some((entry) => (fs.lstat(entry.path)?.nlink ?? 1) > 1);
+      return checkTreeSearch(ctx, search, { any, aliasOf: (info) => aliasIn(table, info) });
     },
     sandboxProfile: (profileOptions) => planner.profile(profileOptions),
   };

@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { rmSync, writeFileSync } from "node:fs";
+import { linkSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import type { Decision, Policy } from "../src/index.ts";
@@ -29,9 +29,7 @@ describe("a whole-tree search by another agent's tool (Claude Code's Grep)", () 
   it("is refused when it would read a protected file below its root that git does not ignore", () => {
     const f = repository();
     const policy = f.policy();
-    expect(outcome(grep(policy, f.ws))).toMatch(
-      /Grep of .* refused: it would search "\.env" \(git does not ignore it\)/,
-    );
+    expect(outcome(grep(policy, f.ws))).toMatch(/Grep of .* refused: it would search "\.env" \(git does not ignore it/);
     expect(outcome(grep(policy, path.join(f.ws, "src")))).toBe("allow");
     f.file(".gitignore", ".env\n");
     expect(outcome(grep(policy, f.ws))).toBe("allow");
@@ -41,27 +39,47 @@ describe("a whole-tree search by another agent's tool (Claude Code's Grep)", () 
     const f = createFixture();
     rmSync(path.join(f.ws, ".git"), { recursive: true, force: true });
     f.file(".gitignore", ".env\n");
-    expect(outcome(grep(f.policy(), f.ws))).toMatch(/would search "\.env" \(git does not ignore it\)/);
+    expect(outcome(grep(f.policy(), f.ws))).toMatch(
+      /would search "\.env" \(ripgrep reads no \.gitignore outside a repository/,
+    );
   });
 
   it("is refused when its glob names a protected file, which overrides every ignore file", () => {
     const f = repository();
     f.file(".gitignore", ".env\n");
     const policy = f.policy();
-    for (const glob of [".env", "*", "**/.e*", "*.{ts,env}", "*.ts .env", "*.ts,.env", ".[e]nv", "/.env", "\\.env"]) {
+    // A glob with a slash is matched from ripgrep's own working directory, not the root: it names anything.
+    for (const glob of [
+      ".env",
+      "*",
+      "**/.e*",
+      "*.{ts,env}",
+      "*.ts .env",
+      "*.ts,.env",
+      ".[e]nv",
+      "/.env",
+      "\\.env",
+      "src/**",
+    ]) {
       expect(outcome(grep(policy, f.ws, glob)), glob).toMatch(/would search "\.env" \(its glob names it\)/);
     }
-    for (const glob of ["*.ts", "src/**", "!*.md", "*.md"])
-      expect(outcome(grep(policy, f.ws, glob)), glob).toBe("allow");
+    for (const glob of ["*.ts", "!*.md", "*.md"]) expect(outcome(grep(policy, f.ws, glob)), glob).toBe("allow");
   });
 
   it("does not take git's word for a negated, unusual or tracked ignore", () => {
     const f = repository();
     const policy = f.policy();
-    f.file(".gitignore", ".env\n!.env\n");
-    expect(outcome(grep(policy, f.ws))).toMatch(/git does not ignore it/);
-    f.file(".gitignore", ".e[n]v\n");
-    expect(outcome(grep(policy, f.ws))).toMatch(/git does not ignore it/);
+    // Lines git and ripgrep read differently: a negation, a bracket, a tab after a negation
+    // (ripgrep trims it, git does not), a carriage return.
+    for (const text of [".env\n!.env\n", ".e[n]v\n", ".env\n!.env\t\n", ".env\r\n"]) {
+      f.file(".gitignore", text);
+      expect(outcome(grep(policy, f.ws)), JSON.stringify(text)).toMatch(/may read differently/);
+    }
+    // ripgrep stops reading at invalid UTF-8; older ones take a byte-order mark as part of the line.
+    writeFileSync(path.join(f.ws, ".gitignore"), Buffer.from("# r\xe9glages\n.env\n", "latin1"));
+    expect(outcome(grep(policy, f.ws))).toMatch(/may read differently/);
+    f.file(".gitignore", "\ufeff.env\n");
+    expect(outcome(grep(policy, f.ws))).toMatch(/may read differently/);
     f.file(".gitignore", "/.env\n");
     expect(outcome(grep(policy, f.ws))).toBe("allow");
     git(f.ws, "add", "-f", ".env");
@@ -77,6 +95,45 @@ describe("a whole-tree search by another agent's tool (Claude Code's Grep)", () 
     rmSync(path.join(f.ws, "src", ".rgignore"));
     writeFileSync(path.join(f.base, ".ignore"), "!.env\n");
     expect(outcome(grep(policy, f.ws))).toMatch(/an \.ignore or \.rgignore file can list it back/);
+  });
+
+  it("takes only the .gitignore files and info/exclude ripgrep reads, and no rule across a nested repository", () => {
+    const f = repository();
+    const policy = f.policy();
+    // An excludes file the repository's configuration names: git reads it, ripgrep does not.
+    f.file(".git/myexcludes", ".env\n");
+    git(f.ws, "config", "core.excludesFile", path.join(f.ws, ".git", "myexcludes"));
+    expect(outcome(grep(policy, f.ws))).toMatch(/git does not ignore it/);
+    f.file(".git/info/exclude", ".env\n");
+    expect(outcome(grep(policy, f.ws))).toBe("allow");
+    // ripgrep applies no outer rule inside a repository of its own.
+    f.file("vendor/lib/.env", "API_KEY=nested\n");
+    git(path.join(f.ws, "vendor", "lib"), "init", "-q");
+    expect(outcome(grep(policy, f.ws))).toMatch(/would search "vendor\/lib\/\.env"/);
+  });
+
+  it("reads a hard link of a protected file as that file", () => {
+    const f = repository();
+    f.file(".gitignore", ".env\n");
+    linkSync(path.join(f.ws, ".env"), path.join(f.ws, "src", "settings.txt"));
+    expect(outcome(f.policy().checkSearch({ root: f.ws, subject: "Grep" }))).toMatch(
+      /would search "src\/settings\.txt"/,
+    );
+  });
+
+  it("walks a dependency folder when git does not ignore it or a glob names it", () => {
+    const f = repository();
+    f.file(".gitignore", ".env\nnode_modules\n");
+    f.file("node_modules/pkg/.env", "API_KEY=dep\n");
+    const policy = f.policy();
+    expect(outcome(grep(policy, f.ws))).toBe("allow");
+    // Naming the folder lets ripgrep enter it; a file inside is read when a glob names it too.
+    expect(outcome(grep(policy, f.ws, "node_modules,*.js"))).toBe("allow");
+    expect(outcome(grep(policy, f.ws, "node_modules,.e*"))).toMatch(/its glob names it/);
+    expect(outcome(grep(policy, f.ws, "node_modules,**/pkg/*"))).toMatch(/\.env/);
+    // Nothing ignores the folder or the file in it.
+    f.file(".gitignore", "/.env\n");
+    expect(outcome(grep(policy, f.ws))).toMatch(/would search "node_modules\/pkg\/\.env"/);
   });
 
   it("decides its root as a read first", () => {

@@ -2,9 +2,11 @@ import path from "node:path";
 import { minimatch } from "minimatch";
 import { allow, type Decision, deny } from "../decision.ts";
 import { showPath } from "../paths/path-text.ts";
+import type { FileInfo } from "../paths/policy-fs.ts";
 import type { DenyRule } from "../rules/deny-rule.ts";
 import { DEPENDENCY_DIRS } from "../scan/deny-index.ts";
 import { gitIgnored } from "../scan/git-ignored.ts";
+import { ignoreFilesAbove, plainIgnoreFile, repositoryOf } from "../scan/ignore-files.ts";
 import { matchView } from "./match-view.ts";
 import type { PolicyContext } from "./policy-context.ts";
 
@@ -18,48 +20,79 @@ export interface TreeSearch {
   subject: string;
 }
 
+/** Other names of protected files (hard links), for a walk that meets them under another name. */
+export interface HardLinks {
+  /** False when no protected file has a second name: the walk need not look at each file's inode. */
+  any: boolean;
+  aliasOf: (info: FileInfo) => { path: string; rule: DenyRule } | undefined;
+}
+
 /** How many entries a searched tree may have before the check gives up and refuses. */
 export const MAX_SEARCHED_ENTRIES = 100_000;
 
 /** Files that tell ripgrep what to skip or search besides `.gitignore`: the agent can write them. */
 const RG_IGNORE_FILES = new Set([".ignore", ".rgignore"]);
 
-interface Protected {
+/** An entry below the root: a path and whether it is a folder. */
+interface Entry {
   path: string;
-  rule: DenyRule;
   folder: boolean;
 }
 
-type Walk = { found: Protected[]; ignoreFiles: boolean } | { tooMany: true };
+/** A protected entry, with the rule that protects it. */
+interface Protected extends Entry {
+  rule: DenyRule;
+}
+
+/** What a walk below the root found. */
+interface Walk {
+  found: Protected[];
+  /** An `.ignore` or `.rgignore` below the root. */
+  rgIgnore: boolean;
+  /** The `.gitignore` files below the root. */
+  gitignores: string[];
+  /** Folders below the root that hold a repository of their own: ripgrep applies no outer rule inside. */
+  nested: string[];
+  /** Dependency folders not entered yet. */
+  dependencies: Entry[];
+  seen: number;
+}
 
 /**
  * Every entry below `dir` that a read rule denies (a denied folder is reported, not entered),
- * without following links (ripgrep does not) and without entering dependency folders (what a
- * package manager owns; see `DEPENDENCY_DIRS`).
+ * without following links (ripgrep does not); a file that is a hard link of a protected file
+ * counts as that file. Dependency folders are only listed (`DEPENDENCY_DIRS`), unless `enter`.
  */
-function protectedBelow(ctx: PolicyContext, dir: string): Walk {
-  const found: Protected[] = [];
-  let ignoreFiles = false;
-  let seen = 0;
+function walkBelow(ctx: PolicyContext, dir: string, links: HardLinks | undefined, walk: Walk, enter: boolean): boolean {
   const queue = [dir];
   for (let next = queue.shift(); next !== undefined; next = queue.shift()) {
     for (const entry of ctx.fs.readdir(next) ?? []) {
-      seen += 1;
-      if (seen > MAX_SEARCHED_ENTRIES) return { tooMany: true };
-      if (RG_IGNORE_FILES.has(entry.name)) ignoreFiles = true;
-      if (entry.isDirectory && DEPENDENCY_DIRS.has(entry.name)) continue;
+      walk.seen += 1;
+      if (walk.seen > MAX_SEARCHED_ENTRIES) return false;
       const full = path.join(next, entry.name);
-      const rule = ctx.rules.read.find((r) => r.matches(matchView(ctx, full)));
+      if (RG_IGNORE_FILES.has(entry.name)) walk.rgIgnore = true;
+      if (entry.name === ".gitignore") walk.gitignores.push(full);
+      if (entry.name === ".git" && next !== dir) walk.nested.push(next);
       const folder = entry.isDirectory && !entry.isSymbolicLink;
-      if (rule) found.push({ path: full, rule, folder });
+      if (folder && !enter && DEPENDENCY_DIRS.has(entry.name)) {
+        walk.dependencies.push({ path: full, folder: true });
+        continue;
+      }
+      const rule = ctx.rules.read.find((r) => r.matches(matchView(ctx, full)));
+      if (rule) walk.found.push({ path: full, rule, folder });
       else if (folder) queue.push(full);
+      else if (links?.any && !entry.isSymbolicLink) {
+        const info = ctx.fs.lstat(full);
+        const alias = info && info.nlink > 1 ? links.aliasOf(info) : undefined;
+        if (alias) walk.found.push({ path: full, rule: alias.rule, folder: false });
+      }
     }
   }
-  return { found, ignoreFiles };
+  return true;
 }
 
 /** True when an ignore file of ripgrep's own sits in `dir` or a folder above it. */
-function ignoreFileAbove(ctx: PolicyContext, dir: string): boolean {
+function rgIgnoreAbove(ctx: PolicyContext, dir: string): boolean {
   for (let at = dir; ; at = path.dirname(at)) {
     for (const name of RG_IGNORE_FILES) if (ctx.fs.lstat(path.join(at, name)) !== undefined) return true;
     if (path.dirname(at) === at) return false;
@@ -67,14 +100,13 @@ function ignoreFileAbove(ctx: PolicyContext, dir: string): boolean {
 }
 
 /**
- * True unless the glob certainly does not name `rel` (a file, or anything below a folder): ripgrep
- * matches a glob without a slash against every base name, and one with a slash against the path.
+ * True unless the glob certainly does not name `rel`: ripgrep matches a glob without a slash
+ * against every base name; one with a slash against paths from its own working directory, which
+ * is not the root, so such a glob is taken to name everything (as is one with an escape).
  */
-function globMayName(glob: string, rel: string, folder: boolean): boolean {
-  if (folder || /[\\]/.test(glob)) return true;
-  const options = { dot: true, nocase: true, matchBase: !glob.includes("/") };
-  const bare = glob.startsWith("/") ? glob.slice(1) : glob;
-  return minimatch(rel, bare, options) || minimatch(rel, `**/${bare}`, options);
+function globMayName(glob: string, rel: string): boolean {
+  if (/[\\/]/.test(glob)) return true;
+  return minimatch(path.basename(rel), glob, { dot: true, nocase: true });
 }
 
 /** The positive globs of a search, split the ways its tool may split them (white space, commas). */
@@ -88,43 +120,87 @@ function positiveGlobs(globs: readonly string[]): string[] {
   return out;
 }
 
+/** An entry's path relative to the root, as git is asked about it (a folder with a trailing slash). */
+function relativeOf(real: string, p: Entry): string {
+  return `${path.relative(real, p.path)}${p.folder ? "/" : ""}`;
+}
+
+/**
+ * Which entries below `real` ripgrep certainly skips because git ignores them: only where git and
+ * ripgrep read the same rules alike — a repository with a `.git` folder, no case folding, no
+ * `.ignore`/`.rgignore` anywhere, every `.gitignore` on the way and `info/exclude` plain (see
+ * `plainIgnoreFile`), the pattern from one of them (not an excludes file the configuration
+ * names), and no repository nested on the way. Paths relative to `real`; folders end with `/`.
+ */
+function skippedByIgnores(
+  ctx: PolicyContext,
+  real: string,
+  walk: Walk,
+  entries: readonly Entry[],
+): { skipped: Set<string>; doubt: string } {
+  const none = (doubt: string) => ({ skipped: new Set<string>(), doubt });
+  if (ctx.folding) return none("on a case-insensitive file system git and ripgrep match ignore patterns differently");
+  if (walk.rgIgnore || rgIgnoreAbove(ctx, real)) return none("an .ignore or .rgignore file can list it back");
+  const repo = repositoryOf(real);
+  if (repo === undefined) return none("ripgrep reads no .gitignore outside a repository");
+  const files = [...ignoreFilesAbove(real, repo.top), ...walk.gitignores, repo.exclude];
+  const unplain = files.find((file) => !plainIgnoreFile(file));
+  if (unplain !== undefined) {
+    return none(
+      `${showPath(unplain)} has lines git and ripgrep may read differently (negations, escapes, white space)`,
+    );
+  }
+  const counts = (source: string) =>
+    source === repo.exclude || (path.basename(source) === ".gitignore" && files.includes(source));
+  const outside = (p: Entry) => !walk.nested.some((n) => p.path.startsWith(`${n}${path.sep}`));
+  const skipped = gitIgnored(
+    real,
+    entries.filter(outside).map((p) => relativeOf(real, p)),
+    counts,
+  );
+  return { skipped, doubt: "git does not ignore it by a plain .gitignore pattern" };
+}
+
 /**
  * Decides a search of a whole tree by a tool that runs unconfined (Claude Code's `Grep`): refused
  * when it would read a protected file below its root. Like ripgrep, it is taken to read dot-files,
  * to skip what git ignores inside a repository, and to read anything a glob names even when
- * ignored. A file counts as skipped only when the host's git says it is ignored by a plain pattern
- * and no `.ignore`/`.rgignore` (which can list it back) is in the tree or above it.
+ * ignored; a file counts as skipped only where git's answer is certainly ripgrep's too (see
+ * `skippedByIgnores`). Dependency folders are walked only when the search may enter them.
  * Contract: the root itself is decided elsewhere (a read of it); fails closed — a tree too large to
  * walk, or an answer git cannot give, refuses.
  */
-export function checkTreeSearch(ctx: PolicyContext, search: TreeSearch): Decision {
+export function checkTreeSearch(ctx: PolicyContext, search: TreeSearch, links?: HardLinks): Decision {
   const real = ctx.fs.realpath(search.root);
   if (real === undefined || ctx.fs.lstat(real)?.isDirectory !== true) return allow();
   const subject = `${search.subject} of ${showPath(search.root)}`;
-  const walk = protectedBelow(ctx, real);
-  if ("tooMany" in walk) {
+  const tooMany = () => {
     const why = `it holds more than ${MAX_SEARCHED_ENTRIES} entries, too many to check for protected files; give it a narrower path`;
     return deny({ subject, why, rule: "search of a tree" });
+  };
+  const walk: Walk = { found: [], rgIgnore: false, gitignores: [], nested: [], dependencies: [], seen: 0 };
+  if (!walkBelow(ctx, real, links, walk, false)) return tooMany();
+  const globs = positiveGlobs(search.globs ?? []);
+  const named = (p: Entry) => globs.some((g) => globMayName(g, path.relative(real, p.path)));
+  // A dependency folder is searched unless git ignores it and no glob names it: then walk it too.
+  if (walk.dependencies.length > 0) {
+    const { skipped } = skippedByIgnores(ctx, real, walk, walk.dependencies);
+    for (const folder of walk.dependencies) {
+      if (named(folder) || !skipped.has(relativeOf(real, folder))) {
+        if (!walkBelow(ctx, folder.path, links, walk, true)) return tooMany();
+      }
+    }
   }
   if (walk.found.length === 0) return allow();
-  const globs = positiveGlobs(search.globs ?? []);
-  const named = (p: Protected) => globs.some((g) => globMayName(g, path.relative(real, p.path), p.folder));
-  const listed = walk.ignoreFiles || ignoreFileAbove(ctx, real);
-  const unnamed = walk.found.filter((p) => !named(p));
-  const ignored = listed
-    ? new Set<string>()
-    : gitIgnored(
-        real,
-        unnamed.map((p) => path.relative(real, p.path)),
-      );
-  const searched = walk.found.find((p) => named(p) || !ignored.has(path.relative(real, p.path)));
+  const { skipped, doubt } = skippedByIgnores(
+    ctx,
+    real,
+    walk,
+    walk.found.filter((p) => !named(p)),
+  );
+  const searched = walk.found.find((p) => named(p) || !skipped.has(relativeOf(real, p)));
   if (searched === undefined) return allow();
-  const rel = path.relative(real, searched.path);
-  const how = named(searched)
-    ? "its glob names it"
-    : listed
-      ? "an .ignore or .rgignore file can list it back"
-      : "git does not ignore it";
-  const why = `it would search ${showPath(rel)} (${how}), and ${searched.rule.why}; search a folder that does not hold it`;
+  const how = named(searched) ? "its glob names it" : doubt;
+  const why = `it would search ${showPath(path.relative(real, searched.path))} (${how}), and ${searched.rule.why}; search a folder that does not hold it`;
   return deny({ subject, why, rule: searched.rule.label });
 }

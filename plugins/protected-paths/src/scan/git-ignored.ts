@@ -1,4 +1,5 @@
 import { spawnSync } from "node:child_process";
+import path from "node:path";
 
 /**
  * Ignore patterns whose meaning git and ripgrep agree on: names, `*` wildcards and slashes, no
@@ -15,13 +16,17 @@ function gitEnv(): NodeJS.ProcessEnv {
 }
 
 /**
- * Which of `paths` (relative to `dir`) git ignores through a plain pattern (`.gitignore`,
- * `.git/info/exclude`, the global excludes file), asked of the host's git in one `check-ignore`.
- * A search built on ripgrep skips those files inside a repository.
+ * Which of `paths` (relative to `dir`; folders with a trailing slash) git ignores through a plain
+ * pattern of an ignore file that `counts`, asked of the host's git in one `check-ignore`.
  * Contract: never throws; no git, no repository or any failure gives an empty set (nothing is
  * taken as ignored). A tracked file is never ignored (git says so, and the caller fails closed).
  */
-export function gitIgnored(dir: string, paths: readonly string[]): Set<string> {
+export function gitIgnored(
+  dir: string,
+  paths: readonly string[],
+  /** Whether patterns of this ignore file (absolute path) count. */
+  counts: (source: string) => boolean,
+): Set<string> {
   const ignored = new Set<string>();
   if (paths.length === 0) return ignored;
   const answer = spawnSync("git", ["-c", "core.fsmonitor=", "check-ignore", "-v", "-z", "--stdin"], {
@@ -37,9 +42,12 @@ export function gitIgnored(dir: string, paths: readonly string[]): Set<string> {
   // -v -z: source NUL line NUL pattern NUL path NUL, per matching path.
   const fields = answer.stdout.split("\0");
   for (let i = 0; i + 3 < fields.length; i += 4) {
+    const source = fields[i] as string;
     const pattern = fields[i + 2] as string;
     const file = fields[i + 3] as string;
-    if (!pattern.startsWith("!") && PLAIN_PATTERN.test(pattern)) ignored.add(file);
+    if (counts(path.resolve(dir, source)) && !pattern.startsWith("!") && PLAIN_PATTERN.test(pattern)) {
+      ignored.add(file);
+    }
   }
   return ignored;
 }
