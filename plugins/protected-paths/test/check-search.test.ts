@@ -136,6 +136,32 @@ describe("a whole-tree search by another agent's tool (Claude Code's Grep)", () 
     expect(outcome(grep(policy, f.ws))).toMatch(/would search "node_modules\/pkg\/\.env"/);
   });
 
+  it("takes braces, brackets and escapes as naming anything: ripgrep reads {.env} as .env", () => {
+    const f = repository();
+    f.file(".gitignore", ".env\n");
+    const policy = f.policy();
+    for (const glob of ["{.env}", ".e{n}v", "{*}", "*{}", ".en[v]"]) {
+      expect(outcome(grep(policy, f.ws, glob)), glob).toMatch(/its glob names it/);
+    }
+  });
+
+  it("does not trust an ignore of the folder searched itself, nor git's case folding", () => {
+    const f = repository();
+    f.file("config/.env", "DB_PASSWORD=s3cret\n");
+    f.file(".gitignore", "config/\n");
+    const policy = f.policy();
+    // ripgrep, told to search config/, reads it although git ignores the folder.
+    expect(outcome(grep(policy, path.join(f.ws, "config")))).toMatch(/git ignores the folder searched/);
+    // A pattern in a .gitignore between the top and the root counts (git names it from the top).
+    f.file("a/b/.env", "X=1\n");
+    f.file("a/.gitignore", ".env\n");
+    expect(outcome(grep(policy, path.join(f.ws, "a", "b")))).toBe("allow");
+    // core.ignorecase makes git match .ENV to .env; ripgrep never folds case.
+    f.file(".gitignore", ".ENV\nconfig/\n");
+    git(f.ws, "config", "core.ignorecase", "true");
+    expect(outcome(grep(policy, f.ws))).toMatch(/would search "\.env"/);
+  });
+
   it("decides its root as a read first", () => {
     const f = repository();
     const ssh = f.file(path.join(f.home, ".ssh", "id_ed25519"));

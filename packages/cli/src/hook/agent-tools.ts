@@ -1,3 +1,4 @@
+import { lstatSync } from "node:fs";
 import { homedir } from "node:os";
 import { isAbsolute, join, resolve } from "node:path";
 import type { AgentHookSettings } from "@gatehouse/host/hook-plan";
@@ -196,8 +197,9 @@ function mappedEffects(
 
 /**
  * Maps one tool call of Claude Code or Codex onto Gatehouse effects, the terms every guard decides
- * in. Claude Code: Read/Write/Edit/MultiEdit `file_path`, NotebookEdit `notebook_path`, Glob/Grep/LS
- * `path` (default: the cwd), Bash `command`, WebFetch `url`. Codex: Bash `command` (string or
+ * in. Claude Code: Read `file_path`; Write `file_path` (read too when it exists); Edit/MultiEdit
+ * `file_path` and NotebookEdit `notebook_path`, written and read; Glob/Grep/LS `path` (default: the
+ * cwd), Bash `command`, WebFetch `url`. Codex: Bash `command` (string or
  * argv), apply_patch `command` (the patch envelope: every added, updated, deleted and moved-to
  * file). `agentHooks.tools` maps any other tool (MCP tools `mcp__<server>__<tool>` included) by
  * the names of its path arguments; it wins over the built-in table, so a team can map more
@@ -223,15 +225,28 @@ function builtInCall(payload: HookPayload, projectDir: string): MappedCall {
         effects: [{ kind: "read", path: agentPath(input.file_path ?? input.notebook_path, `${name}.file_path`, cwd) }],
         kind: "file",
       };
-    case "Write":
+    case "Write": {
+      // Replacing a file shows the agent what changed: a file it may not read must not be replaced.
+      const path = agentPath(input.file_path, `${name}.file_path`, cwd);
+      const existing = lstatSync(path, { throwIfNoEntry: false }) !== undefined;
+      const effects: ToolEffect[] = [{ kind: "write", path }];
+      if (existing) effects.push({ kind: "read", path });
+      return { effects, kind: "file" };
+    }
     case "Edit":
     case "MultiEdit":
-      return { effects: [{ kind: "write", path: agentPath(input.file_path, `${name}.file_path`, cwd) }], kind: "file" };
-    case "NotebookEdit":
+    case "NotebookEdit": {
+      // An edit reads the file it changes (its result shows the edited lines), as Gatehouse's own edit does.
+      const key = name === "NotebookEdit" ? "notebook_path" : "file_path";
+      const path = agentPath(input[key], `${name}.${key}`, cwd);
       return {
-        effects: [{ kind: "write", path: agentPath(input.notebook_path, `${name}.notebook_path`, cwd) }],
+        effects: [
+          { kind: "write", path },
+          { kind: "read", path },
+        ],
         kind: "file",
       };
+    }
     case "Glob":
     case "LS":
       return { effects: searchEffects(input, cwd, name), kind: "search" };

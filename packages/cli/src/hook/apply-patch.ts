@@ -12,6 +12,14 @@ const HEADERS: readonly [RegExp, PatchTarget["op"]][] = [
   [/^\*{3}\s*move\s+to\s*:(.*)$/i, "move"],
 ];
 
+/**
+ * Trims what JavaScript or Rust takes for white space at either end: Codex trims its lines with
+ * Rust's `str::trim`, which also removes U+0085 (NEL), where JavaScript's `trim` does not.
+ */
+function trimAny(text: string): string {
+  return text.replace(/^[\s\u0085]+|[\s\u0085]+$/g, "");
+}
+
 /** The envelope text of a Codex `apply_patch` call: `command` as a string, or the argv form's patch. */
 export function patchText(command: unknown): string | undefined {
   if (typeof command === "string") return command;
@@ -32,19 +40,19 @@ export function patchText(command: unknown): string | undefined {
  */
 export function patchTargets(envelope: string): PatchTarget[] {
   const lines = envelope.split(/\r?\n|\r/);
-  const first = lines.findIndex((line) => line.trim() !== "");
+  const first = lines.findIndex((line) => trimAny(line) !== "");
   // The envelope may come inside a here-document (`apply_patch <<'EOF'`): start at its marker.
-  const begin = lines.findIndex((line) => line.trim() === "*** Begin Patch");
+  const begin = lines.findIndex((line) => trimAny(line) === "*** Begin Patch");
   if (begin < 0 || (first !== begin && !/apply_patch|<</.test(lines[first] ?? ""))) {
     throw new Error("the patch does not begin with *** Begin Patch");
   }
   const targets: PatchTarget[] = [];
   for (const line of lines.slice(begin + 1)) {
-    const trimmed = line.trim();
+    const trimmed = trimAny(line);
     for (const [header, op] of HEADERS) {
       const match = header.exec(trimmed);
       if (!match) continue;
-      const path = (match[1] ?? "").trim();
+      const path = trimAny(match[1] ?? "");
       if (path === "") throw new Error(`"${trimmed}" names no file`);
       targets.push({ op, path });
     }

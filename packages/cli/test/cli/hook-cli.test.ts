@@ -84,6 +84,18 @@ describe("gatehouse hook claude-code", () => {
     noOpinion(await hook("claude-code", loose, recorded("claude-code", "Bash", loose.dir)));
   });
 
+  it("refuses an edit, and a write that replaces a file, where the file may not be read (the result shows its lines)", async () => {
+    const p = project({ ...BOTH, config: { "protected-paths": { denyRead: ["notes/private.md"] } } });
+    mkdirSync(join(p.dir, "notes"));
+    writeFileSync(join(p.dir, "notes", "private.md"), "salary: 1\n");
+    const call = (tool: string, input: object) => ({ ...recorded("claude-code", tool, p.dir), tool_input: input });
+    const file_path = join(p.dir, "notes", "private.md");
+    const edit = call("Edit", { file_path, old_string: "salary", new_string: "salary" });
+    expect(denial(await hook("claude-code", p, edit))).toMatch(/Read of .*private\.md.*denyRead notes\/private\.md/);
+    expect(denial(await hook("claude-code", p, call("Write", { file_path, content: "x" })))).toMatch(/Read of/);
+    noOpinion(await hook("claude-code", p, call("Write", { file_path: join(p.dir, "notes", "new.md"), content: "x" })));
+  });
+
   it("refuses a Grep that would read a protected file below its root, on the full and the planned path", async () => {
     const p = project();
     writeFileSync(join(p.dir, ".env"), "API_KEY=s3cret\n");

@@ -20,9 +20,13 @@ describe("mapping Claude Code's tools onto effects", () => {
       kind: "file",
     });
     expect(map("claude-code", "Write").effects).toEqual([{ kind: "write", path: `${P}/notes/todo.md` }]);
-    expect(map("claude-code", "Edit").effects).toEqual([{ kind: "write", path: `${P}/src/index.ts` }]);
-    expect(map("claude-code", "MultiEdit").effects).toEqual([{ kind: "write", path: `${P}/src/index.ts` }]);
-    expect(map("claude-code", "NotebookEdit").effects).toEqual([{ kind: "write", path: `${P}/analysis.ipynb` }]);
+    const edited = (path: string) => [
+      { kind: "write", path },
+      { kind: "read", path },
+    ];
+    expect(map("claude-code", "Edit").effects).toEqual(edited(`${P}/src/index.ts`));
+    expect(map("claude-code", "MultiEdit").effects).toEqual(edited(`${P}/src/index.ts`));
+    expect(map("claude-code", "NotebookEdit").effects).toEqual(edited(`${P}/analysis.ipynb`));
   });
 
   it("reads the searched folder of Glob and Grep (the cwd when no path is given)", () => {
@@ -39,10 +43,10 @@ describe("mapping Claude Code's tools onto effects", () => {
         ),
         {},
         P,
-      ).effects;
-    expect(at("../other/.env", "/elsewhere/sub")).toEqual([{ kind: "write", path: "/elsewhere/other/.env" }]);
-    expect(at("src/../.env")).toEqual([{ kind: "write", path: `${P}/.env` }]);
-    expect(at("~/.bashrc")).toEqual([{ kind: "write", path: join(homedir(), ".bashrc") }]);
+      ).effects[0];
+    expect(at("../other/.env", "/elsewhere/sub")).toEqual({ kind: "write", path: "/elsewhere/other/.env" });
+    expect(at("src/../.env")).toEqual({ kind: "write", path: `${P}/.env` });
+    expect(at("~/.bashrc")).toEqual({ kind: "write", path: join(homedir(), ".bashrc") });
   });
 
   it("checks where an absolute or climbing Glob pattern starts, not only the cwd", () => {
@@ -215,6 +219,15 @@ describe("patchTargets", () => {
       { op: "update", path: "b.ts" },
       { op: "move", path: ".env" },
       { op: "delete", path: "c" },
+    ]);
+  });
+
+  it("trims what Rust trims too: a header after a NEL (U+0085) is a header to Codex", () => {
+    expect(
+      patchTargets("*** Begin Patch\n*** Add File: ok.txt\n+x\n\u0085*** Add File: .envrc\u0085\n+evil\n*** End Patch"),
+    ).toEqual([
+      { op: "add", path: "ok.txt" },
+      { op: "add", path: ".envrc" },
     ]);
   });
 

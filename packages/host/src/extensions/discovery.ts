@@ -175,16 +175,18 @@ function packageRoot(entry: string, name: string): string {
 
 /**
  * Package names resolve from the project first, then from the host's installation (so the
- * first-party plugins work in any project). Managed and user settings resolve from the host
- * first: a project must not be able to substitute its own copy of a package a team lead or the
- * user chose. Wherever it was found, an entry inside the project is project code.
+ * first-party plugins work in any project). Managed and user settings, and Gatehouse's own
+ * package names (`@gatehouse/…`) at every level, resolve from the host first: a project must not
+ * be able to substitute its own copy of a package a team lead or the user chose, nor of a
+ * first-party guard (a sandboxed command can write `node_modules/@gatehouse/protected-paths`).
+ * Wherever it was found, an entry inside the project is project code.
  */
 function fromPackage(
   spec: ExtensionSpec,
   { projectReal, projectDir, packageBases }: Project,
   { base }: Builders,
 ): DiscoveredExtension {
-  const hostFirst = spec.level === "managed" || spec.level === "user";
+  const hostFirst = spec.level === "managed" || spec.level === "user" || spec.spec.startsWith("@gatehouse/");
   const fromHost = () => {
     for (const from of packageBases) {
       try {

@@ -2,19 +2,36 @@
  * Name parts that mark a variable as a credential (`OPENAI_API_KEY`, `GH_TOKEN`, `PGPASSWORD`,
  * `DB_PASS`, `GPG_PASSPHRASE`, `SSH_AUTH_SOCK`, `GITHUB_PAT`, `SENTRY_DSN`).
  */
-const SECRET_PART = /(KEY|SECRET|TOKEN|PASS|PASSWORD|PASSWD|PASSPHRASE|CREDENTIALS?)$/i;
-const SECRET_WHOLE_PART = /^(AUTH|COOKIE|SESSION|PAT|DSN)$/i;
+const SECRET_PART = /(KEYS?|SECRETS?|TOKENS?|PASS|PASSWORD|PASSWD|PASSPHRASE|CREDENTIALS?|PWD)$/i;
+const SECRET_WHOLE_PART = /^(AUTH|COOKIE|SESSION|PAT|DSN|PRIVATE|SIGNING|WEBHOOK)$/i;
+/** Names that hold a whole connection string (`AZURE_STORAGE_CONNECTION_STRING`, `..._CONNSTR`). */
+const SECRET_NAME = /CONNECTION_?STRING|CONN_?STR/i;
+/** The shell's own directory variables, which only look like `*_PWD` (`MYSQL_PWD`) names. */
+const DIRECTORY_VARIABLES = new Set(["PWD", "OLDPWD"]);
 /** A URL with a password in it (`postgres://user:pw@host/db`), whatever the variable is called. */
 const URL_CREDENTIALS = /[a-z][a-z0-9+.-]*:\/\/[^/\s:@]*:[^/\s@]+@/i;
+/**
+ * Values that are credentials whatever the variable is called: a key inside a connection string
+ * (`AccountKey=`, `Password=`), a private key, and the shapes of well-known tokens (AWS access
+ * keys, GitHub, GitLab, Slack, OpenAI/Anthropic-style `sk-`, Stripe, Google, npm, Hugging Face).
+ */
+const SECRET_VALUE =
+  /(?:^|;)\s*(?:AccountKey|SharedAccessKey|Password|Pwd)\s*=|-----BEGIN [A-Z ]*PRIVATE KEY|\b(?:AKIA|ASIA)[A-Z0-9]{16}\b|\bgh[pousr]_[A-Za-z0-9]{20,}|\bgithub_pat_|\bglpat-|\bxox[abprs]-|\bsk-[A-Za-z0-9_-]{16,}|\b[rs]k_(?:live|test)_|\bAIza[0-9A-Za-z_-]{30,}|\bnpm_[A-Za-z0-9]{30,}|\bhf_[A-Za-z0-9]{30,}/i;
 
 /** True when an environment variable's name says it holds a credential. */
 export function isSecretName(name: string): boolean {
-  return name.split("_").some((part) => SECRET_PART.test(part) || SECRET_WHOLE_PART.test(part));
+  if (DIRECTORY_VARIABLES.has(name)) return false;
+  return (
+    SECRET_NAME.test(name) || name.split("_").some((part) => SECRET_PART.test(part) || SECRET_WHOLE_PART.test(part))
+  );
 }
 
-/** True when a variable holds a credential: by its name, or a value that is a URL with a password. */
+/**
+ * True when a variable holds a credential: by its name, or a value that is a URL with a
+ * password, a connection string with a key, a private key or a well-known token shape.
+ */
 export function isSecretVariable(name: string, value: string | undefined): boolean {
-  return isSecretName(name) || (value !== undefined && URL_CREDENTIALS.test(value));
+  return isSecretName(name) || (value !== undefined && (URL_CREDENTIALS.test(value) || SECRET_VALUE.test(value)));
 }
 
 /** Where tools keep caches in the sandbox: the home is read-only there, the private /tmp is not. */

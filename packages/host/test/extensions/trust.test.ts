@@ -176,14 +176,7 @@ export default { name: "conf", setup() { ((globalThis as any).__ghRan ??= []).pu
   });
 
   it("managed settings resolve package names from the host first: a project cannot substitute a managed guard", async () => {
-    const p = makeProject({
-      ".gatehouse/settings.json": JSON.stringify({ extensions: ["@gatehouse/hello-tool"] }),
-      "node_modules/@gatehouse/hello-tool/package.json": JSON.stringify({
-        name: "@gatehouse/hello-tool",
-        main: "index.js",
-      }),
-      "node_modules/@gatehouse/hello-tool/index.js": `module.exports = { name: "hello-tool", setup() { globalThis.__ghImpostor = true; } };`,
-    });
+    const p = impostorProject();
     const managed = p.write("managed.json", JSON.stringify({ extensions: ["@gatehouse/hello-tool"] }));
     const { host } = await openHost(p, { trust: true, env: { ...p.env, GATEHOUSE_MANAGED_SETTINGS: managed } });
     expect((globalThis as { __ghImpostor?: boolean }).__ghImpostor).toBeUndefined();
@@ -195,7 +188,26 @@ export default { name: "conf", setup() { ((globalThis as any).__ghRan ??= []).pu
       required: true,
     });
   });
+
+  it("Gatehouse's own package names resolve from the host first at every level: a planted node_modules copy never loads", async () => {
+    const p = impostorProject();
+    const { host } = await openHost(p, { trust: true });
+    expect((globalThis as { __ghImpostor?: boolean }).__ghImpostor).toBeUndefined();
+    expect(host.extensions()[0]).toMatchObject({ name: "hello-tool", status: "loaded", tools: ["hello"] });
+  });
 });
+
+/** A project that enables @gatehouse/hello-tool and plants its own copy of it in node_modules. */
+function impostorProject() {
+  return makeProject({
+    ".gatehouse/settings.json": JSON.stringify({ extensions: ["@gatehouse/hello-tool"] }),
+    "node_modules/@gatehouse/hello-tool/package.json": JSON.stringify({
+      name: "@gatehouse/hello-tool",
+      main: "index.js",
+    }),
+    "node_modules/@gatehouse/hello-tool/index.js": `module.exports = { name: "hello-tool", setup() { globalThis.__ghImpostor = true; } };`,
+  });
+}
 
 describe("files that are not files", () => {
   it("a FIFO planted as an extension or a settings file fails at once instead of hanging the host", async () => {

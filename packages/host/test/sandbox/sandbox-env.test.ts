@@ -15,6 +15,11 @@ describe("the sandbox's environment", () => {
       "GPG_PASSPHRASE",
       "GITHUB_PAT",
       "SENTRY_DSN",
+      "MYSQL_PWD",
+      "STRIPE_SECRETS",
+      "AZURE_STORAGE_CONNECTION_STRING",
+      "SERVICE_BUS_CONNSTR",
+      "APP_PRIVATE_KEYS",
     ]) {
       expect(isSecretName(name), name).toBe(true);
     }
@@ -51,6 +56,21 @@ describe("the sandbox's environment", () => {
       UPSTREAM: "https://example.com/path?a=b",
       MIRROR: "https://user@example.com/repo.git",
     });
+  });
+
+  it("drops values that are credentials whatever the variable is called", () => {
+    const env = sandboxEnv({
+      STORAGE: "DefaultEndpointsProtocol=https;AccountName=a;AccountKey=s3cret;EndpointSuffix=core.windows.net",
+      MSSQL: "Server=db;Database=app;User Id=sa;Password=s3cret;",
+      DEPLOY: "-----BEGIN OPENSSH PRIVATE KEY-----\nabc",
+      AWS_ID: "AKIAIOSFODNN7EXAMPLE",
+      GHX: "ghp_0123456789abcdefghijABCDEFGHIJ012345",
+      LLM: "sk-ant-api03-0123456789abcdef",
+      NODE_ENV: "production",
+      EDITOR: "vim",
+    });
+    for (const name of ["STORAGE", "MSSQL", "DEPLOY", "AWS_ID", "GHX", "LLM"]) expect(env[name], name).toBeUndefined();
+    expect(env).toMatchObject({ NODE_ENV: "production", EDITOR: "vim" });
   });
 
   it("points caches at the private /tmp, since the home is read-only in the sandbox", () => {

@@ -5,7 +5,7 @@ import { showPath } from "../paths/path-text.ts";
 import type { FileInfo } from "../paths/policy-fs.ts";
 import type { DenyRule } from "../rules/deny-rule.ts";
 import { DEPENDENCY_DIRS } from "../scan/deny-index.ts";
-import { gitIgnored } from "../scan/git-ignored.ts";
+import { gitIgnoreMatches, type IgnoreMatch } from "../scan/git-ignored.ts";
 import { ignoreFilesAbove, plainIgnoreFile, repositoryOf } from "../scan/ignore-files.ts";
 import { matchView } from "./match-view.ts";
 import type { PolicyContext } from "./policy-context.ts";
@@ -100,12 +100,14 @@ function rgIgnoreAbove(ctx: PolicyContext, dir: string): boolean {
 }
 
 /**
- * True unless the glob certainly does not name `rel`: ripgrep matches a glob without a slash
- * against every base name; one with a slash against paths from its own working directory, which
- * is not the root, so such a glob is taken to name everything (as is one with an escape).
+ * True unless the glob certainly does not name `rel`: only a glob of names, `*` and `?` is matched
+ * (against every base name, as ripgrep matches a glob without a slash). One with a slash is
+ * matched from ripgrep's own working directory, not the root, and braces, brackets and escapes
+ * mean other things to ripgrep than to minimatch (`{.env}` is `.env` there): such a glob is taken
+ * to name everything.
  */
 function globMayName(glob: string, rel: string): boolean {
-  if (/[\\/]/.test(glob)) return true;
+  if (!/^[\w.*?, -]+$/.test(glob)) return true;
   return minimatch(path.basename(rel), glob, { dot: true, nocase: true });
 }
 
@@ -120,17 +122,31 @@ function positiveGlobs(globs: readonly string[]): string[] {
   return out;
 }
 
-/** An entry's path relative to the root, as git is asked about it (a folder with a trailing slash). */
-function relativeOf(real: string, p: Entry): string {
-  return `${path.relative(real, p.path)}${p.folder ? "/" : ""}`;
+/** An entry's path relative to `from`, as git is asked about it (a folder with a trailing slash). */
+function relativeOf(from: string, p: Entry): string {
+  return `${path.relative(from, p.path)}${p.folder ? "/" : ""}`;
 }
+
+/**
+ * A pattern git and ripgrep read alike, from an ignore file ripgrep reads too (`counts`), that
+ * ignores the path rather than lists it back.
+ */
+function certainIgnore(match: IgnoreMatch | undefined, counts: (source: string) => boolean): boolean {
+  return (
+    match !== undefined && counts(match.source) && !match.pattern.startsWith("!") && PLAIN_PATTERN.test(match.pattern)
+  );
+}
+
+/** Ignore patterns both read alike: names, `*` wildcards and slashes. */
+const PLAIN_PATTERN = /^\/?[\w.*-]+(?:\/[\w.*-]+)*\/?$/;
 
 /**
  * Which entries below `real` ripgrep certainly skips because git ignores them: only where git and
  * ripgrep read the same rules alike — a repository with a `.git` folder, no case folding, no
  * `.ignore`/`.rgignore` anywhere, every `.gitignore` on the way and `info/exclude` plain (see
  * `plainIgnoreFile`), the pattern from one of them (not an excludes file the configuration
- * names), and no repository nested on the way. Paths relative to `real`; folders end with `/`.
+ * names), no repository nested on the way, and a root that git does not ignore itself (ripgrep
+ * never applies the rules to the folder it is told to search). Paths relative to `real`.
  */
 function skippedByIgnores(
   ctx: PolicyContext,
@@ -153,11 +169,20 @@ function skippedByIgnores(
   const counts = (source: string) =>
     source === repo.exclude || (path.basename(source) === ".gitignore" && files.includes(source));
   const outside = (p: Entry) => !walk.nested.some((n) => p.path.startsWith(`${n}${path.sep}`));
-  const skipped = gitIgnored(
-    real,
-    entries.filter(outside).map((p) => relativeOf(real, p)),
-    counts,
-  );
+  const asked = entries.filter(outside).map((p) => relativeOf(repo.top, p));
+  // The root and the folders between it and the top: git would take a pattern of theirs for the
+  // files inside, which ripgrep, told to search there, reads anyway.
+  const above: string[] = [];
+  for (let at = real; at !== repo.top && path.dirname(at) !== at; at = path.dirname(at)) {
+    above.push(relativeOf(repo.top, { path: at, folder: true }));
+  }
+  const matches = gitIgnoreMatches(repo.top, [...above, ...asked]);
+  if (above.some((folder) => matches.has(folder)))
+    return none("git ignores the folder searched, which ripgrep reads anyway");
+  const skipped = new Set<string>();
+  for (const p of entries) {
+    if (outside(p) && certainIgnore(matches.get(relativeOf(repo.top, p)), counts)) skipped.add(relativeOf(real, p));
+  }
   return { skipped, doubt: "git does not ignore it by a plain .gitignore pattern" };
 }
 

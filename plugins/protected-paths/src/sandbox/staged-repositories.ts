@@ -1,7 +1,7 @@
-import { spawnSync } from "node:child_process";
 import { lstatSync } from "node:fs";
 import path from "node:path";
 import { DEPENDENCY_DIRS } from "../scan/deny-index.ts";
+import { runHostGit } from "../scan/host-git.ts";
 
 /** What `.git/index` of a workspace root was, to tell whether something staged in the meantime. */
 export function indexStamp(root: string): string | undefined {
@@ -18,13 +18,8 @@ export function indexStamp(root: string): string | undefined {
  * wrote: the project's `.git/config` is protected); no git, or no repository, gives none.
  */
 export function stagedDependencyFolders(root: string): string[] {
-  const listed = spawnSync("git", ["-C", root, "ls-files", "-s", "-z"], {
-    encoding: "utf8",
-    timeout: 10_000,
-    maxBuffer: 256 * 1024 * 1024,
-    env: { ...process.env, GIT_OPTIONAL_LOCKS: "0" },
-  });
-  if (listed.status !== 0 || typeof listed.stdout !== "string") return [];
+  const listed = runHostGit(["-C", root, "ls-files", "-s", "-z"], { cwd: root });
+  if (listed?.status !== 0 || typeof listed.stdout !== "string") return [];
   const found: string[] = [];
   for (const entry of listed.stdout.split("\0")) {
     const tab = entry.indexOf("\t");
