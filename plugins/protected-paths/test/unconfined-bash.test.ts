@@ -510,3 +510,51 @@ describe("bash without a sandbox: round 12 — where bash reads a line otherwise
     }
   });
 });
+
+describe("bash without a sandbox: round 13", () => {
+  it.each([
+    // Every redirection's word is expanded: here-strings and descriptor duplications too.
+    [`x='a[$(cat .env >&2)]'; y=abc; cat <<< ${"$"}{y:x}`, /evaluates arithmetic/],
+    [`x='a[$(cat .env >&2)]'; y=abc; cat <&${"$"}{y:x}`, /evaluates arithmetic/],
+    // $"…" is translated through a catalogue the line can write, then expanded.
+    ['echo $"hello"', /re-expands a value/],
+    ["TEXTDOMAINDIR=l echo hi", /sets TEXTDOMAINDIR/],
+    // A process substitution joined to other text is one path to bash.
+    ["cat x<(true)/../../../../.en?", /process substitution is joined/],
+    ["cp -t x<(true)/../../../../.git/hooks pre-commit", /process substitution is joined/],
+    // git abbreviates long options, and takes file choices from stdin in its interactive modes.
+    ["git blame --conten=.env README.md", /git blame --conten/],
+    ["git branch --tr x master", /git branch --tr/],
+    ["printf '4\\n*\\n\\nq\\n' | git add -i", /git add -i/],
+    ["git add -vp docs", /git add -vp/],
+    ["git commit --inter -m m", /git commit --inter/],
+    // Nested shells read the script by bash's rules only with options that change nothing.
+    ["bash -k -c 'git status GIT_CONFIG_COUNT=1'", /bash -k/],
+    ["bash -c -k 'ls'", /bash -k/],
+    ["bash --posix -c 'grep -r API a=~/..'", /bash --posix/],
+    ["sh -c 'grep -r API a=~/..'", /other rules than bash/],
+  ])("refuses %j", (command, reason) => {
+    const f = createFixture();
+    f.file("README.md", "readme\n");
+    expect(reasonOf(unconfined(f).check(exec(command)))).toMatch(reason);
+  });
+
+  it("lets plain nested bash, git and redirections run", () => {
+    const f = createFixture();
+    f.file("docs/a.txt", "a\n");
+    const policy = unconfined(f);
+    for (const command of [
+      "bash -c 'ls docs'",
+      "bash -lc 'ls docs'",
+      "bash -e -u -o pipefail -c 'ls docs | wc -l'",
+      'git commit -am "p fix"',
+      "git branch -vv",
+      "git blame -L 1,2 docs/a.txt",
+      'cat <<< "hello"',
+      "LC_ALL=C sort docs/a.txt",
+    ]) {
+      const decision = policy.check(exec(command));
+      expect(decision.allow ? "allowed" : decision.reason, command).toBe("allowed");
+    }
+  });
+});

@@ -46,11 +46,12 @@ const COMPOUND_HEADS = new Set(["for", "select", "case", "[[", "function", "(("]
 const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*(\[[^\]]*\])?\+?=/;
 /**
  * Arithmetic (`$((`, `$[`, `${a[…]}`, `${x:y}`), indirection (`${!x}`), assignment
- * (`${CDPATH:=…}`, `${X=…}`, which set a variable as they expand) and transformations
- * (`${x@P}` expands the value as a prompt, running its `$(…)`) in a word or a here-document.
+ * (`${CDPATH:=…}`, `${X=…}`, which set a variable as they expand), transformations (`${x@P}`
+ * expands the value as a prompt, running its `$(…)`) and `$"…"` (translated through a message
+ * catalogue the line may have written, then expanded) in a word or a here-document.
  */
 const HIDDEN_CODE =
-  /\$\(\(|\$\[|\$\{[^}]*\[|\$\{!|\$\{[^}:]*:[^-=?+}]|\$\{[A-Za-z_][A-Za-z0-9_]*:?=|\$\{[^}]*@[A-Za-z]/;
+  /\$\(\(|\$\[|\$\{[^}]*\[|\$\{!|\$\{[^}:]*:[^-=?+}]|\$\{[A-Za-z_][A-Za-z0-9_]*:?=|\$\{[^}]*@[A-Za-z]|\$"/;
 /** `name[…]` with a subscript other than a plain number: bash evaluates it as arithmetic. */
 const EVALUATED_SUBSCRIPT = /[A-Za-z_][A-Za-z0-9_]*\[(?!\s*\d+\s*\])[^\]]*\]/;
 
@@ -64,15 +65,31 @@ function subscriptProblem(raw: string): string | undefined {
 /** Shell options a nested shell may be started with: the ones that change no expansion. */
 const SAFE_SHELL_OPTIONS = new Set(["errexit", "nounset", "pipefail", "xtrace", "verbose"]);
 
-/** Why a nested shell's `-O NAME`/`-o NAME` options change what its script does (`nocaseglob`). */
-function shellOptionProblem(args: readonly ShellWord[]): string | undefined {
+/** Long options of bash that change nothing the analysis relies on. */
+const SAFE_SHELL_LONG = new Set(["--noprofile", "--norc", "--login"]);
+
+/**
+ * Why a nested shell reads its script otherwise than the analysis: another shell than bash (sh,
+ * dash, zsh expand words by their own rules: `NAME=~` keeps its tilde), or options before the
+ * script other than -c, -e, -u, -x, -v, -l and `-o` of a safe option (`-k` moves `NAME=value`
+ * arguments into the environment, `--posix` changes expansions, `-O`/`-o` set others).
+ */
+function shellOptionProblem(name: string, args: readonly ShellWord[]): string | undefined {
+  if (name !== "bash") return "reads its script by other rules than bash's, which the analysis follows; use bash -c";
   for (let i = 0; i < args.length; i += 1) {
-    const { text } = args[i]!;
-    if (!/^[-+][a-zA-Z]*[oO]$/.test(text)) continue;
-    const option = args[i + 1];
-    if (!option || option.unresolved !== undefined || !SAFE_SHELL_OPTIONS.has(option.text)) {
-      return `${text} ${option?.raw ?? ""} changes how the script is expanded, which the analysis does not follow`;
+    const { text, unresolved, raw } = args[i]!;
+    if (unresolved !== undefined) return `${raw} may be an option that changes how the script is read`;
+    if (!/^[-+]/.test(text) || text === "--" || text === "-") return undefined;
+    if (/^[-+][oO]$/.test(text) || /^[-+][ceuxvl]*o$/.test(text)) {
+      const option = args[i + 1];
+      if (text.includes("O") || !option || option.unresolved !== undefined || !SAFE_SHELL_OPTIONS.has(option.text)) {
+        return `${text} ${option?.raw ?? ""} changes how the script is expanded, which the analysis does not follow`;
+      }
+      i += 1;
+      continue;
     }
+    if (SAFE_SHELL_LONG.has(text) || /^-[ceuxvl]+$/.test(text) || /^\+[euxv]+$/.test(text)) continue;
+    return `${text} changes how the script is read or run, which the analysis does not follow`;
   }
   return undefined;
 }
@@ -296,7 +313,8 @@ class Analysis {
     if (SHELLS.has(name) && args.some((a) => a.text === "--rcfile" || a.text === "--init-file")) {
       return `${name} ${args.find((a) => a.text.startsWith("--"))?.text} runs a start-up file the analysis does not read`;
     }
-    if (SHELLS.has(name) && shellOptionProblem(args)) return `${name} ${shellOptionProblem(args)}`;
+    const shellProblem = SHELLS.has(name) ? shellOptionProblem(name, args) : undefined;
+    if (shellProblem) return `${name} ${shellProblem}`;
     if (SHELLS.has(name) && shellScript(args) === undefined) {
       return `${name} without -c runs a script file or its input, which the analysis does not read`;
     }
@@ -319,7 +337,8 @@ class Analysis {
    * builtins that evaluate them (`test -v 'a[$(…)]'`, `printf -v`, `unset`, `read`, `declare`).
    */
   #hiddenCode(command: SimpleCommand): boolean {
-    const words = [...command.words, ...command.redirects.flatMap((r) => redirectTargets(r).map((t) => t.word))];
+    // Every redirection's word is expanded, whatever the operator (`<<< ${y:x}`, `<&${y:x}`).
+    const words = [...command.words, ...command.redirects.map((r) => r.target)];
     const word = words.find((w) => HIDDEN_CODE.test(w.raw));
     const name = path.basename(command.words[0]?.text ?? "");
     const builtin = SUBSCRIPT_BUILTINS.has(name);

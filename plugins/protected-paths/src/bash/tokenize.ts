@@ -246,6 +246,13 @@ class Scanner implements WordCursor {
   #processSubstitution(): void {
     const start = this.pos;
     this.pos = this.nestedAt(this.src, this.pos + 2);
+    // Joined to other text (`x<(true)/../.env`), bash makes one word of it, a path through
+    // `/dev/fd/63`, where this scan would see three: not parsed at all.
+    const before = start > 0 ? this.src[start - 1]! : " ";
+    const after = this.src[this.pos] ?? " ";
+    if (!/[\s;&|()<>]/.test(before) || !/[\s;&|()<>]/.test(after)) {
+      throw new ShellSyntaxError("a process substitution is joined to other text, which makes one path of both");
+    }
     const raw = this.src.slice(start, this.pos);
     this.tokens.push({
       type: "word",

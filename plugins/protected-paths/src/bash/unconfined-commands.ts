@@ -150,7 +150,7 @@ export const UNCONFINED_READS: Readonly<Record<string, CommandExtractor>> = {
  * as arithmetic (`y='a[$(cat .env)]'; OPTIND=y` runs the cat).
  */
 const RISKY_VARIABLE =
-  /^(PATH|HOME|CDPATH|IFS|ENV|BASH_ENV|BASH_FUNC_.*|SHELLOPTS|BASHOPTS|PROMPT_COMMAND|PS[0-9]|LD_.*|DYLD_.*|GIT_.*|XDG_.*|MAGIC|.*_CONFIG.*|.*RC|.*_HOME|.*PATH|RIPGREP_CONFIG_PATH|GREP_OPTIONS|.*_OPTIONS|.*_OPTS|NODE_.*|PYTHON.*|PERL.*|RUBY.*|.*PAGER|EDITOR|VISUAL|TMPDIR|TERMINFO|LESS.*|INPUTRC|HISTFILE|MAIL.*|POSIXLY_CORRECT|OLDPWD|PWD|DIRSTACK|GLOBIGNORE|BASHPID|HISTCMD|OPTIND|S?RANDOM|EUID|PPID|UID)$/;
+  /^(PATH|HOME|CDPATH|IFS|ENV|BASH_ENV|BASH_FUNC_.*|SHELLOPTS|BASHOPTS|PROMPT_COMMAND|PS[0-9]|LD_.*|DYLD_.*|GIT_.*|XDG_.*|MAGIC|.*_CONFIG.*|.*RC|.*_HOME|.*PATH|RIPGREP_CONFIG_PATH|GREP_OPTIONS|.*_OPTIONS|.*_OPTS|NODE_.*|PYTHON.*|PERL.*|RUBY.*|.*PAGER|EDITOR|VISUAL|TMPDIR|TERMINFO|LESS.*|INPUTRC|HISTFILE|MAIL.*|POSIXLY_CORRECT|OLDPWD|PWD|DIRSTACK|GLOBIGNORE|BASHPID|HISTCMD|OPTIND|S?RANDOM|EUID|PPID|UID|TEXTDOMAIN|TEXTDOMAINDIR)$/;
 
 /** Git subcommands that read the repository or write inside `.git` (never its hooks or config). */
 const GIT_SUBCOMMANDS = new Set([
@@ -253,12 +253,36 @@ const GIT_GLOBAL_OPTIONS = new Set([
   "--no-replace-objects",
 ]);
 
-/** Options of the allowed subcommands that read or write a named file, or change the configuration. */
-const GIT_RISKY_SUB_OPTION = {
-  blame: /^(--contents|--ignore-revs-file|-S)(=|$)/,
-  branch:
-    /^(-u|--set-upstream-to|--unset-upstream|--edit-description|-m|-M|--move|-c|-C|--copy|--track|--no-track)(=|$)/,
-} as const;
+/**
+ * Options of the allowed subcommands that read or write a named file, change the configuration, or
+ * take their choice of files from the input (`add -i`: `4` then `*` stages everything, `.env`
+ * too): long names (matched by any prefix, as git abbreviates them), short letters (also inside
+ * a cluster such as `-vp`), and the short letters that take a value (a cluster ends there).
+ */
+const GIT_RISKY_SUB_OPTION: Record<string, { long: readonly string[]; short: string; valued: string }> = {
+  blame: { long: ["contents", "ignore-revs-file"], short: "S", valued: "LS" },
+  branch: {
+    long: ["set-upstream-to", "unset-upstream", "edit-description", "move", "copy", "track", "no-track"],
+    short: "umMcCt",
+    valued: "u",
+  },
+  add: { long: ["interactive", "patch", "edit"], short: "ipe", valued: "" },
+  commit: { long: ["interactive", "patch"], short: "p", valued: "mFCctSu" },
+};
+
+/** True when `word` is one of `spec`'s risky options, spelled in full, abbreviated or in a cluster. */
+function riskySubOption(word: ShellWord, spec: (typeof GIT_RISKY_SUB_OPTION)[string]): boolean {
+  if (word.unresolved !== undefined || !word.text.startsWith("-") || word.text === "-" || word.text === "--") {
+    return false;
+  }
+  const long = /^--([^=]+)/.exec(word.text)?.[1];
+  if (long !== undefined) return spec.long.some((name) => name.startsWith(long));
+  for (const letter of word.text.slice(1)) {
+    if (spec.short.includes(letter)) return true;
+    if (spec.valued.includes(letter)) return false;
+  }
+  return false;
+}
 
 function gitProblem(args: readonly ShellWord[]): string | undefined {
   const at = args.findIndex((a) => a.unresolved !== undefined || !a.text.startsWith("-"));
@@ -269,10 +293,12 @@ function gitProblem(args: readonly ShellWord[]): string | undefined {
   const risky = rest.find((a) => gitRiskyOption(a, args[at]?.text));
   if (risky) return `git ${risky.text} runs a program or touches a file the analysis does not follow`;
   const sub = args[at];
-  const subPattern = sub?.text === "branch" || sub?.text === "blame" ? GIT_RISKY_SUB_OPTION[sub.text] : undefined;
-  const subRisky = subPattern ? rest.find((a) => a.unresolved === undefined && subPattern.test(a.text)) : undefined;
-  if (subRisky)
-    return `git ${sub?.text} ${subRisky.text} reads or writes a file, or the configuration, beyond its words`;
+  const subSpec =
+    sub !== undefined && Object.hasOwn(GIT_RISKY_SUB_OPTION, sub.text) ? GIT_RISKY_SUB_OPTION[sub.text] : undefined;
+  const subRisky = subSpec ? rest.find((a) => riskySubOption(a, subSpec)) : undefined;
+  if (subRisky) {
+    return `git ${sub?.text} ${subRisky.text} reads or writes a file, the configuration, or files it is told on its input, beyond its words`;
+  }
   // Pathspecs are patterns to git (`'.en?'`, `':(top).env'`): it matches them itself, unseen by the analysis.
   const refPatterns = sub?.text === "branch" || sub?.text === "describe";
   const pattern = (refPatterns ? [] : parseArgs(rest, gitValues(sub?.text)).operands).find(
