@@ -12,7 +12,7 @@ import { showPath } from "./paths/path-text.ts";
 import { nodePolicyFs, type PolicyFs } from "./paths/policy-fs.ts";
 import { resolveRoots, type WorkspaceRoot } from "./paths/workspace.ts";
 import type { DenyRule } from "./rules/deny-rule.ts";
-import { configuredHooksFolders } from "./rules/git-hooks-path.ts";
+import { configuredGitIncludes, configuredHooksFolders } from "./rules/git-hooks-path.ts";
 import { LinkProbe, linkAliasPatterns } from "./rules/link-aliases.ts";
 import { compilePolicyRules } from "./rules/policy-rules.ts";
 import { sharedDenyRule } from "./rules/shared-deny-rule.ts";
@@ -98,6 +98,8 @@ interface PolicyGround {
   folding: boolean;
   stateHome: string | undefined;
   hooksFolders: readonly string[];
+  /** Files git's configuration includes (see `configuredGitIncludes`). */
+  gitIncludes: readonly string[];
   /** Symbolic links along the rules' literal paths, looked up once however often the policy is rebuilt. */
   probe: LinkProbe;
 }
@@ -113,7 +115,11 @@ function groundOf(parsed: ProtectedPathsConfig, options: PolicyOptions): PolicyG
     roots.map((r) => r.real),
     home,
   );
-  return { fs, roots, folding, stateHome, hooksFolders, probe: new LinkProbe(fs) };
+  const gitIncludes = configuredGitIncludes(
+    roots.map((r) => r.real),
+    home,
+  );
+  return { fs, roots, folding, stateHome, hooksFolders, gitIncludes, probe: new LinkProbe(fs) };
 }
 
 /**
@@ -154,6 +160,7 @@ function buildPolicy(parsed: ProtectedPathsConfig, options: PolicyOptions, groun
     gatehouseHome: ground.stateHome,
     reserved: options.reserved,
     hooksFolders: ground.hooksFolders,
+    gitIncludes: ground.gitIncludes,
   });
   // The same protection where a symbolic link leads (`~/.aws -> ~/dotfiles/aws`); reserved paths
   // are real paths already.

@@ -72,6 +72,18 @@ describe("core.hooksPath", () => {
     }
   });
 
+  it("denies writes to the files git's configuration includes: git reads their settings as its own", () => {
+    const f = createFixture();
+    f.file(".git/config", "[include]\n\tpath = ../.gitconfig\n");
+    f.file(".gitconfig", "[alias]\n\tst = status\n");
+    const policy = f.policy();
+    expect(ruleOf(policy.check(write(".gitconfig")))).toBe(
+      `default denyWrite git include ${path.join(f.ws, ".gitconfig")}`,
+    );
+    expect(ruleOf(policy.check(read(".gitconfig")))).toBe("allow");
+    expect(ruleOf(policy.check(write(".envrc.local")))).toBe("default denyWrite .envrc.local");
+  });
+
   it("without a hooksPath nothing extra is denied", () => {
     const f = createFixture();
     expect(ruleOf(f.policy().check(write(".husky/pre-commit")))).toBe("allow");

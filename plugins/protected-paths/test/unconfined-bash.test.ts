@@ -6,6 +6,14 @@ import { createFixture, exec, type Fixture, reasonOf, ruleOf } from "./helpers/f
 import { type AttemptContext, escapeAttempts } from "./sandbox-corpus/escape-attempts.ts";
 import { EVERYDAY } from "./sandbox-corpus/everyday-commands.ts";
 
+/** Expects every command to be allowed, naming the first refusal. */
+function expectAllowed(policy: Policy, commands: readonly string[]): void {
+  for (const command of commands) {
+    const decision = policy.check(exec(command));
+    expect(decision.allow ? "allowed" : decision.reason, command).toBe("allowed");
+  }
+}
+
 /** The policy an agent hook decides with: commands will run without the sandbox. */
 function unconfined(f: Fixture, mode: "unconfined" | "analyze" = "unconfined"): Policy {
   return createPolicy({}, { cwd: f.ws, home: f.home, gatehouseHome: path.join(f.base, "gh"), unconfinedBash: mode });
@@ -164,8 +172,11 @@ describe("bash without a sandbox (agent hooks): only what the analysis models ma
     ["cp -l .git/config l", /cp -l/],
     ["cp --parents hooks/pre-commit .git", /--parents/],
     // The link alone is refused first now (its target, read from r, names a folder .git under r).
-    ["ln -s .git/refs r; set -P; cd r/..; echo x > hooks/pre-commit", /set with operands|set -P|create the folder/],
-    ["ln -s .git/refs r; cd -P r/..; echo x > hooks/pre-commit", /cd chose|create the folder/],
+    [
+      "ln -s .git/refs r; set -P; cd r/..; echo x > hooks/pre-commit",
+      /set with operands|set -P|create the folder|\.git folder/,
+    ],
+    ["ln -s .git/refs r; cd -P r/..; echo x > hooks/pre-commit", /cd chose|create the folder|\.git folder/],
     ["set -P; cd src/..; echo x > hooks/pre-commit", /set with operands|set -P/],
     ["cd -P src/..; echo x > hooks/pre-commit", /cd chose/],
     ["cd .git && printf x >> /proc/self/cwd/config", /\/proc path/],
@@ -279,13 +290,13 @@ describe("bash without a sandbox (agent hooks): only what the analysis models ma
     ["diff -N . src", /\.env/],
     ["diff --new-file . src", /\.env/],
     ["cat .[x[=e=]]nv", /bracket expression/],
-    ["printf 'x' >> .git/confi[x[.g.]]", /bracket expression/],
+    ["printf 'x' >> docs/confi[x[.g.]]", /bracket expression/],
     ["touch .en && find . -maxdepth 1 -name .en -exec cat {}v \\;", /path find puts into/],
     ["find . -path ./.git/hooks -exec cp src/app.ts {}/pre-commit \\;", /path find puts into/],
     ["find .git/hooks -name x -execdir cp /tmp/evil pre-commit \\;", /find -execdir/],
     ["sed -i'.git/*' s/x/x/ src/app.ts", /suffix with a \//],
     // Round ten: a moved relative link points somewhere new; descriptor paths name what the shell opened.
-    ['mkdir z && ln -s hooks z/l && mv z/l .git/l && printf "x" > .git/l/pre-commit', /does not exist before/],
+    ['mkdir z && ln -s hooks z/l && mv z/l docs/l && printf "x" > docs/l/pre-commit', /does not exist before/],
     ["mkdir z && ln -s . z/l && mv z/l l && grep -r SECRET l/", /does not exist before/],
     ["grep -r SECRET /dev/fd/9 9<.", /descriptor path/],
     ["grep -r SECRET /proc/self/fd/3/ 3<.", /descriptor path/],
@@ -445,8 +456,9 @@ describe("bash without a sandbox: moving links", () => {
     f.dir("tree/inner");
     symlinkSync("..", path.join(f.ws, "tree/inner/up"));
     const policy = unconfined(f);
-    expect(reasonOf(policy.check(exec("mv z/l .git/l")))).toMatch(/relative symbolic link/);
-    expect(reasonOf(policy.check(exec("mv -T z/l .git/l")))).toMatch(/relative symbolic link/);
+    expect(reasonOf(policy.check(exec("mv z/l docs/l")))).toMatch(/relative symbolic link/);
+    expect(reasonOf(policy.check(exec("mv -T z/l docs/l")))).toMatch(/relative symbolic link/);
+    expect(reasonOf(policy.check(exec("mv z/l .git/l")))).toMatch(/\.git folder/);
     expect(reasonOf(policy.check(exec("cp -r tree elsewhere")))).toMatch(/symbolic link/);
     expect(reasonOf(policy.check(exec("mv tree elsewhere")))).toMatch(/folder holding the symbolic link/);
     expect(policy.check(exec("mv src/app.ts src/main.ts")).allow).toBe(true);
@@ -478,7 +490,7 @@ describe("bash without a sandbox: round 12 — where bash reads a line otherwise
     ["tee {.git/hooks/pre-commit,x{y}} < README.md", /brace expansion/],
     // Character classes the glob library reads otherwise than bash.
     ["cat .e[a[:print:]]v", /\[: :\]/],
-    ["printf x >> .git/confi[a[:print:]]", /\[: :\]/],
+    ["printf x >> docs/confi[a[:print:]]", /\[: :\]/],
     // A glob that expands to several names hands some of them another role.
     ["touch .e; grep .e* docs/env.md", /several names, which grep/],
     ["cp .git/[Cc][Oo][Mn]*", /several names, which cp/],
@@ -495,7 +507,7 @@ describe("bash without a sandbox: round 12 — where bash reads a line otherwise
     f.file("docs/a.txt", "a\n");
     f.dir("docs/old");
     const policy = unconfined(f);
-    for (const command of [
+    expectAllowed(policy, [
       "cat docs/*.txt",
       "grep -n env docs/*",
       "cp docs/*.txt docs/old/",
@@ -504,10 +516,7 @@ describe("bash without a sandbox: round 12 — where bash reads a line otherwise
       "find docs/* -name x",
       `echo ${"$"}{HOME} ${"$"}{PWD:-x}`,
       'echo "`echo hi`"',
-    ]) {
-      const decision = policy.check(exec(command));
-      expect(decision.allow ? "allowed" : decision.reason, command).toBe("allowed");
-    }
+    ]);
   });
 });
 
@@ -543,7 +552,7 @@ describe("bash without a sandbox: round 13", () => {
     const f = createFixture();
     f.file("docs/a.txt", "a\n");
     const policy = unconfined(f);
-    for (const command of [
+    expectAllowed(policy, [
       "bash -c 'ls docs'",
       "bash -lc 'ls docs'",
       "bash -e -u -o pipefail -c 'ls docs | wc -l'",
@@ -552,9 +561,41 @@ describe("bash without a sandbox: round 13", () => {
       "git blame -L 1,2 docs/a.txt",
       'cat <<< "hello"',
       "LC_ALL=C sort docs/a.txt",
-    ]) {
-      const decision = policy.check(exec(command));
-      expect(decision.allow ? "allowed" : decision.reason, command).toBe("allowed");
-    }
+    ]);
+  });
+});
+
+describe("bash without a sandbox: round 14", () => {
+  it.each([
+    // A backslash escapes a pathspec character: `\\.env` is `.env` to git.
+    ["git add -f '\\.env'", /pathspec/],
+    // git takes any unique prefix of a long option: `--a` is --all, not --author taking `.env` as its value.
+    ["git add --a .env", /abbreviates a long option/],
+    ["git add --a", /abbreviates a long option/],
+    // `-n` is a flag of blame: the next word is the file.
+    ["git blame -n .env", /\.env/],
+    ["git ls-files -X.env", /-X\.env/],
+    // Only git writes inside .git: a hand-made index names files git diff then reads.
+    ["printf 'DIRC' > .git/index && git diff", /only git itself may write inside a \.git folder/],
+    ["rm .git/index.lock", /inside a \.git folder/],
+    // A link copied as a link points somewhere new (`/usr/bin/X11 -> .`).
+    ["cp -P /usr/bin/X11 .claude/l", /relative symbolic link/],
+    ["cp --no-dereference /usr/bin/X11 docs/l", /relative symbolic link/],
+  ])("refuses %j", (command, reason) => {
+    const f = createFixture();
+    expect(reasonOf(unconfined(f).check(exec(command)))).toMatch(reason);
+  });
+
+  it("lets full spellings, flags and plain copies run", () => {
+    const f = createFixture();
+    f.file("docs/a.txt", "a\n");
+    const policy = unconfined(f);
+    expectAllowed(policy, [
+      "git log -n 3 --oneline",
+      "git add --all docs",
+      "git add -n docs/a.txt",
+      "git blame -n docs/a.txt",
+      "cp docs/a.txt docs/b.txt",
+    ]);
   });
 });

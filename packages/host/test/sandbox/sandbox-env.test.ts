@@ -20,6 +20,10 @@ describe("the sandbox's environment", () => {
       "AZURE_STORAGE_CONNECTION_STRING",
       "SERVICE_BUS_CONNSTR",
       "APP_PRIVATE_KEYS",
+      "CI_JOB_JWT",
+      "DB_PW",
+      "BEARER",
+      "SESSIONID",
     ]) {
       expect(isSecretName(name), name).toBe(true);
     }
@@ -66,10 +70,13 @@ describe("the sandbox's environment", () => {
       AWS_ID: "AKIAIOSFODNN7EXAMPLE",
       GHX: "ghp_0123456789abcdefghijABCDEFGHIJ012345",
       LLM: "sk-ant-api03-0123456789abcdef",
+      CI_TOKENISH: "eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.sig",
       NODE_ENV: "production",
       EDITOR: "vim",
     });
-    for (const name of ["STORAGE", "MSSQL", "DEPLOY", "AWS_ID", "GHX", "LLM"]) expect(env[name], name).toBeUndefined();
+    for (const name of ["STORAGE", "MSSQL", "DEPLOY", "AWS_ID", "GHX", "LLM", "CI_TOKENISH"]) {
+      expect(env[name], name).toBeUndefined();
+    }
     expect(env).toMatchObject({ NODE_ENV: "production", EDITOR: "vim" });
   });
 

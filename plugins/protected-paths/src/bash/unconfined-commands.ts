@@ -103,12 +103,26 @@ const listing = (via: string, short = ""): CommandExtractor => {
  * Git options whose value is the next word, by subcommand (a message, a count): not pathspecs.
  * Only these: `-m` is a flag of log and show, `--pretty` and `-U` take an attached value.
  */
+/**
+ * The options of git's subcommands the analysis reads: those that take a value (so the value is
+ * not taken for a path) and those that widen what `add` stages without naming it. `-n` takes a
+ * count only for log and show; elsewhere it is a flag (`blame -n FILE` prints FILE).
+ */
 function gitValues(sub: string | undefined) {
   return {
-    short: sub === "commit" ? "mn" : "n",
+    short: sub === "commit" ? "mCc" : sub === "log" || sub === "show" ? "n" : "",
     long: ["message", "author", "date", "grep", "since", "until", "max-count"],
-    flags: ["force", "all", "no-ignore-removal"],
+    flags: ["force", "all", "no-ignore-removal", "ignore-removal", "update", "renormalize", "intent-to-add"],
   };
+}
+
+/** A long option of git that abbreviates one the analysis reads (`--a` for `--all` or `--author`). */
+function gitAbbreviation(word: ShellWord, sub: string | undefined): string | undefined {
+  const long = word.unresolved === undefined ? /^--([^=]+)/.exec(word.text)?.[1] : undefined;
+  if (long === undefined) return undefined;
+  const { long: valued, flags } = gitValues(sub);
+  const known = [...valued, ...flags];
+  return !known.includes(long) && known.some((name) => name.startsWith(long)) ? word.text : undefined;
 }
 
 const gitReads: CommandExtractor = (args) => {
@@ -170,7 +184,7 @@ const GIT_SUBCOMMANDS = new Set([
 
 /** Options of git's subcommands that run a program, read or write a named file. */
 const GIT_RISKY_OPTION =
-  /^(--output|--output-directory|-O|--open-files-in-pager|--ext-diff|--textconv|--no-index|-F|--file|-t|--template|--upload-pack|--receive-pack|--gpg-sign|--pathspec-from-file|--exclude-from|--exclude-per-directory)(=|$)|^-[FOt]./;
+  /^(--output|--output-directory|-O|--open-files-in-pager|--ext-diff|--textconv|--no-index|-F|--file|-t|--template|--upload-pack|--receive-pack|--gpg-sign|--pathspec-from-file|--exclude-from|--exclude-per-directory|-X)(=|$)|^-[FOtX]./;
 
 const SED_ADDRESS = String.raw`(?:\d+|\$|/(?:[^/\\\n]|\\.)*/)`;
 const SED_COMMAND = String.raw`(?:[pdqn=]|s/(?:[^/\\\n]|\\.)*/(?:[^/\\\n]|\\.)*/[gpiI0-9]*)`;
@@ -290,6 +304,9 @@ function gitProblem(args: readonly ShellWord[]): string | undefined {
   const global = (at === -1 ? args : args.slice(0, at)).find((a) => !GIT_GLOBAL_OPTIONS.has(a.text));
   if (global) return `git ${global.raw} runs a program or touches a file the analysis does not follow`;
   const rest = at === -1 ? [] : args.slice(at + 1);
+  const abbreviated = rest.map((a) => gitAbbreviation(a, args[at]?.text)).find((a) => a !== undefined);
+  if (abbreviated)
+    return `git ${abbreviated} abbreviates a long option (git reads any unique prefix); spell it in full`;
   const risky = rest.find((a) => gitRiskyOption(a, args[at]?.text));
   if (risky) return `git ${risky.text} runs a program or touches a file the analysis does not follow`;
   const sub = args[at];
@@ -302,7 +319,8 @@ function gitProblem(args: readonly ShellWord[]): string | undefined {
   // Pathspecs are patterns to git (`'.en?'`, `':(top).env'`): it matches them itself, unseen by the analysis.
   const refPatterns = sub?.text === "branch" || sub?.text === "describe";
   const pattern = (refPatterns ? [] : parseArgs(rest, gitValues(sub?.text)).operands).find(
-    (a) => a.unresolved === undefined && (/^:[(!^/]/.test(a.text) || (a.glob === undefined && /[*?[]/.test(a.text))),
+    // A backslash escapes the next character in a pathspec: `\.env` is `.env` to git.
+    (a) => a.unresolved === undefined && (/^:[(!^/]/.test(a.text) || (a.glob === undefined && /[*?[\\]/.test(a.text))),
   );
   if (pattern)
     return `git matches the pathspec ${pattern.raw} itself, which the analysis cannot follow; name paths literally`;

@@ -60,8 +60,12 @@ function copyLike(name: "cp" | "mv" | "ln" | "install", spec: ArgSpec): CommandE
       const into = hasFlag(parsed, "T", "no-target-directory")
         ? undefined
         : { sources, forced: targetDir !== undefined || sources.length > 1 };
-      // A link, a moved entry or a copied tree brings contents no check of the destination saw.
-      const creates = name === "ln" || name === "mv" || tree;
+      // A link, a moved entry, a copied tree or a link copied as a link (`cp -P`, `-d`,
+      // `--preserve=links`) brings contents no check of the destination saw.
+      const linksKept =
+        name === "cp" &&
+        (hasFlag(parsed, "P", "d", "no-dereference") || args.some((a) => /^--preserve=.*\b(links|all)\b/.test(a.text)));
+      const creates = name === "ln" || name === "mv" || tree || linksKept;
       targets.push({
         access: "write",
         word: dest,

@@ -124,6 +124,14 @@ function checkOne(check: TargetCheck, p: string, dir: string): Decision | undefi
     return deny({ subject: subjectOf(target, p), why, rule: "bash unresolved target" });
   }
 
+  // Only git writes inside a repository's folder: a file written there by another command means
+  // what git makes of it (`.git/index` names the files `git diff` reads), which the analysis does
+  // not follow.
+  if (check.strict && writes && insideGitFolder(ctx, absolute)) {
+    const why =
+      "only git itself may write inside a .git folder (git reads what is written there, such as the index, as its own state); use git to change it";
+    return deny({ subject: subjectOf(target, p), why, rule: "bash write in .git" });
+  }
   // Copying into a directory writes entries inside it, not the directory itself.
   if (writes && landsInside(check, p, dir)) return checkInto(check, p, dir);
   if (check.precheck) return precheckOne(check, p, dir);
@@ -156,6 +164,17 @@ function precheckOne(check: TargetCheck, p: string, dir: string): Decision | und
   if (verdict.ok) return undefined;
   const subject = p === target.word.text ? subjectOf(target, p) : subjectOf(target, p, target.word.text);
   return refused(subject, verdict);
+}
+
+/** True when `absolute` lies inside a folder named `.git` (as written, or where its links lead). */
+function insideGitFolder(ctx: PolicyContext, absolute: string): boolean {
+  const named = (p: string) => {
+    const segments = path.normalize(p).split(path.sep);
+    return segments.slice(0, -1).some((s) => (ctx.folding ? s.toLowerCase() : s) === ".git");
+  };
+  if (named(absolute)) return true;
+  const parent = ctx.fs.realpath(path.dirname(absolute));
+  return parent !== undefined && named(path.join(parent, path.basename(absolute)));
 }
 
 /** Paths that name the process's own descriptors (what a shell opened for the command). */

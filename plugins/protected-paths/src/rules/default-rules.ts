@@ -59,6 +59,10 @@ export const DEFAULT_DENY_WRITE: readonly DefaultRule[] = [
   },
   ...SHELL_STARTUP_FILES.map((pattern) => ({ pattern, why: SHELL_RUNS })),
   { pattern: ".envrc", why: "direnv runs it when a shell enters the directory, so a change would run code later" },
+  {
+    pattern: ".envrc.local",
+    why: "an .envrc commonly sources it (source_env_if_exists .envrc.local), so direnv would run a change later",
+  },
   { pattern: ".npmrc", why: `${TOOL_RUNS} (npm: script-shell, node-options, tokens)` },
   { pattern: ".yarnrc", why: TOOL_RUNS },
   { pattern: ".yarnrc.yml", why: `${TOOL_RUNS} (yarnPath runs any script)` },

@@ -72,21 +72,56 @@ function expandHome(value: string, home: string): string {
   return value === "~" || value.startsWith("~/") ? path.join(home, value.slice(1)) : value;
 }
 
+/** What a config file and the files it includes configure: hooks folders, and the included files. */
+interface GitConfigReach {
+  hooks: string[];
+  includes: string[];
+}
+
 /**
- * Every `core.hooksPath` a config file sets, following `[include]` and every `[includeIf]` (as if
- * its condition held: protecting one folder too many is harmless) to the files they name.
+ * Every `core.hooksPath` a config file sets, and every file it includes, following `[include]`
+ * and every `[includeIf]` (as if its condition held: protecting one file too many is harmless).
  */
-function hooksPathsOf(file: string, home: string, seen: Set<string>, depth: number): string[] {
-  if (depth > MAX_INCLUDE_DEPTH || seen.has(file)) return [];
+function reachOf(file: string, home: string, seen: Set<string>, depth: number): GitConfigReach {
+  const reach: GitConfigReach = { hooks: [], includes: [] };
+  if (depth > MAX_INCLUDE_DEPTH || seen.has(file)) return reach;
   seen.add(file);
   const entries = gitConfigEntries(readText(file));
-  const own = entries
-    .filter((e) => e.section === "core" && e.key === "hookspath" && e.value !== "" && e.value !== "true")
-    .map((e) => e.value);
-  const included = entries
-    .filter((e) => (e.section === "include" || e.section === "includeif") && e.key === "path" && e.value !== "")
-    .flatMap((e) => hooksPathsOf(path.resolve(path.dirname(file), expandHome(e.value, home)), home, seen, depth + 1));
-  return [...own, ...included];
+  reach.hooks.push(
+    ...entries
+      .filter((e) => e.section === "core" && e.key === "hookspath" && e.value !== "" && e.value !== "true")
+      .map((e) => e.value),
+  );
+  for (const e of entries) {
+    if ((e.section !== "include" && e.section !== "includeif") || e.key !== "path" || e.value === "") continue;
+    const included = path.resolve(path.dirname(file), expandHome(e.value, home));
+    reach.includes.push(included);
+    const inner = reachOf(included, home, seen, depth + 1);
+    reach.hooks.push(...inner.hooks);
+    reach.includes.push(...inner.includes);
+  }
+  return reach;
+}
+
+/** The config files git reads for the repositories at `roots`, the user and the system. */
+function configFiles(roots: readonly string[], home: string): { repo: string[]; user: string[] } {
+  const xdg = process.env.XDG_CONFIG_HOME ? path.resolve(process.env.XDG_CONFIG_HOME) : path.join(home, ".config");
+  return {
+    repo: roots.flatMap((root) => [path.join(root, ".git", "config"), path.join(root, ".git", "config.worktree")]),
+    user: [path.join(home, ".gitconfig"), path.join(xdg, "git", "config"), "/etc/gitconfig"],
+  };
+}
+
+/**
+ * The files git's configuration includes (`[include] path = ../.gitconfig`), for the repositories
+ * at `roots`, the user and the system, as absolute paths: git reads them as its own configuration
+ * (a `core.fsmonitor` there runs at the next `git status`), so a write to one is a write to the
+ * repository's configuration.
+ */
+export function configuredGitIncludes(roots: readonly string[], home: string): string[] {
+  const { repo, user } = configFiles(roots, home);
+  const seen = new Set<string>();
+  return [...new Set([...repo, ...user].flatMap((f) => reachOf(f, home, seen, 0).includes))];
 }
 
 /**
@@ -98,13 +133,12 @@ function hooksPathsOf(file: string, home: string, seen: Set<string>, depth: numb
  * generated hooks run.
  */
 export function configuredHooksFolders(roots: readonly string[], home: string): string[] {
-  const xdg = process.env.XDG_CONFIG_HOME ? path.resolve(process.env.XDG_CONFIG_HOME) : path.join(home, ".config");
-  const userFiles = [path.join(home, ".gitconfig"), path.join(xdg, "git", "config"), "/etc/gitconfig"];
-  const user = userFiles.flatMap((f) => hooksPathsOf(f, home, new Set(), 0));
+  const { user: userFiles } = configFiles(roots, home);
+  const user = userFiles.flatMap((f) => reachOf(f, home, new Set(), 0).hooks);
   const folders = new Set<string>();
   for (const root of roots) {
     const repo = [path.join(root, ".git", "config"), path.join(root, ".git", "config.worktree")];
-    for (const value of [...repo.flatMap((f) => hooksPathsOf(f, home, new Set(), 0)), ...user]) {
+    for (const value of [...repo.flatMap((f) => reachOf(f, home, new Set(), 0).hooks), ...user]) {
       const folder = path.resolve(root, expandHome(value, home));
       folders.add(folder);
       if (path.basename(folder) === "_") folders.add(path.dirname(folder));

@@ -22,6 +22,8 @@ const STATE_WHY =
 
 const HOOKS_WHY =
   "git runs the hooks in it (core.hooksPath) on commit, checkout and more, so the agent may not change them";
+const INCLUDE_WHY =
+  "git's configuration includes it and reads its settings as its own (a core.fsmonitor there runs at the next git status), so the agent may not change it";
 
 /**
  * Compiles the default denies, the rule that protects Gatehouse's own state, then the configured ones.
@@ -40,6 +42,8 @@ export function compilePolicyRules(options: {
   reserved?: readonly ReservedPath[] | undefined;
   /** Folders git runs hooks from (`core.hooksPath`), denied for writes like `.git/hooks`. */
   hooksFolders?: readonly string[] | undefined;
+  /** Files git's configuration includes, denied for writes like `.git/config`. */
+  gitIncludes?: readonly string[] | undefined;
 }): PolicyRules {
   const { folding, home } = options;
   const compile = (pattern: string, label: string, why: string) =>
@@ -65,6 +69,9 @@ export function compilePolicyRules(options: {
   const hooks = (options.hooksFolders ?? []).map((folder) =>
     compile(`${escapeGlob(folder)}/**`, `default denyWrite core.hooksPath ${folder}`, HOOKS_WHY),
   );
+  const includes = (options.gitIncludes ?? []).map((file) =>
+    compile(escapeGlob(file), `default denyWrite git include ${file}`, INCLUDE_WHY),
+  );
   return {
     write: [
       ...defaults("Write", DEFAULT_DENY_WRITE),
@@ -72,6 +79,7 @@ export function compilePolicyRules(options: {
       ...state,
       ...reserved(all),
       ...hooks,
+      ...includes,
       ...configured("Write", options.denyWrite),
     ],
     read: [
