@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { linkSync, rmSync, writeFileSync } from "node:fs";
+import { linkSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import type { Decision, Policy } from "../src/index.ts";
@@ -80,10 +80,33 @@ describe("a whole-tree search by another agent's tool (Claude Code's Grep)", () 
     expect(outcome(grep(policy, f.ws))).toMatch(/may read differently/);
     f.file(".gitignore", "\ufeff.env\n");
     expect(outcome(grep(policy, f.ws))).toMatch(/may read differently/);
+    // A pattern with a slash is matched by ripgrep against the path as the search spelled it.
     f.file(".gitignore", "/.env\n");
-    expect(outcome(grep(policy, f.ws))).toBe("allow");
+    expect(outcome(grep(policy, f.ws))).toMatch(/git does not ignore it by a plain/);
+    // Three stars before a slash match for git, not for ripgrep.
+    f.file(".gitignore", "***/.env\n");
+    expect(outcome(grep(policy, f.ws))).toMatch(/may read differently/);
+    // ripgrep knows nothing of the index: a tracked file it ignores like any other.
+    f.file(".gitignore", ".env\n");
     git(f.ws, "add", "-f", ".env");
+    expect(outcome(grep(policy, f.ws))).toBe("allow");
+  });
+
+  it("does not take a .gitignore that is not on the disk, a link to the root, or a .git below the top", () => {
+    const f = repository();
+    f.file(".gitignore", ".env\n");
+    git(f.ws, "add", ".gitignore");
+    git(f.ws, "update-index", "--skip-worktree", ".gitignore");
+    rmSync(path.join(f.ws, ".gitignore"));
+    const policy = f.policy();
     expect(outcome(grep(policy, f.ws))).toMatch(/git does not ignore it/);
+    f.file(".gitignore", ".env\n/config/.env.production\n");
+    f.file("config/.env.production", "DB_PASSWORD=s3cret\n");
+    symlinkSync("config", path.join(f.ws, "cfg"));
+    expect(outcome(grep(policy, path.join(f.ws, "cfg")))).toMatch(/would search "\.env\.production"/);
+    f.dir("sub/.git");
+    f.file("sub/.env", "X=1\n");
+    expect(outcome(grep(policy, path.join(f.ws, "sub")))).toMatch(/a \.git between the repository's top/);
   });
 
   it("counts a protected file as searched when an .ignore or .rgignore can list it back", () => {
@@ -132,7 +155,8 @@ describe("a whole-tree search by another agent's tool (Claude Code's Grep)", () 
     expect(outcome(grep(policy, f.ws, "node_modules,.e*"))).toMatch(/its glob names it/);
     expect(outcome(grep(policy, f.ws, "node_modules,**/pkg/*"))).toMatch(/\.env/);
     // Nothing ignores the folder or the file in it.
-    f.file(".gitignore", "/.env\n");
+    rmSync(path.join(f.ws, ".env"));
+    f.file(".gitignore", "");
     expect(outcome(grep(policy, f.ws))).toMatch(/would search "node_modules\/pkg\/\.env"/);
   });
 

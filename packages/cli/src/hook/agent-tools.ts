@@ -162,8 +162,20 @@ function execEffects(command: string, cwd: string, projectDir: string): ToolEffe
   return effects;
 }
 
+/**
+ * What a patch touches: every file it adds, updates, deletes or moves to is written; a file it
+ * updates is read too (its lines go into the result, or to where `Move to` puts them).
+ */
 function patchEffects(envelope: string, cwd: string): ToolEffect[] {
-  return patchTargets(envelope).map((t) => ({ kind: "write", path: agentPath(t.path, `patch file ${t.path}`, cwd) }));
+  return patchTargets(envelope).flatMap((t): ToolEffect[] => {
+    const path = agentPath(t.path, `patch file ${t.path}`, cwd);
+    return t.op === "update"
+      ? [
+          { kind: "write", path },
+          { kind: "read", path },
+        ]
+      : [{ kind: "write", path }];
+  });
 }
 
 function valuesAt(input: Record<string, unknown>, key: string): unknown[] {

@@ -5,11 +5,12 @@ export interface PatchTarget {
 }
 
 /** File headers, spelled leniently (any spacing, any case): whatever a lenient parser could take for one counts. */
+// `s`: a path may hold U+2028/U+2029, which JavaScript's `.` does not match and Codex keeps.
 const HEADERS: readonly [RegExp, PatchTarget["op"]][] = [
-  [/^\*{3}\s*add\s+file\s*:(.*)$/i, "add"],
-  [/^\*{3}\s*update\s+file\s*:(.*)$/i, "update"],
-  [/^\*{3}\s*delete\s+file\s*:(.*)$/i, "delete"],
-  [/^\*{3}\s*move\s+to\s*:(.*)$/i, "move"],
+  [/^\*{3}\s*add\s+file\s*:(.*)$/is, "add"],
+  [/^\*{3}\s*update\s+file\s*:(.*)$/is, "update"],
+  [/^\*{3}\s*delete\s+file\s*:(.*)$/is, "delete"],
+  [/^\*{3}\s*move\s+to\s*:(.*)$/is, "move"],
 ];
 
 /**

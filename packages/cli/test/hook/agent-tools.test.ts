@@ -140,13 +140,15 @@ describe("mapping Codex's tools onto effects", () => {
     expect(map("codex", "BashArgv").effects).toEqual([{ kind: "exec", command: "bash -lc 'echo X=1 > .env'" }]);
   });
 
-  it("writes every file an apply_patch envelope adds, updates, deletes or moves to", () => {
+  it("writes every file an apply_patch envelope adds, updates, deletes or moves to, and reads what it updates", () => {
     expect(map("codex", "PatchAdd").effects).toEqual([
       { kind: "write", path: `${P}/src/new.rs` },
       { kind: "write", path: `${P}/src/lib.rs` },
+      { kind: "read", path: `${P}/src/lib.rs` },
     ]);
     expect(map("codex", "PatchMoveToEnv").effects).toEqual([
       { kind: "write", path: `${P}/config.example` },
+      { kind: "read", path: `${P}/config.example` },
       { kind: "write", path: `${P}/.env` },
     ]);
     expect(map("codex", "PatchDeleteHook").effects).toEqual([{ kind: "write", path: `${P}/.git/hooks/pre-commit` }]);
@@ -185,6 +187,7 @@ describe("mapping Codex's tools onto effects", () => {
     expect(shell(`apply_patch <<'EOF'\n${patch}\nEOF\n`)).toEqual({
       effects: [
         { kind: "write", path: `${P}/a.txt` },
+        { kind: "read", path: `${P}/a.txt` },
         { kind: "write", path: "/work/b/c.txt" },
       ],
       kind: "file",
@@ -228,6 +231,12 @@ describe("patchTargets", () => {
     ).toEqual([
       { op: "add", path: "ok.txt" },
       { op: "add", path: ".envrc" },
+    ]);
+  });
+
+  it("reads a header whose path holds a line or paragraph separator (Codex keeps them)", () => {
+    expect(patchTargets("*** Begin Patch\n*** Add File: a\u2028/../.envrc\n+x\n*** End Patch")).toEqual([
+      { op: "add", path: "a\u2028/../.envrc" },
     ]);
   });
 

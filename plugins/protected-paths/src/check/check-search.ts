@@ -1,3 +1,4 @@
+import { lstatSync } from "node:fs";
 import path from "node:path";
 import { minimatch } from "minimatch";
 import { allow, type Decision, deny } from "../decision.ts";
@@ -6,7 +7,7 @@ import type { FileInfo } from "../paths/policy-fs.ts";
 import type { DenyRule } from "../rules/deny-rule.ts";
 import { DEPENDENCY_DIRS } from "../scan/deny-index.ts";
 import { gitIgnoreMatches, type IgnoreMatch } from "../scan/git-ignored.ts";
-import { ignoreFilesAbove, plainIgnoreFile, repositoryOf } from "../scan/ignore-files.ts";
+import { ignoreFilesAbove, plainIgnoreFile, repositoryBoundaryBelow, repositoryOf } from "../scan/ignore-files.ts";
 import { matchView } from "./match-view.ts";
 import type { PolicyContext } from "./policy-context.ts";
 
@@ -128,17 +129,23 @@ function relativeOf(from: string, p: Entry): string {
 }
 
 /**
- * A pattern git and ripgrep read alike, from an ignore file ripgrep reads too (`counts`), that
- * ignores the path rather than lists it back.
+ * An ignore that ripgrep certainly applies too: a pattern of one segment (a name with single `*`
+ * wildcards, a trailing `/` at most), which matches a base name wherever the path leads (a
+ * pattern with a slash is matched by ripgrep against the path as the search spelled it: through a
+ * linked root or a `./`, it misses), from an ignore file ripgrep reads (`counts`) that exists on
+ * the disk, ignoring rather than listing back.
  */
 function certainIgnore(match: IgnoreMatch | undefined, counts: (source: string) => boolean): boolean {
   return (
-    match !== undefined && counts(match.source) && !match.pattern.startsWith("!") && PLAIN_PATTERN.test(match.pattern)
+    match !== undefined &&
+    counts(match.source) &&
+    lstatSync(match.source, { throwIfNoEntry: false })?.isFile() === true &&
+    TRUSTED_PATTERN.test(match.pattern)
   );
 }
 
-/** Ignore patterns both read alike: names, `*` wildcards and slashes. */
-const PLAIN_PATTERN = /^\/?[\w.*-]+(?:\/[\w.*-]+)*\/?$/;
+/** One segment of names and single `*` wildcards, a trailing slash at most. */
+const TRUSTED_PATTERN = /^(?:[\w.-]|\*(?!\*))+\/?$/;
 
 /**
  * Which entries below `real` ripgrep certainly skips because git ignores them: only where git and
@@ -159,6 +166,11 @@ function skippedByIgnores(
   if (walk.rgIgnore || rgIgnoreAbove(ctx, real)) return none("an .ignore or .rgignore file can list it back");
   const repo = repositoryOf(real);
   if (repo === undefined) return none("ripgrep reads no .gitignore outside a repository");
+  if (repositoryBoundaryBelow(real, repo.top)) {
+    return none(
+      "a .git between the repository's top and the folder searched makes ripgrep stop reading the outer rules",
+    );
+  }
   const files = [...ignoreFilesAbove(real, repo.top), ...walk.gitignores, repo.exclude];
   const unplain = files.find((file) => !plainIgnoreFile(file));
   if (unplain !== undefined) {

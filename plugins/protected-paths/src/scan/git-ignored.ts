@@ -14,12 +14,14 @@ export interface IgnoreMatch {
  * exactly (`core.ignorecase` off: ripgrep never folds case). A path that matches a negation is
  * listed too (its pattern starts with `!`).
  * Contract: never throws; no git, no repository or any failure gives an empty map (nothing is
- * taken as ignored). A tracked file is never listed.
+ * taken as ignored). The index is not consulted: a tracked file is matched like any other.
  */
 export function gitIgnoreMatches(top: string, paths: readonly string[]): Map<string, IgnoreMatch> {
   const matches = new Map<string, IgnoreMatch>();
   if (paths.length === 0) return matches;
-  const answer = runHostGit(["-c", "core.ignorecase=false", "check-ignore", "-v", "-z", "--stdin"], {
+  // --no-index: ripgrep knows nothing of the index (a tracked file is matched like any other, and
+  // a `.gitignore` missing from the disk, kept only in the index by a sparse checkout, is not read).
+  const answer = runHostGit(["-c", "core.ignorecase=false", "check-ignore", "--no-index", "-v", "-z", "--stdin"], {
     cwd: top,
     input: `${paths.join("\0")}\0`,
   });

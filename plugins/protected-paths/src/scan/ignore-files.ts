@@ -1,12 +1,17 @@
 import { lstatSync, readFileSync } from "node:fs";
 import path from "node:path";
+import { runHostGit } from "./host-git.ts";
+
+/** One path segment of a plain pattern: names with single `*` wildcards, or `**` alone. */
+const SEGMENT = String.raw`(?:\*\*|(?:[\w.-]|\*(?!\*))+)`;
 
 /**
- * A line git and ripgrep read alike: blank, a comment, or a pattern of names, `*` and slashes.
- * No negation, escapes, brackets, `**` runs, carriage returns or white space: on those lines the
- * two disagree (ripgrep trims a tab after `!.env`, git does not).
+ * A line git and ripgrep read alike: blank, a comment, or a pattern of names, single `*`
+ * wildcards, `**` as a whole segment, and slashes. No negation, escapes, brackets, runs of stars
+ * inside a segment (three stars, then a slash, then `.env` match for git, not for ripgrep), carriage returns or white space
+ * (ripgrep trims a tab after `!.env`, git does not).
  */
-const PLAIN_LINE = /^(?:#.*|\/?[\w.*-]+(?:\/[\w.*-]+)*\/?)?$/;
+const PLAIN_LINE = new RegExp(String.raw`^(?:#.*|\/?${SEGMENT}(?:\/${SEGMENT})*\/?)?$`);
 
 /** The longest ignore file read; a larger one is not taken as plain. */
 const MAX_IGNORE_FILE_BYTES = 1024 * 1024;
@@ -45,17 +50,23 @@ export interface Repository {
 }
 
 /**
- * The repository `dir` is in: the nearest folder at or above it holding a `.git` folder.
- * Contract: `undefined` outside a repository, and where the nearest `.git` is a file (a linked
- * worktree or a submodule keeps its excludes elsewhere): nothing there is taken as ignored.
+ * The repository `dir` is in, as the host's git finds it (`rev-parse`): its top folder and its
+ * `info/exclude` file. Contract: `undefined` outside a repository or when git cannot tell.
  */
 export function repositoryOf(dir: string): Repository | undefined {
-  for (let at = dir; ; at = path.dirname(at)) {
-    const git = lstatSync(path.join(at, ".git"), { throwIfNoEntry: false });
-    if (git?.isDirectory()) return { top: at, exclude: path.join(at, ".git", "info", "exclude") };
-    if (git !== undefined) return undefined;
-    if (path.dirname(at) === at) return undefined;
+  const answer = runHostGit(["rev-parse", "--show-toplevel", "--git-path", "info/exclude"], { cwd: dir });
+  if (answer?.status !== 0 || typeof answer.stdout !== "string") return undefined;
+  const [top, exclude] = answer.stdout.split("\n");
+  if (!top || !exclude) return undefined;
+  return { top, exclude: path.resolve(dir, exclude) };
+}
+
+/** Whether a folder from `dir` up to `top` (not included) holds a `.git` entry of its own. */
+export function repositoryBoundaryBelow(dir: string, top: string): boolean {
+  for (let at = dir; at !== top && path.dirname(at) !== at; at = path.dirname(at)) {
+    if (lstatSync(path.join(at, ".git"), { throwIfNoEntry: false }) !== undefined) return true;
   }
+  return false;
 }
 
 /** The `.gitignore` files of `dir` and of every folder above it up to `top` (both included). */
