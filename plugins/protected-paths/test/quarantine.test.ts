@@ -45,14 +45,28 @@ describe("taking a path out of the workspace", () => {
     expect(readFileSync(path.join(victim, ".bashrc"), "utf8")).toBe("VICTIM");
   });
 
-  it("deletes a file it cannot move to another file system, and leaves a folder in place", () => {
+  it("deletes what it cannot move to another file system, a folder level by level without following links", () => {
     const ws = tempDir();
     const q = tempDir("/dev/shm");
+    const victim = tempDir();
+    writeFileSync(path.join(victim, "keep"), "VICTIM");
     writeFileSync(path.join(ws, ".envrc"), "x");
-    mkdirSync(path.join(ws, "sub", ".git"), { recursive: true });
+    mkdirSync(path.join(ws, "sub", ".git", "hooks"), { recursive: true });
+    writeFileSync(path.join(ws, "sub", ".git", "hooks", "pre-commit"), "x");
+    symlinkSync(victim, path.join(ws, "sub", ".git", "out"));
     expect(quarantine(path.join(ws, ".envrc"), () => q)).toEqual({ deleted: true });
     expect(existsSync(path.join(ws, ".envrc"))).toBe(false);
-    expect(() => quarantine(path.join(ws, "sub", ".git"), () => q)).toThrow(/a folder is not deleted/);
-    expect(existsSync(path.join(ws, "sub", ".git"))).toBe(true);
+    expect(quarantine(path.join(ws, "sub", ".git"), () => q)).toEqual({ deleted: true });
+    expect(existsSync(path.join(ws, "sub", ".git"))).toBe(false);
+    expect(readFileSync(path.join(victim, "keep"), "utf8")).toBe("VICTIM");
+  });
+
+  it("moves a name as long as the file system allows (the quarantine keeps it in a folder of its own)", () => {
+    const ws = tempDir();
+    const q = tempDir();
+    const long = `.env.${"A".repeat(245)}`;
+    mkdirSync(path.join(ws, long));
+    expect(quarantine(path.join(ws, long), () => q)).toMatchObject({ movedTo: expect.stringContaining(long) });
+    expect(existsSync(path.join(ws, long))).toBe(false);
   });
 });

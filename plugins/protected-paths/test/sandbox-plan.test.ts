@@ -145,6 +145,31 @@ describe("the review after a run", () => {
     expect(((await third.review?.()) ?? []).map((v) => path.basename(v.path))).toEqual([".env.other"]);
   });
 
+  it("a path it cannot take out is reported, the others are still taken out, and no sandbox starts until it is gone", async () => {
+    const f = createFixture();
+    const quarantine = f.dir(path.join(f.base, "quarantine"));
+    const policy = createPolicy({}, { cwd: f.ws, home: f.home });
+    let broken = true;
+    const profile = policy.sandboxProfile({
+      quarantineDir: () => {
+        if (broken) throw new Error("the quarantine is unavailable");
+        return quarantine;
+      },
+    });
+    const first = await profile.prepare();
+    f.file(".env.a", "A=1");
+    f.file(".mcp.json", "{}");
+    const violations = (await first.review?.()) ?? [];
+    expect(violations.map((v) => path.basename(v.path)).sort()).toEqual([".env.a", ".mcp.json"]);
+    expect(violations[0]?.reason).toMatch(/left in place.*no sandboxed command runs/);
+    expect(() => profile.prepare()).toThrow(/could not be taken out of the workspace/);
+    broken = false;
+    const second = await profile.prepare();
+    expect(existsSync(path.join(f.ws, ".env.a"))).toBe(false);
+    expect(existsSync(path.join(f.ws, ".mcp.json"))).toBe(false);
+    expect(await second.review?.()).toEqual([]);
+  });
+
   it("an empty placeholder bubblewrap made where a planned mask vanished is removed; content never is", async () => {
     const f = createFixture();
     f.file(".env.a", "A=1");

@@ -2,8 +2,8 @@
  * Name parts that mark a variable as a credential (`OPENAI_API_KEY`, `GH_TOKEN`, `PGPASSWORD`,
  * `DB_PASS`, `GPG_PASSPHRASE`, `SSH_AUTH_SOCK`, `GITHUB_PAT`, `SENTRY_DSN`).
  */
-const SECRET_PART = /(KEYS?|SECRETS?|TOKENS?|PASS|PASSWORD|PASSWD|PASSPHRASE|CREDENTIALS?|PWD|JWT|SESSIONID)$/i;
-const SECRET_WHOLE_PART = /^(AUTH|COOKIE|SESSION|PAT|DSN|PRIVATE|SIGNING|WEBHOOK|PW|BEARER)$/i;
+const SECRET_PART = /(KEYS?|SECRETS?|TOKENS?|PASS|PASSWORD|PASSWD|PASSPHRASE|CREDENTIALS?|CREDS?|PWD|JWT|SESSIONID)$/i;
+const SECRET_WHOLE_PART = /^(AUTH|AUTHORIZATION|COOKIE|SESSION|PAT|DSN|PRIVATE|SIGNING|WEBHOOK|PW|BEARER)$/i;
 /** Names that hold a whole connection string (`AZURE_STORAGE_CONNECTION_STRING`, `..._CONNSTR`). */
 const SECRET_NAME = /CONNECTION_?STRING|CONN_?STR/i;
 /** The shell's own directory variables, which only look like `*_PWD` (`MYSQL_PWD`) names. */
@@ -11,19 +11,20 @@ const DIRECTORY_VARIABLES = new Set(["PWD", "OLDPWD"]);
 /** A URL with a password in it (`postgres://user:pw@host/db`), whatever the variable is called. */
 const URL_CREDENTIALS = /[a-z][a-z0-9+.-]*:\/\/[^/\s:@]*:[^/\s@]+@/i;
 /**
- * Values that are credentials whatever the variable is called: a key inside a connection string
- * (`AccountKey=`, `Password=`), a private key, and the shapes of well-known tokens (AWS access
+ * Values that are credentials whatever the variable is called: a key inside a connection string,
+ * a query or a libpq string (`AccountKey=`, `Password=`, `?password=`, `password=` after a space),
+ * an HTTP authorization (`Basic …`, `Bearer …`), a private key, and the shapes of well-known tokens (AWS access
  * keys, GitHub, GitLab, Slack, OpenAI/Anthropic-style `sk-`, Stripe, Google, npm, Hugging Face, JWTs).
  */
 const SECRET_VALUE =
-  /(?:^|;)\s*(?:AccountKey|SharedAccessKey|Password|Pwd)\s*=|-----BEGIN [A-Z ]*PRIVATE KEY|\b(?:AKIA|ASIA)[A-Z0-9]{16}\b|\bgh[pousr]_[A-Za-z0-9]{20,}|\bgithub_pat_|\bglpat-|\bxox[abprs]-|\bsk-[A-Za-z0-9_-]{16,}|\b[rs]k_(?:live|test)_|\bAIza[0-9A-Za-z_-]{30,}|\bnpm_[A-Za-z0-9]{30,}|\bhf_[A-Za-z0-9]{30,}|\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/i;
+  /(?:^|[;?&\s])\s*(?:AccountKey|SharedAccessKey|Password|Passwd|Pwd|Pass|Secret|Token|Api_?Key|Access_?Key)\s*=|\b(?:Basic|Bearer)\s+[A-Za-z0-9+/=._~-]{8,}|-----BEGIN [A-Z ]*PRIVATE KEY|\b(?:AKIA|ASIA)[A-Z0-9]{16}\b|\bgh[pousr]_[A-Za-z0-9]{20,}|\bgithub_pat_|\bglpat-|\bxox[abprs]-|\bsk-[A-Za-z0-9_-]{16,}|\b[rs]k_(?:live|test)_|\bAIza[0-9A-Za-z_-]{30,}|\bnpm_[A-Za-z0-9]{30,}|\bhf_[A-Za-z0-9]{30,}|\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/i;
 
 /** True when an environment variable's name says it holds a credential. */
 export function isSecretName(name: string): boolean {
   if (DIRECTORY_VARIABLES.has(name)) return false;
-  return (
-    SECRET_NAME.test(name) || name.split("_").some((part) => SECRET_PART.test(part) || SECRET_WHOLE_PART.test(part))
-  );
+  // A number after a part keeps its meaning (`TOKEN2`, `STRIPE_KEY_2`).
+  const parts = name.split("_").map((part) => part.replace(/\d+$/, ""));
+  return SECRET_NAME.test(name) || parts.some((part) => SECRET_PART.test(part) || SECRET_WHOLE_PART.test(part));
 }
 
 /**

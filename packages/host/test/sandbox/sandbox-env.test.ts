@@ -24,6 +24,10 @@ describe("the sandbox's environment", () => {
       "DB_PW",
       "BEARER",
       "SESSIONID",
+      "TOKEN2",
+      "STRIPE_KEY2",
+      "API_CREDS",
+      "HTTP_AUTHORIZATION",
     ]) {
       expect(isSecretName(name), name).toBe(true);
     }
@@ -71,10 +75,13 @@ describe("the sandbox's environment", () => {
       GHX: "ghp_0123456789abcdefghijABCDEFGHIJ012345",
       LLM: "sk-ant-api03-0123456789abcdef",
       CI_TOKENISH: "eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.sig",
+      JDBC: "jdbc:postgresql://db/app?user=app&password=hunter2",
+      PG: "host=db user=app password=hunter2",
+      HEADER: "Basic YXBwOmh1bnRlcjI=",
       NODE_ENV: "production",
       EDITOR: "vim",
     });
-    for (const name of ["STORAGE", "MSSQL", "DEPLOY", "AWS_ID", "GHX", "LLM", "CI_TOKENISH"]) {
+    for (const name of ["STORAGE", "MSSQL", "DEPLOY", "AWS_ID", "GHX", "LLM", "CI_TOKENISH", "JDBC", "PG", "HEADER"]) {
       expect(env[name], name).toBeUndefined();
     }
     expect(env).toMatchObject({ NODE_ENV: "production", EDITOR: "vim" });

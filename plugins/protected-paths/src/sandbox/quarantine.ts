@@ -2,10 +2,10 @@ import {
   closeSync,
   constants,
   lstatSync,
+  mkdirSync,
   openSync,
   readdirSync,
   readlinkSync,
-  realpathSync,
   renameSync,
   rmdirSync,
   type Stats,
@@ -27,19 +27,45 @@ function descriptorPath(fd: number): string | undefined {
   }
 }
 
+/** The path through a descriptor of its folder (`/proc/self/fd/N/name`): no link on the way is followed. */
+const through = (fd: number, name: string) => `/proc/self/fd/${fd}/${name}`;
+
 /**
- * Takes a path out of the workspace: moved into the quarantine directory (so nothing a person
- * put there is lost), or, when it cannot be moved there (another file system), deleted if it is
- * not a folder.
+ * Deletes the entry `name` of the folder open as `dirFd`, a folder's contents first, each level
+ * opened without following a link and acted on through its descriptor: an entry swapped for a
+ * link meanwhile is removed as the link, and a folder swapped for one is not entered (it throws).
+ */
+function removeEntry(dirFd: number, name: string): void {
+  const at = through(dirFd, name);
+  const entry = lstatSync(at, { throwIfNoEntry: false });
+  if (entry === undefined) return;
+  if (!entry.isDirectory()) {
+    unlinkSync(at);
+    return;
+  }
+  const fd = openSync(at, constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW);
+  try {
+    for (const child of readdirSync(`/proc/self/fd/${fd}`)) removeEntry(fd, child);
+  } finally {
+    closeSync(fd);
+  }
+  rmdirSync(at);
+}
+
+/**
+ * Takes a path out of the workspace: moved into a folder of its own in the quarantine directory
+ * (under its own name, so nothing a person put there is lost and no name grows too long), or,
+ * when it cannot be moved there (another file system), deleted.
  * Contract: acts through a descriptor of the parent folder, opened without following a link and
  * proven (through `/proc/self/fd`) to be the folder `p` names: a command running next to the
  * review that swaps a parent for a link out of the workspace makes it throw, never act elsewhere.
- * The entry itself is never followed (a link moves as a link). A folder is never deleted (a
- * recursive delete would follow what a running command swaps in below it): it stays, and this
- * throws. `p` must be a real path.
+ * The entry itself is never followed (a link moves as a link); a folder is deleted level by level
+ * through descriptors (see `removeEntry`). `p` must be a real path. Throws when the path can be
+ * neither moved nor deleted.
  */
 export function quarantine(p: string, directory: () => string): Removal {
   const parent = path.dirname(p);
+  const name = path.basename(p);
   const swapped = () =>
     new Error(`${parent} no longer resolves to itself (a directory was swapped), so ${p} was left in place`);
   let fd: number;
@@ -50,24 +76,16 @@ export function quarantine(p: string, directory: () => string): Removal {
   }
   try {
     const opened = descriptorPath(fd);
-    // Without /proc the path is checked instead (best effort: the sandbox needs Linux anyway).
-    if (opened === undefined ? realpathSync.native(parent) !== parent : opened !== parent) throw swapped();
-    const at = opened === undefined ? p : `/proc/self/fd/${fd}/${path.basename(p)}`;
+    // The sandbox, and so the quarantine, needs Linux: without /proc nothing is done.
+    if (opened !== parent) throw swapped();
     counter += 1;
-    const target = path.join(directory(), `${Date.now()}-${process.pid}-${counter}-${path.basename(p)}`);
+    const folder = path.join(directory(), `${Date.now()}-${process.pid}-${counter}`);
     try {
-      renameSync(at, target);
-      return { movedTo: target };
-    } catch (error) {
-      const entry = lstatSync(at, { throwIfNoEntry: false });
-      if (entry === undefined) return { deleted: true };
-      if (entry.isDirectory()) {
-        const why = (error as NodeJS.ErrnoException).code ?? String(error);
-        throw new Error(
-          `${p} could not be moved out of the workspace (${why}), and a folder is not deleted; it was left in place`,
-        );
-      }
-      unlinkSync(at);
+      mkdirSync(folder, { mode: 0o700 });
+      renameSync(through(fd, name), path.join(folder, name));
+      return { movedTo: path.join(folder, name) };
+    } catch {
+      removeEntry(fd, name);
       return { deleted: true };
     }
   } finally {

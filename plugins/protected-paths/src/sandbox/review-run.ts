@@ -74,6 +74,8 @@ export function reviewRun(options: {
    * uses the path); says what became of it ("moved out of the workspace to X").
    */
   remove: (p: string, then?: () => void) => string;
+  /** Told of a path `remove` could not take out: it stays a violation until it is gone. */
+  stuck: (p: string) => void;
   /** Whether a sandboxed command could have written `p` (inside a writable root). */
   writable: (p: string) => boolean;
 }): SandboxViolation[] {
@@ -83,9 +85,17 @@ export function reviewRun(options: {
   const removed: string[] = [];
   const own = new Set<number>();
   const record = (violation: SandboxViolation) => own.add(log.record(violation));
+  // Each path on its own: one that cannot be taken out is reported and kept for later (`stuck`),
+  // and the others are still taken out.
   const undo = (p: string, rule: string, why: string, then?: () => void) => {
-    const fate = options.remove(p, then);
-    removed.push(p);
+    let fate: string;
+    try {
+      fate = options.remove(p, then);
+      removed.push(p);
+    } catch (error) {
+      options.stuck(p);
+      fate = `left in place, as it could not be taken out (${(error as Error).message}); no sandboxed command runs in this workspace until it is gone`;
+    }
     const reason = `The command ${why} ${showPath(p)}, which the path policy protects (${rule}); it was ${fate}.`;
     record({ path: p, rule, reason });
   };

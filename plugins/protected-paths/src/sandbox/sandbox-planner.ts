@@ -48,6 +48,8 @@ export function createSandboxPlanner(options: {
   const view = (absolute: string) => matchView(ctx, absolute);
   const running = new Set<SandboxLayout>();
   const pending: { path: string; dir: () => string; then?: (() => void) | undefined }[] = [];
+  // Protected paths a review could not take out: no sandbox starts while one is still there.
+  const stuck = new Set<string>();
   const writable = (p: string) => ctx.allowOutside.write || ctx.roots.some((r) => within(r.real, p));
   // Submodule entries in node_modules (which the index does not walk), per root, across runs.
   const staged = ctx.roots.map((r) => new StagedDependencies(r.real));
@@ -56,14 +58,34 @@ export function createSandboxPlanner(options: {
     for (const entry of [...pending]) {
       if (usedBy(running, entry.path)) continue;
       pending.splice(pending.indexOf(entry), 1);
-      quarantine(entry.path, entry.dir);
-      entry.then?.();
+      try {
+        quarantine(entry.path, entry.dir);
+        entry.then?.();
+      } catch {
+        stuck.add(entry.path);
+      }
     }
   };
 
   return {
     profile: ({ quarantineDir }) => ({
       prepare() {
+        for (const p of [...stuck]) {
+          if (lstatSync(p, { throwIfNoEntry: false }) === undefined) stuck.delete(p);
+          else if (!usedBy(running, p)) {
+            try {
+              quarantine(p, quarantineDir);
+              stuck.delete(p);
+            } catch {
+              // still there: refused below
+            }
+          }
+        }
+        if (stuck.size > 0) {
+          throw new Error(
+            `an earlier command created ${[...stuck].map(showPath).join(", ")}, which the path policy protects, and it could not be taken out of the workspace; remove it before running more commands`,
+          );
+        }
         const index = options.index();
         index.refresh();
         const matches = index.matches();
@@ -108,19 +130,36 @@ export function createSandboxPlanner(options: {
           pending.push({ path: p, dir: quarantineDir, then });
           return "taken out of the workspace as soon as the commands running next to this one end";
         };
+        // What a removal that fails becomes: a violation that stays until the path is gone.
+        const removeOrKeep = (p: string) => {
+          try {
+            return remove(p);
+          } catch (error) {
+            stuck.add(p);
+            return `left in place, as it could not be taken out (${(error as Error).message}); no sandboxed command runs in this workspace until it is gone`;
+          }
+        };
         return {
           layout,
           review: () => {
             running.delete(layout);
             try {
               removePlaceholders(masks);
-              const violations = reviewRun({ index, baseline, log, mark, remove, writable });
+              const violations = reviewRun({
+                index,
+                baseline,
+                log,
+                mark,
+                remove,
+                writable,
+                stuck: (p) => stuck.add(p),
+              });
               const gitRule = ctx.rules.write.find((r) => r.label === "default denyWrite .git");
               for (const { watch, before } of repositories) {
                 if (gitRule === undefined) continue;
                 for (const repo of watch.planted(before)) {
                   if (violations.some((v) => v.path === repo)) continue;
-                  const fate = remove(repo);
+                  const fate = removeOrKeep(repo);
                   const reason = `The command staged ${showPath(path.dirname(repo))} as a submodule with a repository of its own in a dependency folder, which git run in the project would enter and configure itself from (${gitRule.label}); the repository was ${fate}.`;
                   log.record({ path: repo, rule: gitRule.label, reason });
                   violations.push({ path: repo, rule: gitRule.label, reason });
@@ -129,7 +168,7 @@ export function createSandboxPlanner(options: {
               for (const { path: p, rule } of absent) {
                 if (lstatSync(p, { throwIfNoEntry: false }) === undefined) continue;
                 if (violations.some((v) => v.path === p)) continue;
-                const fate = remove(p);
+                const fate = removeOrKeep(p);
                 const reason = `The command created ${showPath(p)}, which the path policy protects (${rule.label}); it was ${fate}.`;
                 log.record({ path: p, rule: rule.label, reason });
                 violations.push({ path: p, rule: rule.label, reason });
