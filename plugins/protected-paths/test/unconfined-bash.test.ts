@@ -422,7 +422,7 @@ describe("bash without a sandbox: links", () => {
     symlinkSync("../../m", path.join(f.ws, "a/b/lm"));
     const policy = unconfined(f);
     // a/b/lm/.. is the project itself (lm leads to m): a link there would expose it below m.
-    expect(reasonOf(policy.check(exec("ln -s .. a/b/lm/r")))).toMatch(/workspace root|contains/);
+    expect(reasonOf(policy.check(exec("ln -s .. a/b/lm/r")))).toMatch(/workspace root|contains|climbs with/);
     symlinkSync("..", path.join(f.ws, "m/r"));
     expect(reasonOf(policy.check(exec("grep -R SECRET m")))).toMatch(/symbolic link/);
     expect(policy.check(exec("grep -r SECRET src")).allow).toBe(true);
@@ -597,5 +597,26 @@ describe("bash without a sandbox: round 14", () => {
       "git blame -n docs/a.txt",
       "cp docs/a.txt docs/b.txt",
     ]);
+  });
+});
+
+describe("bash without a sandbox: round 15", () => {
+  it.each([
+    // `..` after a folder this line may make a link: the kernel follows the link, the text cannot.
+    ["mkdir -p a/b && ln -s .. a/b/l && cat a/b/l/../.e?v", /climbs with \.\. out of/],
+    ["mkdir -p a/b && ln -s .. a/b/l && grep -r API a/b/l/..", /climbs with \.\. out of/],
+    ["mkdir -p a/b && ln -s .. a/b/l && printf x > a/b/l/../../.gitconfig", /climbs with \.\. out of/],
+    // Bash expands `~` after `NAME+=`, `NAME[i]=` and after a `:` of such a word.
+    ["mkdir -p x=:~ && cat x=:~/../.aws/credentials", /tilde expansion/],
+    ["mkdir -p a+=~ && cat a+=~/../x", /tilde expansion/],
+  ])("refuses %j", (command, reason) => {
+    const f = createFixture();
+    expect(reasonOf(unconfined(f).check(exec(command)))).toMatch(reason);
+  });
+
+  it("lets .. through folders that exist, and ~ where bash leaves it alone", () => {
+    const f = createFixture();
+    f.file("docs/a.txt", "a\n");
+    expectAllowed(unconfined(f), ["cat docs/../docs/a.txt", "X=~/foo; echo $X", "echo a:b", "ls ~/"]);
   });
 });

@@ -49,7 +49,11 @@ export function scanWord(c: WordCursor): ShellWord {
       c.pos = c.backtickAt(src, c.pos);
       w.unresolved("command substitution", "`…`");
     } else if (ch === "~" && (w.empty || w.afterAssignment)) tilde(c, w);
-    else {
+    else if (ch === "~" && w.tildeMayExpand) {
+      // Bash also expands `~` after `NAME+=`, `NAME[i]=` and any `:` of such a word (`x=a:~/y`).
+      tilde(c, w);
+      w.unresolved("tilde expansion", "");
+    } else {
       w.unquoted(ch);
       c.pos += 1;
     }

@@ -19,6 +19,11 @@ export interface TargetSpec {
   into?: { sources: readonly ShellWord[]; forced: boolean };
   /** cp/mv: what the command moves or copies to `word` (with or without `-T`). */
   from?: readonly ShellWord[];
+  /**
+   * The target applies only when this folder (as written) exists: a link's text read from inside
+   * `ln`'s destination, which holds the link only when it is a folder already.
+   */
+  onlyIfFolder?: string;
 }
 
 /** What one command contributes: its targets and the commands it runs (find -exec). */

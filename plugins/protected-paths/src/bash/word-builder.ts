@@ -9,6 +9,8 @@ const PATTERN_SPECIAL = /[*?[\]\\{}()!+@]/g;
  */
 const BRACE_EXPANSION = /\{.*(,|\.\.).*\}/s;
 const ASSIGNMENT_PREFIX = /^[A-Za-z_][A-Za-z0-9_]*=$/;
+/** A word that starts like an assignment, with a subscript or `+=` too. */
+const ASSIGNMENT_LIKE = /^[A-Za-z_][A-Za-z0-9_]*(?:\[[^\]]*\])?\+?=/;
 
 /** Accumulates one word while the tokenizer reads it. */
 export class WordBuilder {
@@ -26,6 +28,15 @@ export class WordBuilder {
   /** True before anything was added. */
   get empty(): boolean {
     return this.#text.length === 0 && this.#unresolved === undefined;
+  }
+
+  /**
+   * True after an unquoted `=` or `:` of a word that starts like an assignment (`NAME+=`,
+   * `NAME[i]=`, `NAME=a:`), where bash expands a `~` too.
+   */
+  get tildeMayExpand(): boolean {
+    const last = this.#unquoted.at(-1);
+    return (last === "=" || last === ":") && ASSIGNMENT_LIKE.test(this.#unquoted);
   }
 
   /** True when everything so far is an unquoted `NAME=` (where bash expands a following `~`). */

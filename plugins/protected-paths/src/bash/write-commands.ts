@@ -29,10 +29,12 @@ function linkTargets(sources: readonly ShellWord[], dest: ShellWord, symbolic: b
     // Joined as written, not normalised: `..` after a folder that is a symbolic link leads where
     // the link leads (`ln -s .. a/lm/r` with a/lm -> ../m links m/r to the project), and the
     // checker resolves it as the kernel will.
-    const bases = [dest.text, path.dirname(dest.text)].map((dir) => partOf(joined, `${dir}/${source.text}`));
-    if (matches.length > 0)
-      return [...matches, ...targetsOf("write", bases, "link target")].map((t) => ({ ...t, creates: true }));
-    return targetsOf("write", bases, "link target").map((t) => ({ ...t, creates: true }));
+    const inside = {
+      ...targetsOf("write", [partOf(joined, `${dest.text}/${source.text}`)], "link target")[0]!,
+      onlyIfFolder: dest.text,
+    };
+    const beside = targetsOf("write", [partOf(joined, `${path.dirname(dest.text)}/${source.text}`)], "link target");
+    return [...matches, inside, ...beside].map((t) => ({ ...t, creates: true }));
   });
 }
 

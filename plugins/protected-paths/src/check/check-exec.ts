@@ -177,6 +177,23 @@ function insideGitFolder(ctx: PolicyContext, absolute: string): boolean {
   return parent !== undefined && named(path.join(parent, path.basename(absolute)));
 }
 
+/**
+ * The first folder of `text` (relative to `dir`) that a `..` climbs out of while it does not exist
+ * now, or `undefined`: what the `..` then means depends on what the command makes there.
+ */
+function climbAfterMissing(ctx: PolicyContext, text: string, dir: string): string | undefined {
+  const segments = text.split("/");
+  let at = path.isAbsolute(text) ? "/" : dir;
+  for (const segment of segments) {
+    if (segment === "" || segment === ".") continue;
+    if (segment === "..") {
+      if (ctx.fs.lstat(at) === undefined) return at;
+      at = path.dirname(at);
+    } else at = path.join(at, segment);
+  }
+  return undefined;
+}
+
 /** Paths that name the process's own descriptors (what a shell opened for the command). */
 const DESCRIPTOR_PATH = /^\/dev\/(fd|stdin|stdout|stderr)(\/|$)|^\/proc\/(self|thread-self|\d+)\/fd(\/|$)/;
 
@@ -226,6 +243,17 @@ function checkTarget(check: TargetCheck): Decision | undefined {
     return refuseUnknown ? unresolved(subject, cause, "use an absolute path") : undefined;
   }
   for (const dir of target.cwd.dirs) {
+    // A link put into `ln`'s destination only when that is a folder already.
+    if (target.onlyIfFolder !== undefined && !ctx.fs.lstat(path.resolve(dir, target.onlyIfFolder))?.isDirectory) {
+      continue;
+    }
+    // `..` after a folder that does not exist yet: the line may make it a link (`ln -s .. a/b/l`,
+    // then `a/b/l/..` is the project), which the kernel follows and a path's text cannot.
+    const climb = check.strict ? climbAfterMissing(ctx, word.text, dir) : undefined;
+    if (climb !== undefined) {
+      const cause = `it climbs with .. out of ${showPath(climb)}, which does not exist before the command runs (a link made there would lead elsewhere)`;
+      return refuseUnknown ? unresolved(subject, cause, "spell the path without ..") : undefined;
+    }
     const paths = expandGlob(word, { cwd: dir, fs: ctx.fs, folding: ctx.folding });
     if (paths === undefined) {
       const cause = "a directory in it is a glob pattern";
