@@ -620,3 +620,28 @@ describe("bash without a sandbox: round 15", () => {
     expectAllowed(unconfined(f), ["cat docs/../docs/a.txt", "X=~/foo; echo $X", "echo a:b", "ls ~/"]);
   });
 });
+
+describe("bash without a sandbox: round 16", () => {
+  it("refuses links and walks that lead elsewhere than the analysis reads", () => {
+    const f = createFixture();
+    f.dir("docs/a/b/c");
+    symlinkSync("../../..", path.join(f.ws, "docs/a/b/c/l"));
+    symlinkSync("../../x", path.join(f.ws, "docs/a/b/rel"));
+    const policy = unconfined(f);
+    // ln -r computes the link's text from the cwd.
+    expect(reasonOf(policy.check(exec("ln -sr ../out docs/x")))).toMatch(/ln -r/);
+    // A hard link of a relative symbolic link is that link again, in another folder.
+    expect(reasonOf(policy.check(exec("ln docs/a/b/rel l2")))).toMatch(/relative symbolic link/);
+    // A link put into a destination that is a link to a folder lands inside that folder.
+    expect(reasonOf(policy.check(exec("ln -s ../../x docs/a/b/c/l")))).toMatch(/outside the workspace/);
+    // Recursive walks that follow links.
+    expect(reasonOf(policy.check(exec("chown -RL daemon docs")))).toMatch(/chown -L/);
+    expect(reasonOf(policy.check(exec("find -L docs -name f -exec truncate -s 0 {} +")))).toMatch(
+      /follows symbolic links/,
+    );
+    expect(reasonOf(policy.check(exec("find docs -follow -name f -delete")))).toMatch(/follows symbolic links/);
+    // A hard link is another name of its source: the source is read.
+    expect(reasonOf(policy.check(exec("ln .env x && cat x")))).toMatch(/\.env/);
+    expectAllowed(policy, ["ln docs/env.md docs/hard.md", "chown -R root docs", 'find docs -name "*.md"']);
+  });
+});

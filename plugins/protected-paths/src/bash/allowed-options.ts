@@ -277,14 +277,15 @@ const ALLOWED: Readonly<Record<string, AllowedOptions>> = {
     modes: true,
     long: ["changes", "silent", "quiet", "verbose", "recursive", "reference"],
   },
+  // -H and -L make a recursive walk follow links out of the tree.
   chown: {
     longValues: ["from", "reference"],
-    flags: "cfvRhHLP",
+    flags: "cfvRhP",
     long: ["changes", "silent", "quiet", "verbose", "recursive", "dereference", "no-dereference", "from", "reference"],
   },
   chgrp: {
     longValues: ["reference"],
-    flags: "cfvRhHLP",
+    flags: "cfvRhP",
     long: ["changes", "silent", "quiet", "verbose", "recursive", "dereference", "no-dereference", "reference"],
   },
   cp: {
@@ -326,14 +327,14 @@ const ALLOWED: Readonly<Record<string, AllowedOptions>> = {
     ],
     longValues: ["target-directory"],
   },
+  // --relative computes the link's text from the cwd, not from the link's folder: not modelled.
   ln: {
-    flags: "sfnrvTLP",
+    flags: "sfnvTLP",
     values: "t",
     long: [
       "symbolic",
       "force",
       "no-dereference",
-      "relative",
       "verbose",
       "no-target-directory",
       "target-directory",

@@ -52,6 +52,10 @@ const FIND_PRIMARIES: ReadonlyMap<string, boolean> = new Map([
 export function findProblem(args: readonly ShellWord[]): string | undefined {
   for (let i = 0; i < args.length; i += 1) {
     const word = args[i]!;
+    // Following links, a walk's writes (-delete, -exec) reach what they lead to, out of the tree.
+    if (word.unresolved === undefined && (word.text === "-L" || word.text === "-H" || word.text === "-follow")) {
+      return `find ${word.text} follows symbolic links, so what it deletes or hands to a command may lie outside the tree`;
+    }
     if (word.unresolved !== undefined || !word.text.startsWith("-") || word.text === "-") continue;
     if (EXEC_ACTIONS.has(word.text)) {
       for (i += 1; i < args.length && !endsExec(args, i); i += 1);

@@ -57,7 +57,9 @@ function copyLike(name: "cp" | "mv" | "ln" | "install", spec: ArgSpec): CommandE
     if (name === "mv") targets.push(...targetsOf("write", sources, "mv source", true));
     // A tree copied whole reads every file below it (`cp -a . sub` copies `.env` too).
     const tree = name === "cp" && hasFlag(parsed, "r", "R", "a", "recursive", "archive");
-    if (name !== "ln") targets.push(...targetsOf("read", sources, `${name} source`, tree));
+    // A hard link is another name of its source: reading it later reads the source.
+    const hard = name === "ln" && !hasFlag(parsed, "s", "symbolic");
+    if (name !== "ln" || hard) targets.push(...targetsOf("read", sources, `${name} source`, tree));
     if (dest) {
       const into = hasFlag(parsed, "T", "no-target-directory")
         ? undefined
@@ -72,7 +74,10 @@ function copyLike(name: "cp" | "mv" | "ln" | "install", spec: ArgSpec): CommandE
         access: "write",
         word: dest,
         via: `${name} destination`,
-        ...(name === "mv" || name === "cp" ? { from: sources } : {}),
+        // A hard link of a symbolic link is the link again, in a new folder (`ln a/b/l l2`).
+        ...(name === "mv" || name === "cp" || (name === "ln" && !hasFlag(parsed, "s", "symbolic"))
+          ? { from: sources }
+          : {}),
         ...(creates ? { creates } : {}),
         ...(into ? { into } : {}),
       });

@@ -177,6 +177,12 @@ function insideGitFolder(ctx: PolicyContext, absolute: string): boolean {
   return parent !== undefined && named(path.join(parent, path.basename(absolute)));
 }
 
+/** Whether `p` is a folder, or a link that leads to one (`ln` puts a new link inside either). */
+function isFolder(ctx: PolicyContext, p: string): boolean {
+  const real = ctx.fs.realpath(p);
+  return real !== undefined && ctx.fs.lstat(real)?.isDirectory === true;
+}
+
 /**
  * The first folder of `text` (relative to `dir`) that a `..` climbs out of while it does not exist
  * now, or `undefined`: what the `..` then means depends on what the command makes there.
@@ -244,9 +250,7 @@ function checkTarget(check: TargetCheck): Decision | undefined {
   }
   for (const dir of target.cwd.dirs) {
     // A link put into `ln`'s destination only when that is a folder already.
-    if (target.onlyIfFolder !== undefined && !ctx.fs.lstat(path.resolve(dir, target.onlyIfFolder))?.isDirectory) {
-      continue;
-    }
+    if (target.onlyIfFolder !== undefined && !isFolder(ctx, path.resolve(dir, target.onlyIfFolder))) continue;
     // `..` after a folder that does not exist yet: the line may make it a link (`ln -s .. a/b/l`,
     // then `a/b/l/..` is the project), which the kernel follows and a path's text cannot.
     const climb = check.strict ? climbAfterMissing(ctx, word.text, dir) : undefined;
