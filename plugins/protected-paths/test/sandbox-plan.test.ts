@@ -12,6 +12,7 @@ import path from "node:path";
 import type { SandboxPlan } from "@gatehouse/sdk";
 import { describe, expect, it } from "vitest";
 import { createPolicy } from "../src/index.ts";
+import { StuckPaths } from "../src/sandbox/stuck-paths.ts";
 import { createFixture, exec, reasonOf, ruleOf } from "./helpers/fixture.ts";
 
 async function plan(f: ReturnType<typeof createFixture>, config = {}): Promise<SandboxPlan & { quarantine: string }> {
@@ -168,6 +169,20 @@ describe("the review after a run", () => {
     expect(existsSync(path.join(f.ws, ".env.a"))).toBe(false);
     expect(existsSync(path.join(f.ws, ".mcp.json"))).toBe(false);
     expect(await second.review?.()).toEqual([]);
+  });
+
+  it("remembers a path it could not take out across processes: the next one takes it out before it plans", async () => {
+    const f = createFixture();
+    const quarantine = f.dir(path.join(f.base, "quarantine"));
+    const earlier = new StuckPaths((p) => p.startsWith(f.ws));
+    f.file(".mcp.json", "{}");
+    earlier.add(path.join(f.ws, ".mcp.json"), () => quarantine);
+    // Another process, another policy: it would take the file for one that was there before.
+    const policy = createPolicy({}, { cwd: f.ws, home: f.home });
+    const planned = await policy.sandboxProfile({ quarantineDir: () => quarantine }).prepare();
+    expect(existsSync(path.join(f.ws, ".mcp.json"))).toBe(false);
+    expect(readdirSync(path.join(quarantine, "stuck"))).toEqual([]);
+    expect(await planned.review?.()).toEqual([]);
   });
 
   it("an empty placeholder bubblewrap made where a planned mask vanished is removed; content never is", async () => {

@@ -9,6 +9,7 @@ import { planLayout } from "./plan-layout.ts";
 import { describeRemoval, quarantine, removePlaceholders } from "./quarantine.ts";
 import { baselineOf, reviewRun, ViolationLog } from "./review-run.ts";
 import { StagedDependencies } from "./staged-repositories.ts";
+import { StuckPaths } from "./stuck-paths.ts";
 
 /** Makes the sandbox profile of each confined call from one policy. */
 export interface SandboxPlanner {
@@ -49,7 +50,7 @@ export function createSandboxPlanner(options: {
   const running = new Set<SandboxLayout>();
   const pending: { path: string; dir: () => string; then?: (() => void) | undefined }[] = [];
   // Protected paths a review could not take out: no sandbox starts while one is still there.
-  const stuck = new Set<string>();
+  const stuck = new StuckPaths((p) => ctx.roots.some((r) => within(r.real, p)));
   const writable = (p: string) => ctx.allowOutside.write || ctx.roots.some((r) => within(r.real, p));
   // Submodule entries in node_modules (which the index does not walk), per root, across runs.
   const staged = ctx.roots.map((r) => new StagedDependencies(r.real));
@@ -62,7 +63,7 @@ export function createSandboxPlanner(options: {
         quarantine(entry.path, entry.dir);
         entry.then?.();
       } catch {
-        stuck.add(entry.path);
+        stuck.add(entry.path, entry.dir);
       }
     }
   };
@@ -70,12 +71,13 @@ export function createSandboxPlanner(options: {
   return {
     profile: ({ quarantineDir }) => ({
       prepare() {
-        for (const p of [...stuck]) {
-          if (lstatSync(p, { throwIfNoEntry: false }) === undefined) stuck.delete(p);
+        stuck.load(quarantineDir);
+        for (const p of stuck.values()) {
+          if (lstatSync(p, { throwIfNoEntry: false }) === undefined) stuck.delete(p, quarantineDir);
           else if (!usedBy(running, p)) {
             try {
               quarantine(p, quarantineDir);
-              stuck.delete(p);
+              stuck.delete(p, quarantineDir);
             } catch {
               // still there: refused below
             }
@@ -83,7 +85,7 @@ export function createSandboxPlanner(options: {
         }
         if (stuck.size > 0) {
           throw new Error(
-            `an earlier command created ${[...stuck].map(showPath).join(", ")}, which the path policy protects, and it could not be taken out of the workspace; remove it before running more commands`,
+            `an earlier command created ${stuck.values().map(showPath).join(", ")}, which the path policy protects, and it could not be taken out of the workspace; remove it before running more commands`,
           );
         }
         const index = options.index();
@@ -135,7 +137,7 @@ export function createSandboxPlanner(options: {
           try {
             return remove(p);
           } catch (error) {
-            stuck.add(p);
+            stuck.add(p, quarantineDir);
             return `left in place, as it could not be taken out (${(error as Error).message}); no sandboxed command runs in this workspace until it is gone`;
           }
         };
@@ -152,7 +154,7 @@ export function createSandboxPlanner(options: {
                 mark,
                 remove,
                 writable,
-                stuck: (p) => stuck.add(p),
+                stuck: (p) => stuck.add(p, quarantineDir),
               });
               const gitRule = ctx.rules.write.find((r) => r.label === "default denyWrite .git");
               for (const { watch, before } of repositories) {
