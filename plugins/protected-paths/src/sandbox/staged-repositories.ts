@@ -18,7 +18,7 @@ export function indexStamp(root: string): string | undefined {
  * wrote: the project's `.git/config` is protected); no git, or no repository, gives none.
  */
 export function stagedDependencyFolders(root: string): string[] {
-  const listed = runHostGit(["-C", root, "ls-files", "-s", "-z"], { cwd: root });
+  const listed = runHostGit(["ls-files", "-s", "-z"], { cwd: root });
   if (listed?.status !== 0 || typeof listed.stdout !== "string") return [];
   const found: string[] = [];
   for (const entry of listed.stdout.split("\0")) {
