@@ -1,6 +1,7 @@
-import { closeSync, fsync, fsyncSync, mkdirSync } from "node:fs";
+import { closeSync, fsync, fsyncSync, mkdirSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname } from "node:path";
+import { fileURLToPath } from "node:url";
 import type { pino } from "pino";
 import { keepLayout } from "./keep-layout.ts";
 import { type FileIdentity, fileChange, openAppendOnly } from "./log-file.ts";
@@ -133,6 +134,9 @@ export class AuditSink {
     const report = (error: unknown) => onError?.(`audit transport ${ship.target}: ${messageOf(error)}`);
     try {
       // Loaded only when shipping is configured: a process that only writes the file stays lean.
+      // The stat first: after a stat of a FIFO or socket, Node's resolver stops following links
+      // at a cached folder and cannot find pino in pnpm's layout (see the host's `readyResolver`).
+      statSync(fileURLToPath(import.meta.url));
       const { transport } = createRequire(import.meta.url)("pino") as typeof pino;
       this.#ship = transport({ target: ship.target, options: ship.options ?? {} });
       this.#ship.on("error", report);

@@ -15,6 +15,16 @@ export const CLI_ARGV = [CLI];
 
 let home: string | undefined;
 
+/**
+ * The environment a CLI child starts with: the test's, without vitest's NODE_PATH (pnpm's hoisted
+ * store), which would let the child find packages a user's installation cannot and hide a
+ * resolution bug.
+ */
+function childEnv(): NodeJS.ProcessEnv {
+  const { NODE_PATH: _, ...env } = process.env;
+  return env;
+}
+
 /** A Gatehouse home of this test file's own, for runs that name none: tests never touch ~/.gatehouse. */
 function testHome(): string {
   home ??= mkdtempSync(join(tmpdir(), "gh-cli-home-"));
@@ -35,7 +45,7 @@ export function runCli(
 ): Promise<CliRun> {
   const child = spawn(process.execPath, [...CLI_ARGV, ...args], {
     cwd: options.cwd,
-    env: { ...process.env, NO_COLOR: "1", GATEHOUSE_HOME: testHome(), ...options.env },
+    env: { ...childEnv(), NO_COLOR: "1", GATEHOUSE_HOME: testHome(), ...options.env },
     stdio: ["pipe", "pipe", "pipe"],
   });
   return collect(child, options.stdin ?? "");
@@ -89,7 +99,7 @@ export interface LiveCli {
 /** Starts the real CLI in a child process without waiting for it: for tests that act mid-run. */
 export function startCli(args: string[], options: { env?: NodeJS.ProcessEnv } = {}): LiveCli {
   const child = spawn(process.execPath, [...CLI_ARGV, ...args], {
-    env: { ...process.env, NO_COLOR: "1", GATEHOUSE_HOME: testHome(), ...options.env },
+    env: { ...childEnv(), NO_COLOR: "1", GATEHOUSE_HOME: testHome(), ...options.env },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let stdout = "";

@@ -1,5 +1,6 @@
 import { createRequire } from "node:module";
 import type * as Tapable from "tapable";
+import { readyResolver } from "./resolver-stat.ts";
 
 let loaded: typeof Tapable | undefined;
 
@@ -8,6 +9,8 @@ let loaded: typeof Tapable | undefined;
  * tools`, `--help`) does not pay for loading its sixteen CommonJS files at start.
  */
 export function tapable(): typeof Tapable {
-  loaded ??= createRequire(import.meta.url)("tapable") as typeof Tapable;
+  if (loaded) return loaded;
+  readyResolver();
+  loaded = createRequire(import.meta.url)("tapable") as typeof Tapable;
   return loaded;
 }

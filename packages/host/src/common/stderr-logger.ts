@@ -1,5 +1,6 @@
 import { createRequire } from "node:module";
 import type { Logger, pino as Pino } from "pino";
+import { readyResolver } from "./resolver-stat.ts";
 
 /**
  * A logger that creates the real one at its first use; `child()` stays lazy too (the child is made
@@ -37,6 +38,7 @@ const LEVELS = new Set(["fatal", "error", "warn", "info", "debug", "trace", "sil
  */
 export function stderrLogger(options: { level: string }): Logger {
   const make = () => {
+    readyResolver();
     const { pino } = createRequire(import.meta.url)("pino") as { pino: typeof Pino };
     return pino({ level: options.level }, pino.destination({ fd: 2, sync: true }));
   };

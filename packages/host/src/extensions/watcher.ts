@@ -1,6 +1,7 @@
 import { existsSync } from "node:fs";
 import { dirname, isAbsolute, relative, sep } from "node:path";
 import type { FSWatcher } from "chokidar";
+import { readyResolver } from "../common/resolver-stat.ts";
 
 /** A running watch; `ready` resolves once the initial scan is done, so no edit is missed after it. */
 export interface ExtensionWatcher {
@@ -51,6 +52,7 @@ export function watchExtensions(initial: readonly string[], onChange: () => void
   let closed = false;
   // chokidar is loaded only by a host that watches (a one-shot command never pays for it); the
   // roots are read when it starts, so a `setRoots` before that is not lost.
+  readyResolver();
   const started: Promise<FSWatcher | undefined> = import("chokidar").then(({ watch }) => {
     if (closed) return undefined;
     const watcher = watch(basesOf(roots), {

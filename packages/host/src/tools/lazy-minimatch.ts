@@ -1,5 +1,6 @@
 import { createRequire } from "node:module";
 import type * as Minimatch from "minimatch";
+import { readyResolver } from "../common/resolver-stat.ts";
 
 let loaded: typeof Minimatch.minimatch | undefined;
 
@@ -8,6 +9,7 @@ let loaded: typeof Minimatch.minimatch | undefined;
  * search (`gatehouse tools`) does not pay for loading its eight files at start.
  */
 export function minimatch(...args: Parameters<typeof Minimatch.minimatch>): boolean {
+  if (!loaded) readyResolver();
   loaded ??= (createRequire(import.meta.url)("minimatch") as typeof Minimatch).minimatch;
   return loaded(...args);
 }
