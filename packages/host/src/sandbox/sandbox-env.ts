@@ -39,13 +39,20 @@ export function isSecretVariable(name: string, value: string | undefined): boole
 export const SANDBOX_CACHES: Readonly<Record<string, string>> = {
   XDG_CACHE_HOME: "/tmp/.cache",
   npm_config_cache: "/tmp/.cache/npm",
+  // The user's temporary folder (a Nix shell's /tmp/nix-shell.x, ~/tmp) is hidden or read-only in
+  // the sandbox, where `mktemp` and every compiler's scratch files would then fail.
+  TMPDIR: "/tmp",
+  TMP: "/tmp",
+  TEMP: "/tmp",
+  TEMPDIR: "/tmp",
 };
 
 /**
  * The environment a sandboxed command gets: the host's, without variables whose names mark them
  * as credentials (API keys, tokens, passwords, agent sockets) or whose values are URLs with a
  * password (`DATABASE_URL=postgres://u:pw@h/db`), and with caches (npm, and whatever
- * follows XDG_CACHE_HOME: pip, go build) in the command's private /tmp, since the home is read-only.
+ * follows XDG_CACHE_HOME: pip, go build) and temporary files (`TMPDIR`, `TMP`, `TEMP`) in the
+ * command's private /tmp, since the home is read-only.
  * The host needs the credentials to talk to its model provider; a command the model wrote does
  * not, and printing one would put it in the transcript.
  * Contract: a new object; `GIT_AUTHOR_NAME` and the like stay (only whole name parts count).

@@ -103,6 +103,24 @@ describe.skipIf(!linux)("confined calls run in bubblewrap with the guard's layou
     expect(existsSync(`/tmp/${path.basename(ws)}-canary`)).toBe(false);
   });
 
+  it("mktemp works in the sandbox whatever TMPDIR the host has (a folder the sandbox hides or cannot write)", async () => {
+    const { ws, env } = project();
+    const guard = confiner("jail", { layout: (w) => plain(w) });
+    const hostTmp = path.join(ws, "..", `${path.basename(ws)}-tmp`);
+    mkdirSync(hostTmp);
+    created.push(hostTmp);
+    const s = await runScenario({
+      cwd: ws,
+      env: { ...env, TMPDIR: hostTmp },
+      extensions: [guard(ws)],
+      turns: [{ content: [call("A", "bash", { command: 'f=$(mktemp) && echo "made $f"' })] }, say("done")],
+    });
+    const a = ends(s.events).get("A");
+    expect(a?.isError).toBe(false);
+    expect(text(a)).toMatch(/made \/tmp\/tmp\./);
+    expect(readdirSync(hostTmp)).toEqual([]);
+  });
+
   it("Gatehouse's home is hidden and credentials are not in the environment, whatever the layout says", async () => {
     const { ws, env } = project();
     const gh = path.join(ws, "state");

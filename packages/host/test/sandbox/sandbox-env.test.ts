@@ -93,4 +93,13 @@ describe("the sandbox's environment", () => {
       npm_config_cache: "/tmp/.cache/npm",
     });
   });
+
+  it("points temporary files at the private /tmp: the user's TMPDIR is hidden or read-only in the sandbox", () => {
+    expect(sandboxEnv({ TMPDIR: "/tmp/nix-shell.abc", TMP: "/home/me/tmp", TEMP: "/x" })).toMatchObject({
+      TMPDIR: "/tmp",
+      TMP: "/tmp",
+      TEMP: "/tmp",
+      TEMPDIR: "/tmp",
+    });
+  });
 });
