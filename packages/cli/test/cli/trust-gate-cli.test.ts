@@ -1,0 +1,47 @@
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { tempDir } from "../../../host/test/helpers/scenario.ts";
+import { events, runCli, writeScript } from "./cli-helpers.ts";
+
+function put(root: string, files: Record<string, string>): void {
+  for (const [path, body] of Object.entries(files)) {
+    mkdirSync(dirname(join(root, path)), { recursive: true });
+    writeFileSync(join(root, path), body);
+  }
+}
+
+// The attack probe's project: a trusted extension whose trusted CommonJS helper imports every
+// plugin in a folder the model may write to.
+describe("the trust gate in the built CLI", () => {
+  it("a plugin written after trust, imported by a trusted CommonJS helper, never runs in the host", async () => {
+    const dir = tempDir("gh-cli-proj-");
+    const home = tempDir("gh-cli-home-");
+    const marker = join(tempDir("gh-cli-out-"), "MARKER");
+    put(dir, {
+      ".gatehouse/extensions/x.ts": `import { loadOptional } from "../../lib/loader.js";
+export default { name: "xext", async setup() { await loadOptional(); } };
+`,
+      "lib/loader.js": `const { readdirSync } = require("node:fs");
+const { join } = require("node:path");
+const { pathToFileURL } = require("node:url");
+exports.loadOptional = async () => {
+  const dir = join(__dirname, "plugins");
+  for (const f of readdirSync(dir).filter((f) => f.endsWith(".mjs"))) await import(pathToFileURL(join(dir, f)).href);
+};
+`,
+      "lib/plugins/.keep": "",
+    });
+    const env = { GATEHOUSE_HOME: home };
+    const trust = await runCli(["trust", "--cwd", dir], { env });
+    expect(trust.code).toBe(0);
+    put(dir, {
+      "lib/plugins/p.mjs": `import { writeFileSync } from "node:fs"; writeFileSync(${JSON.stringify(marker)}, "ran");\n`,
+    });
+    const script = writeScript(tempDir("gh-cli-script-"), [{ content: [{ type: "text", text: "done" }] }]);
+    const run = await runCli(["run", "go", "--cwd", dir, "--script", script, "--json"], { env });
+    expect(existsSync(marker)).toBe(false);
+    expect(run.stdout + run.stderr).toContain("project file lib/plugins/p.mjs is not trusted");
+    expect(events(run.stdout).find((e) => e.type === "extension_error")).toMatchObject({ extension: "xext" });
+  });
+});
