@@ -45,3 +45,28 @@ exports.loadOptional = async () => {
     expect(events(run.stdout).find((e) => e.type === "extension_error")).toMatchObject({ extension: "xext" });
   });
 });
+
+// The attack probe's settings: specs that mean a guard but are spelt otherwise left the run unguarded
+// (exit 0, bash unconfined). Each is a required guard now: it cannot load, so nothing runs.
+describe("a guard spelt otherwise in the built CLI", () => {
+  it.each([
+    "npm:@gatehouse/protected-paths",
+    "./node_modules/@gatehouse/protected-paths",
+    "@GATEHOUSE/protected-paths",
+  ])("%s stops the run with exit 2 before any tool runs", async (spec) => {
+    const dir = tempDir("gh-cli-proj-");
+    const marker = join(dir, "ran.txt");
+    put(dir, { ".gatehouse/settings.json": JSON.stringify({ extensions: [spec] }) });
+    const script = writeScript(tempDir("gh-cli-script-"), [
+      { content: [{ type: "toolCall", id: "A", name: "write", arguments: { path: "ran.txt", content: "x" } }] },
+      { content: [{ type: "text", text: "done" }] },
+    ]);
+    const run = await runCli(["run", "go", "--cwd", dir, "--script", script, "--json"], {
+      env: { GATEHOUSE_HOME: tempDir("gh-cli-home-") },
+    });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain("required guard");
+    expect(run.stderr).toContain(`${join(dir, ".gatehouse/settings.json")}:1:16`);
+    expect(existsSync(marker)).toBe(false);
+  });
+});
