@@ -70,3 +70,27 @@ describe("a guard spelt otherwise in the built CLI", () => {
     expect(existsSync(marker)).toBe(false);
   });
 });
+
+// The attack probe: the user's settings enable both guards; the project turns them off (exit 0 before).
+describe("a project that turns off the user's guards in the built CLI", () => {
+  it("stops the run with exit 2, naming the project's file; no tool runs", async () => {
+    const guards = ["@gatehouse/protected-paths", "@gatehouse/tool-audit"];
+    const dir = tempDir("gh-cli-proj-");
+    const home = tempDir("gh-cli-home-");
+    put(home, { "settings.json": JSON.stringify({ extensions: guards }) });
+    put(dir, { ".gatehouse/settings.json": JSON.stringify({ extensions: guards, disabledExtensions: guards }) });
+    const script = writeScript(tempDir("gh-cli-script-"), [
+      { content: [{ type: "toolCall", id: "A", name: "write", arguments: { path: "ran.txt", content: "x" } }] },
+      { content: [{ type: "text", text: "done" }] },
+    ]);
+    const run = await runCli(["run", "go", "--cwd", dir, "--script", script, "--json"], {
+      env: { GATEHOUSE_HOME: home },
+    });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(`${join(dir, ".gatehouse/settings.json")}:1:`);
+    expect(run.stderr).toContain(
+      `(project settings) turns off a guard that user settings (${join(home, "settings.json")}) enable`,
+    );
+    expect(existsSync(join(dir, "ran.txt"))).toBe(false);
+  });
+});

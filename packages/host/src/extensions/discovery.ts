@@ -40,6 +40,11 @@ export interface DiscoveredExtension {
   required?: string;
   /** Where it was enabled. */
   enabledAt: EnabledAt;
+  /**
+   * Every settings level that enables it (a listing found twice loads once, at its first place):
+   * what `disabledExtensions` is checked against.
+   */
+  enabledBy?: readonly SettingsLevelName[];
 }
 
 /** The settings level an extension's origin counts as, for `disabledExtensions`. */
@@ -289,8 +294,12 @@ export function discoverExtensions(input: DiscoveryInput): DiscoveredExtension[]
     const id = (name && idOf.get(name)) ?? d.id;
     if (name && !idOf.has(name)) idOf.set(name, id);
     const first = kept.get(id);
-    if (!first) kept.set(id, d);
-    else if (d.required && !first.required) kept.set(id, { ...first, required: d.required });
+    const level = levelOf(d.origin);
+    if (!first) kept.set(id, { ...d, enabledBy: [level] });
+    else {
+      const enabledBy = first.enabledBy?.includes(level) ? first.enabledBy : [...(first.enabledBy ?? []), level];
+      kept.set(id, { ...first, enabledBy, ...(d.required && !first.required ? { required: d.required } : {}) });
+    }
   }
   return [...kept.values()];
 }
