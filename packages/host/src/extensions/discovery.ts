@@ -2,11 +2,11 @@ import { existsSync, readdirSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
 import { homedir } from "node:os";
 import { basename, extname, join, resolve } from "node:path";
-import { editDistance } from "../common/edit-distance.ts";
 import { realOr } from "../common/real-or.ts";
 import type { ExtensionSpec } from "../config/extension-specs.ts";
 import type { SettingsLevelName } from "../config/settings-levels.ts";
 import { isInside, isProjectFile } from "./code-origin.ts";
+import { guardMeantBy, guardPackageOf } from "./guard-names.ts";
 import { packageEntry, resolvePackageFrom } from "./resolve-package.ts";
 import { isPathSpec, packageSpecProblem, pathSpecProblem } from "./spec-check.ts";
 import type { EnabledAt } from "./types.ts";
@@ -14,14 +14,7 @@ import type { EnabledAt } from "./types.ts";
 const MODULE_EXTENSIONS = [".ts", ".mts", ".js", ".mjs"];
 const INDEX_FILES = ["index.ts", "index.mts", "index.js", "index.mjs"];
 
-/** The first-party guards: required wherever they are enabled by name. */
-export const FIRST_PARTY_GUARDS: readonly string[] = ["@gatehouse/protected-paths", "@gatehouse/tool-audit"];
-
-/** Every extension Gatehouse ships: the guards and the example tool. */
-const FIRST_PARTY_EXTENSIONS: readonly string[] = [...FIRST_PARTY_GUARDS, "@gatehouse/hello-tool"];
-
-/** How many edits away a spec may be from a first-party guard's name to be taken for it. */
-const GUARD_TYPO_DISTANCE = 3;
+export { FIRST_PARTY_GUARDS } from "./guard-names.ts";
 
 /** Where an extension was listed or found, in load order (SPEC §5). */
 export type ExtensionOrigin = "managed" | "project" | "projectLocal" | "project-folder" | "user" | "user-folder";
@@ -47,6 +40,11 @@ export interface DiscoveredExtension {
   required?: string;
   /** Where it was enabled. */
   enabledAt: EnabledAt;
+  /**
+   * Every settings level that enables it (a listing found twice loads once, at its first place):
+   * what `disabledExtensions` is checked against.
+   */
+  enabledBy?: readonly SettingsLevelName[];
 }
 
 /** The settings level an extension's origin counts as, for `disabledExtensions`. */
@@ -85,19 +83,19 @@ const LEVEL_WORDS: Record<SettingsLevelName, string> = {
 function requiredBecause(spec: ExtensionSpec): string | undefined {
   if (spec.level === "managed") return "enabled by managed settings";
   if (spec.required) return `marked "required" in ${LEVEL_WORDS[spec.level]}`;
-  if (FIRST_PARTY_GUARDS.includes(spec.spec)) return `${spec.spec} is a first-party guard`;
-  // A misspelt guard (`@gatehouse/protected-path`) must not look like a guard that is on.
-  // Also named without the scope (`tool-audit`, `protected-path`): a package of that name is not the guard.
-  const meant = FIRST_PARTY_GUARDS.find(
-    (guard) =>
-      editDistance(spec.spec, guard, GUARD_TYPO_DISTANCE) <= GUARD_TYPO_DISTANCE ||
-      editDistance(spec.spec, guard.slice("@gatehouse/".length), 2) <= 2,
-  );
-  if (meant) return `it looks like the first-party guard ${meant} misspelt`;
-  if (spec.spec.startsWith("@gatehouse/") && !FIRST_PARTY_EXTENSIONS.includes(spec.spec)) {
-    return `${spec.spec} is in Gatehouse's own package scope but is none of its extensions`;
-  }
-  return undefined;
+  // However it is spelt (case, `npm:`, `node_modules/`, a path to the plugin's folder, a version, a
+  // typo), a spec that reads as a guard must load as one: otherwise the run would go unguarded.
+  return guardMeantBy(spec.spec);
+}
+
+/**
+ * A resolved spec whose package is a first-party guard (by its package.json name) is a required
+ * guard too, whatever the spec looked like.
+ */
+function requireGuardPackage(found: DiscoveredExtension): DiscoveredExtension {
+  if (found.required || found.entry === undefined) return found;
+  const guard = guardPackageOf(found.entry);
+  return guard ? { ...found, required: `it resolves to the first-party guard ${guard}` } : found;
 }
 
 function where(spec: ExtensionSpec): string {
@@ -121,10 +119,10 @@ function fromSpec(spec: ExtensionSpec, project: Project): DiscoveredExtension {
   });
   if (isPathSpec(spec.spec)) {
     const problem = pathSpecProblem(spec.spec);
-    return problem ? refuse(problem) : fromPath(spec, project, { base, refuse });
+    return problem ? refuse(problem) : requireGuardPackage(fromPath(spec, project, { base, refuse }));
   }
   const problem = packageSpecProblem(spec.spec);
-  return problem ? refuse(problem) : fromPackage(spec, project, { base, refuse });
+  return problem ? refuse(problem) : requireGuardPackage(fromPackage(spec, project, { base, refuse }));
 }
 
 interface Builders {
@@ -296,8 +294,12 @@ export function discoverExtensions(input: DiscoveryInput): DiscoveredExtension[]
     const id = (name && idOf.get(name)) ?? d.id;
     if (name && !idOf.has(name)) idOf.set(name, id);
     const first = kept.get(id);
-    if (!first) kept.set(id, d);
-    else if (d.required && !first.required) kept.set(id, { ...first, required: d.required });
+    const level = levelOf(d.origin);
+    if (!first) kept.set(id, { ...d, enabledBy: [level] });
+    else {
+      const enabledBy = first.enabledBy?.includes(level) ? first.enabledBy : [...(first.enabledBy ?? []), level];
+      kept.set(id, { ...first, enabledBy, ...(d.required && !first.required ? { required: d.required } : {}) });
+    }
   }
   return [...kept.values()];
 }

@@ -5,10 +5,19 @@ import { pathToFileURL } from "node:url";
 import type { Jiti, JitiOptions } from "jiti";
 import { errorMessage } from "../common/errors.ts";
 import { readRegularFile } from "../common/read-regular-file.ts";
+import { realOr } from "../common/real-or.ts";
+import { hostInstallRoots, isInside } from "./code-origin.ts";
 import { createFastTransform, transformVersion } from "./sucrase-transform.mjs";
 import { createCachedTransform } from "./transpile-cache.mjs";
 import { openTranspileCache, type TranspileCacheLocation } from "./transpile-cache-dir.ts";
-import { gatedNativeImport, gateProjectCode, isGated, staleModules, withImportGuard } from "./trust-gate.ts";
+import {
+  armNativeGate,
+  gatedNativeImport,
+  gateProjectCode,
+  isGated,
+  staleModules,
+  withImportGuard,
+} from "./trust-gate.ts";
 
 const hostRequire = createRequire(import.meta.url);
 
@@ -139,6 +148,8 @@ export async function loadModule(
     cacheFor(options.home);
     // A FIFO or device in an entry's place would block the loader's read for ever.
     if (!statSync(file).isFile()) throw new Error(`${file} is not a regular file`);
+    // Code that is not Gatehouse's own may import project files natively: gate Node's ESM loader first.
+    if (!isHostCode(file)) armNativeGate();
     const mod = (importsNatively(file) ? await nativeImport(file) : await loaderFor(options.home).import(file)) as
       | { default?: unknown }
       | undefined;
@@ -147,6 +158,12 @@ export async function loadModule(
   } catch (error) {
     return { ok: false, error: errorMessage(error) };
   }
+}
+
+/** True when `file` lies in Gatehouse's own installation (the host, the first-party plugins). */
+function isHostCode(file: string): boolean {
+  const real = realOr(file);
+  return hostInstallRoots().some((root) => isInside(root, real));
 }
 
 /** The `type` of the package.json nearest to `file`, read as jiti reads it (the first that parses). */

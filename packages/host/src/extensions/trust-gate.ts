@@ -1,11 +1,12 @@
 import { createHash } from "node:crypto";
 import { Module } from "node:module";
-import { isAbsolute, relative } from "node:path";
+import { dirname, extname, isAbsolute, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { GatehouseError } from "../common/errors.ts";
 import { readRegularFile } from "../common/read-regular-file.ts";
 import { realOr } from "../common/real-or.ts";
 import { hostInstallRoots, isInside } from "./code-origin.ts";
+import { type EsmGateState, installEsmGate, publishEsmGate } from "./esm-gate.ts";
 import { linkEscape } from "./link-escape.ts";
 
 /** What trust approved for one project: file real path → sha256, or everything (`--trust`). */
@@ -32,6 +33,30 @@ export interface GateRegistration {
 const registrations = new Set<Registration>();
 /** The content each gated module was admitted with, by the file name it was loaded under. */
 const admitted = new Map<string, string>();
+
+/** The registrations as the ES module hooks decide with them (esm-gate.ts). */
+function esmState(): EsmGateState {
+  return {
+    hostRoots: [...hostInstallRoots()],
+    regs: [...registrations].map((r) => ({
+      root: r.root,
+      linked: [...r.linked],
+      retrust: r.retrust,
+      all: r.approval === "all",
+      approval: r.approval === "all" ? {} : Object.fromEntries(r.approval),
+    })),
+  };
+}
+
+/**
+ * Puts Node's own ES module loader behind the gate too (once per process): called before code
+ * that is not Gatehouse's own runs, since such code may `import()` a project file natively (from
+ * CommonJS Node compiled itself, or through `new Function`), which neither jiti nor the CommonJS
+ * hook sees.
+ */
+export function armNativeGate(): void {
+  installEsmGate(esmState);
+}
 
 function isLinked(reg: Registration, real: string): boolean {
   for (const target of reg.linked) if (isInside(target, real)) return true;
@@ -61,15 +86,19 @@ export function registerProjectGate(options: { root: string; retrust: string; ap
     approval: options.approval,
   };
   registrations.add(registration);
+  publishEsmGate();
   return {
     update(approval) {
       registration.approval = approval;
+      publishEsmGate();
     },
     link(files) {
       for (const file of files) registration.linked.add(realOr(file));
+      publishEsmGate();
     },
     close() {
       registrations.delete(registration);
+      publishEsmGate();
     },
   };
 }
@@ -96,6 +125,8 @@ export function gateProjectCode(file: string, content: string | Uint8Array): boo
     .digest("hex");
   if (approves(regs, real, digest)) {
     admitted.set(file, digest);
+    // Project code is about to run: from now on its native import() must be gated too.
+    armNativeGate();
     return true;
   }
   const reg = regs[0] as Registration;
@@ -164,7 +195,10 @@ function guardImports<F extends RequireLike>(original: F, parent: string, resolv
     for (const reg of registrations) {
       if (!isInside(reg.root, real) && !isLinked(reg, real)) continue;
       const leak = linkEscape({ spec, parent: real, resolved, root: reg.root });
-      if (leak) reg.linked.add(leak.target);
+      if (leak && !reg.linked.has(leak.target)) {
+        reg.linked.add(leak.target);
+        publishEsmGate();
+      }
     }
   };
   const guarded = function (this: unknown, spec: string, ...rest: unknown[]) {
@@ -198,8 +232,48 @@ export function withImportGuard(code: string): string {
   return `${code.slice(0, at)}${GUARD_PRELUDE}${code.slice(at)}`;
 }
 
+/**
+ * True when Node's `require` would load `file` as an ES module (`.mjs`, `.mts`, or `.js`/`.ts` in a
+ * `"type": "module"` package): `require(esm)` runs its whole import graph through Node's ES module
+ * loader synchronously, where no hook of this process sees it (Node 20 runs no customization hook
+ * for it).
+ */
+function isNativeEsm(file: string): boolean {
+  const ext = extname(file);
+  if (ext === ".mjs" || ext === ".mts") return true;
+  if (ext !== ".js" && ext !== ".ts") return false;
+  for (let dir = dirname(file), last = ""; dir !== last; last = dir, dir = dirname(dir)) {
+    let text: string;
+    try {
+      text = readRegularFile(join(dir, "package.json"), "utf8");
+    } catch {
+      continue;
+    }
+    try {
+      return (JSON.parse(text) as { type?: unknown } | null)?.type === "module";
+    } catch {
+      return false;
+    }
+  }
+  return false;
+}
+
+function addonRefused(file: string): GatehouseError {
+  return new GatehouseError(
+    "GH_UNTRUSTED_CODE",
+    `project file ${file} is a native addon; trust cannot verify what it loads, so it never runs from a project`,
+  );
+}
+
+function nativeModuleRefused(file: string): GatehouseError {
+  return new GatehouseError(
+    "GH_UNTRUSTED_CODE",
+    `project file ${file} is an ES module or TypeScript required natively: Node would load it and its imports outside the trust gate, so it never runs that way (import it from the extension, which the loader checks)`,
+  );
+}
+
 interface NativeModule {
-  _compile(code: string, file: string): void;
+  _compile(code: string, file: string, format?: string): void;
   exports: unknown;
   require(id: string): unknown;
 }
@@ -217,8 +291,18 @@ function installCommonJsGate(): void {
   const handlers = (Module as unknown as { _extensions: Record<string, Loader> })._extensions;
   const original = { ...handlers };
   const strip = (text: string) => (text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+  // Node's other loaders (`.mjs` and, in newer Node, TypeScript) hand the file to its ES module
+  // loader or a transform whose imports this hook never sees: project code never runs through them.
+  for (const ext of Object.keys(handlers)) {
+    if (ext === ".js" || ext === ".json" || ext === ".node") continue;
+    handlers[ext] = function gatedOther(module, file) {
+      if (!isGated(file)) return original[ext]?.call(this, module, file);
+      throw nativeModuleRefused(file);
+    };
+  }
   handlers[".js"] = function gatedJs(module, file) {
     if (!isGated(file)) return original[".js"]?.call(this, module, file);
+    if (isNativeEsm(file)) throw nativeModuleRefused(file);
     const bytes = readRegularFile(file);
     gateProjectCode(file, bytes);
     // Node's `require` inside the module calls `module.require`: guard that, the code stays as written.
@@ -229,7 +313,8 @@ function installCommonJsGate(): void {
       Object.assign((id: string) => own(id), { resolve }),
       file,
     );
-    module._compile(strip(bytes.toString("utf8")), file);
+    // "commonjs": never detected as an ES module (Node would load that and its imports unchecked).
+    module._compile(strip(bytes.toString("utf8")), file, "commonjs");
   };
   handlers[".json"] = function gatedJson(module, file) {
     if (!isGated(file)) return original[".json"]?.call(this, module, file);
@@ -241,11 +326,16 @@ function installCommonJsGate(): void {
       throw new Error(`${file}: ${(error as Error).message}`);
     }
   };
+  // `process.dlopen` is what the `.node` loader calls: code that calls it directly is refused the same.
+  const dlopen = process.dlopen;
+  process.dlopen = function gatedDlopen(this: unknown, module: unknown, file: string, ...rest: unknown[]) {
+    if (typeof file === "string" && isGated(file.startsWith("file:") ? fileURLToPath(file) : file)) {
+      throw addonRefused(file);
+    }
+    return (dlopen as (...args: unknown[]) => void).call(this, module, file, ...rest);
+  } as typeof process.dlopen;
   handlers[".node"] = function gatedAddon(module, file) {
     if (!isGated(file)) return original[".node"]?.call(this, module, file);
-    throw new GatehouseError(
-      "GH_UNTRUSTED_CODE",
-      `project file ${file} is a native addon; trust cannot verify what it loads, so it never runs from a project`,
-    );
+    throw addonRefused(file);
   };
 }

@@ -17,7 +17,8 @@ import {
   trustStatuses,
 } from "../config/index.ts";
 import { addHostInstall } from "../extensions/code-origin.ts";
-import { type DiscoveredExtension, discoverExtensions, levelOf } from "../extensions/discovery.ts";
+import { disableVerdict } from "../extensions/disable-check.ts";
+import { type DiscoveredExtension, discoverExtensions } from "../extensions/discovery.ts";
 import { extensionFiles, fingerprint } from "../extensions/extension-files.ts";
 import type { ExtensionCandidate } from "../extensions/extension-manager.ts";
 import { type ImportGraph, importGraph } from "../extensions/import-graph.ts";
@@ -155,7 +156,8 @@ export function openProject(
       : new Map([...(statuses?.values() ?? [])].flatMap((s) => [...s.approved]));
     gate.update(approval);
     return discovered.map((d): ExtensionCandidate => {
-      const disabled = settings.isDisabled(d.fallbackName, levelOf(d.origin));
+      const verdict = disableVerdict(d, settings.levels);
+      const disabled = verdict.kind === "off";
       const base: ExtensionCandidate = {
         id: d.id,
         source: d.source,
@@ -166,6 +168,7 @@ export function openProject(
         ...(d.required && !disabled ? { required: d.required, keepLastGood: true } : {}),
       };
       if (d.error) return { ...base, skip: { status: "failed", reason: d.error } };
+      if (verdict.kind === "refused") return { ...base, skip: { status: "failed", reason: verdict.reason } };
       if (disabled)
         return { ...base, skip: { status: "skipped", reason: "disabled by disabledExtensions in settings" } };
       const status = d.projectCode ? statuses?.get(keyOf(d)) : undefined;

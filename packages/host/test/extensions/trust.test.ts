@@ -321,7 +321,6 @@ describe("settings hierarchy through the host", () => {
   it("a project cannot remove a managed deny or disable a managed extension; it can add its own denies", async () => {
     const p = makeProject({
       ".gatehouse/settings.json": JSON.stringify({
-        disabledExtensions: ["recorder"],
         config: { recorder: { denyWrite: ["docs/**"], mode: "loose" } },
       }),
     });
@@ -339,6 +338,14 @@ describe("settings hierarchy through the host", () => {
       denyWrite: [".env", "docs/**"],
       mode: "strict",
     });
+    // Turning the managed extension off from the project is an error naming the project's file.
+    p.write(
+      ".gatehouse/settings.json",
+      JSON.stringify({ disabledExtensions: ["recorder"], config: { recorder: { denyWrite: ["docs/**"] } } }),
+    );
+    await expect(openHost(p, { trust: true, env: { ...p.env, GATEHOUSE_MANAGED_SETTINGS: managed } })).rejects.toThrow(
+      `${join(p.dir, ".gatehouse/settings.json")}:1:24 (project settings) turns off a guard that managed settings`,
+    );
   });
 
   it("toolExecution and hookTimeoutMs come from settings", async () => {

@@ -1,0 +1,71 @@
+import type { SettingsLocation } from "../config/extension-specs.ts";
+import { isAtLeastAsStrong, type SettingsLevel, type SettingsLevelName } from "../config/settings-levels.ts";
+import { type DiscoveredExtension, levelOf } from "./discovery.ts";
+import { namesInSpec } from "./guard-names.ts";
+
+/** Whether an extension is on, turned off by a `disabledExtensions` entry, or refused because one may not turn it off. */
+export type DisableVerdict =
+  | { kind: "on" }
+  | { kind: "off"; at: SettingsLocation }
+  | { kind: "refused"; reason: string };
+
+/**
+ * Who stands behind a level when it comes to guards: managed settings (the team lead) over the
+ * user's own settings over the project's files (committed or local: both lie in the workspace the
+ * model writes to). Not PRECEDENCE, where a project's value wins over the user's.
+ */
+const AUTHORITY: Record<SettingsLevelName, number> = { managed: 3, user: 2, projectLocal: 1, project: 1 };
+
+const WORDS: Record<SettingsLevelName, string> = {
+  managed: "managed settings",
+  projectLocal: "project local settings",
+  project: "project settings",
+  user: "user settings",
+};
+
+/**
+ * The names a `disabledExtensions` entry may use for an extension: the spec as written, the name it
+ * falls back to, and its package name with or without the scope (`protected-paths` turns off
+ * `@gatehouse/protected-paths`, as `tool-audit` does `@gatehouse/tool-audit@1`).
+ */
+function namesOf(d: DiscoveredExtension): Set<string> {
+  const names = new Set([d.source, d.fallbackName]);
+  if (d.enabledAt.kind === "settings") for (const name of namesInSpec(d.source)) names.add(name);
+  return names;
+}
+
+/**
+ * Decides `disabledExtensions` for one discovered extension.
+ * Contract: an entry counts only from the level the extension was listed at or a stronger one
+ * (PRECEDENCE: a project cannot turn off a managed extension). A required extension (a
+ * first-party guard, an entry marked required, anything managed enables) that a level of more
+ * authority enables (managed over user over the project's files) cannot be turned off from below:
+ * such an entry is `refused`, naming its file, line and column and the level that enables the
+ * guard, so the run stops instead of going on without the guard.
+ */
+export function disableVerdict(d: DiscoveredExtension, levels: readonly SettingsLevel[]): DisableVerdict {
+  const names = namesOf(d);
+  const entries = levels.flatMap((level) =>
+    (level.settings.disabledExtensions ?? []).flatMap((entry, index) => {
+      if (!names.has(entry)) return [];
+      const { line, column } = level.source.locate(["disabledExtensions", index]);
+      return [{ entry, at: { level: level.level, file: level.file, line, column } satisfies SettingsLocation }];
+    }),
+  );
+  if (entries.length === 0) return { kind: "on" };
+  const origin = levelOf(d.origin);
+  if (d.required) {
+    const enablers = d.enabledBy ?? [origin];
+    for (const { entry, at } of entries) {
+      const above = enablers.find((level) => AUTHORITY[level] > AUTHORITY[at.level]);
+      if (!above) continue;
+      const file = levels.find((l) => l.level === above)?.file;
+      return {
+        kind: "refused",
+        reason: `disabledExtensions entry ${JSON.stringify(entry)} at ${at.file}:${at.line}:${at.column} (${WORDS[at.level]}) turns off a guard that ${WORDS[above]}${file ? ` (${file})` : ""} enable: ${WORDS[at.level]} cannot turn off a guard ${WORDS[above]} enable; remove the entry`,
+      };
+    }
+  }
+  const effective = entries.find(({ at }) => isAtLeastAsStrong(at.level, origin));
+  return effective ? { kind: "off", at: effective.at } : { kind: "on" };
+}
