@@ -1,12 +1,5 @@
 import { isAbsolute, resolve } from "node:path";
-import {
-  isAtLeastAsStrong,
-  LOAD_ORDER,
-  levelsByPrecedence,
-  type SettingsLevel,
-  type SettingsLevelName,
-  type SettingsLevels,
-} from "./settings-levels.ts";
+import { LOAD_ORDER, type SettingsLevel, type SettingsLevelName, type SettingsLevels } from "./settings-levels.ts";
 
 /** One entry of a settings file's `extensions`, with where it was written. */
 export interface ExtensionSpec {
@@ -60,31 +53,6 @@ export function collectExtensionSpecs(levels: SettingsLevels): ExtensionSpec[] {
     });
   }
   return specs.map(({ identity: _, ...spec }) => spec);
-}
-
-/**
- * The entries of `disabledExtensions` that may turn off the extension `name` loaded from `origin`.
- * Contract: only levels as strong as `origin` or stronger count (a project cannot turn off a managed
- * guard; managed can turn off anything); strongest first.
- */
-export function effectiveDisables(levels: SettingsLevels, name: string, origin: SettingsLevelName): SettingsLocation[] {
-  return disablesOf(levels, name).filter((at) => isAtLeastAsStrong(at.level, origin));
-}
-
-/**
- * The entries of `disabledExtensions` naming `name` that are ignored because they come from a level
- * weaker than `origin`, so a caller can report them instead of dropping them silently.
- */
-export function ignoredDisables(levels: SettingsLevels, name: string, origin: SettingsLevelName): SettingsLocation[] {
-  return disablesOf(levels, name).filter((at) => !isAtLeastAsStrong(at.level, origin));
-}
-
-function disablesOf(levels: SettingsLevels, name: string): SettingsLocation[] {
-  return levelsByPrecedence(levels).flatMap((level) =>
-    (level.settings.disabledExtensions ?? []).flatMap((entry, index) =>
-      entry === name ? [locationOf(level, ["disabledExtensions", index])] : [],
-    ),
-  );
 }
 
 /** Where the value at `path` is written in `level`'s file. */

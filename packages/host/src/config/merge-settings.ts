@@ -1,12 +1,5 @@
 import { deepFreeze } from "../common/deep-freeze.ts";
-import {
-  collectExtensionSpecs,
-  type ExtensionSpec,
-  effectiveDisables,
-  ignoredDisables,
-  locationOf,
-  type SettingsLocation,
-} from "./extension-specs.ts";
+import { collectExtensionSpecs, type ExtensionSpec, locationOf, type SettingsLocation } from "./extension-specs.ts";
 import { type MergedValue, mergeValues, originOf } from "./merge-config.ts";
 import { mergeModel } from "./merge-model.ts";
 import type { LevelValue } from "./rule-merge.ts";
@@ -57,12 +50,6 @@ export interface MergedSettings {
   readonly hooks: Readonly<Record<CommandHookEvent, readonly LocatedHookGroup[]>>;
   /** The agent hooks' settings: each tool mapping from the strongest level that maps it; the strictest `bash`. */
   readonly agentHooks: AgentHookSettings;
-  /** Whether the extension `name`, loaded from a source of level `origin`, is turned off. */
-  isDisabled(name: string, origin: SettingsLevelName): boolean;
-  /** The strongest `disabledExtensions` entry that turns `name` (from `origin`) off, if any. */
-  disabledBy(name: string, origin: SettingsLevelName): SettingsLocation | undefined;
-  /** The `disabledExtensions` entries for `name` that are ignored because they are weaker than `origin`. */
-  ignoredDisables(name: string, origin: SettingsLevelName): SettingsLocation[];
   /** Which file, line and column provided `config.<name>` at `path` (see `mergeSettings`). */
   configSource(name: string, path: readonly (string | number)[]): SettingsLocation | undefined;
   /**
@@ -88,10 +75,8 @@ export interface MergedSettings {
  *   (e.g. add `workspace` roots).
  * - `extensions`: the union in load order managed, project, projectLocal, user — SPEC §5 discovery
  *   order, deliberately not precedence; see `collectExtensionSpecs` for duplicates.
- * - `disabledExtensions`: an entry turns off an extension only if it comes from the level the
- *   extension was loaded from or a stronger one, so a project cannot turn off a managed guard. The
- *   loader asks `isDisabled(name, origin)` with the level of the settings file that listed the
- *   extension (`"project"` for the project's `.gatehouse/extensions/`, `"user"` for the user's).
+ * - `disabledExtensions` is not merged: the loader reads each level's entries (`disableVerdict` in
+ *   extensions/disable-check.ts decides which may turn an extension off).
  * - Provenance: `configSource(name, path)` names the file, line and column of the value at
  *   `config.<name>.<path...>`: for an object, the strongest level that has one there; for a deny
  *   union entry, the level that listed it; a path below what exists resolves to the deepest value
@@ -112,9 +97,6 @@ export function mergeSettings(levels: SettingsLevels): MergedSettings {
     hooks: mergeHooks(present),
     agentHooks: mergeAgentHooks(present),
     model: mergeModel(present),
-    isDisabled: (name, origin) => effectiveDisables(levels, name, origin).length > 0,
-    disabledBy: (name, origin) => effectiveDisables(levels, name, origin)[0],
-    ignoredDisables: (name, origin) => ignoredDisables(levels, name, origin),
     configLevels: (name) =>
       present.flatMap((level) => {
         const config = level.settings.config;

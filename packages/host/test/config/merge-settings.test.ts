@@ -143,44 +143,6 @@ describe("mergeSettings: extensions", () => {
   });
 });
 
-describe("mergeSettings: disabledExtensions", () => {
-  it("cannot turn off an extension of a stronger level, and reports the ignored entry", () => {
-    fx.write("managed", { extensions: ["@corp/guard"] });
-    fx.write("project", { disabledExtensions: ["guard"] });
-    const merged = mergeSettings(fx.load());
-    expect(merged.isDisabled("guard", "managed")).toBe(false);
-    expect(merged.disabledBy("guard", "managed")).toBeUndefined();
-    expect(merged.ignoredDisables("guard", "managed")).toEqual([
-      { level: "project", file: fx.files.project, line: 3, column: 5 },
-    ]);
-  });
-
-  it("turns off an extension of the same or a weaker level", () => {
-    fx.write("projectLocal", { disabledExtensions: ["hello"] });
-    fx.write("user", { disabledExtensions: ["mine"] });
-    const merged = mergeSettings(fx.load());
-    expect(merged.isDisabled("hello", "projectLocal")).toBe(true);
-    expect(merged.isDisabled("hello", "project")).toBe(true);
-    expect(merged.isDisabled("hello", "user")).toBe(true);
-    expect(merged.isDisabled("hello", "managed")).toBe(false);
-    expect(merged.isDisabled("mine", "user")).toBe(true);
-    expect(merged.isDisabled("mine", "project")).toBe(false);
-    expect(merged.isDisabled("other", "user")).toBe(false);
-  });
-
-  it("names the strongest entry that turns an extension off", () => {
-    fx.write("managed", { disabledExtensions: ["x", "audit"] });
-    fx.write("project", { disabledExtensions: ["audit"] });
-    const merged = mergeSettings(fx.load());
-    expect(merged.disabledBy("audit", "project")).toEqual({
-      level: "managed",
-      file: fx.files.managed,
-      line: 4,
-      column: 5,
-    });
-  });
-});
-
 describe("mergeSettings: configSource", () => {
   beforeEach(() => {
     fx.write("managed", { config: { "protected-paths": { denyWrite: [".env"], mode: "strict" } } });
