@@ -14,7 +14,10 @@ export default defineConfig({
     // the suite waits on child processes and the filesystem, so two workers there halve the time
     // (5m20s → 3m20s measured) without starving the CPU-bound tests.
     maxWorkers: Math.max(2, availableParallelism() - 1),
-    globalSetup: [fileURLToPath(new URL("./scripts/build-if-stale.mjs", import.meta.url))],
+    globalSetup: [
+      fileURLToPath(new URL("./scripts/build-if-stale.mjs", import.meta.url)),
+      fileURLToPath(new URL("./scripts/test-temp-root.mjs", import.meta.url)),
+    ],
     projects: [
       {
         extends: true,
