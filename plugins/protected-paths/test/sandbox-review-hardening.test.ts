@@ -179,6 +179,8 @@ describe.skipIf(!linux)("the review reads every path, however long or oddly name
     ]) {
       expect(ends.get("A")?.reason).toContain(`(${rule})`);
     }
+    // The reasons show the byte as it is, not a replacement character.
+    expect(ends.get("A")?.reason).toContain(`${f.ws}/w\\xFF/.git"`);
     // git run on the host in that folder finds no repository: nothing runs its fsmonitor.
     expect(existsSync(path.join(f.ws, "pwned"))).toBe(false);
   });
