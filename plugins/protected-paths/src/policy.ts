@@ -1,4 +1,5 @@
 import { realpathSync } from "node:fs";
+import path from "node:path";
 import type { ReservedPath, SandboxProfile, ToolEffect } from "@gatehouse/sdk";
 import { type BashMode, checkExec } from "./check/check-exec.ts";
 import { checkTreeSearch, type TreeSearch } from "./check/check-search.ts";
@@ -8,6 +9,7 @@ import type { Access, PolicyContext } from "./check/policy-context.ts";
 import type { ProtectedPathsConfig } from "./config.ts";
 import { allow, type Decision, deny } from "./decision.ts";
 import { detectCaseFolding } from "./paths/case-folding.ts";
+import { homeSpellings, normalHome } from "./paths/expand-home.ts";
 import { showPath } from "./paths/path-text.ts";
 import { nodePolicyFs, type PolicyFs } from "./paths/policy-fs.ts";
 import { resolveRoots, type WorkspaceRoot } from "./paths/workspace.ts";
@@ -94,6 +96,10 @@ function realOrSelf(p: string): string {
 /** What a policy resolves from the filesystem: the roots, case folding, GATEHOUSE_HOME, git's hooks folders. */
 interface PolicyGround {
   fs: PolicyFs;
+  /** The home directory, normalised (`normalHome`). */
+  home: string;
+  /** Its real path when that differs: `~` rules are anchored there too. */
+  otherHomes: readonly string[];
   roots: readonly WorkspaceRoot[];
   folding: boolean;
   stateHome: string | undefined;
@@ -106,11 +112,14 @@ interface PolicyGround {
 
 function groundOf(parsed: ProtectedPathsConfig, options: PolicyOptions): PolicyGround {
   const fs = options.fs ?? nodePolicyFs;
-  const { cwd, home } = options;
+  const { cwd } = options;
+  // HOME as the environment gives it may end in `/.`, hold `//` or `..`: normalised once, and the
+  // `~` rules anchored at its real path as well.
+  const [home = normalHome(options.home), ...otherHomes] = homeSpellings(options.home);
   const roots = resolveRoots(parsed.workspace ?? [cwd], { cwd, home, fs });
   const folding =
     parsed.caseInsensitive === "auto" ? detectCaseFolding(roots[0]?.real ?? cwd, fs) : parsed.caseInsensitive;
-  const stateHome = options.gatehouseHome === undefined ? undefined : realOrSelf(options.gatehouseHome);
+  const stateHome = options.gatehouseHome === undefined ? undefined : realOrSelf(path.resolve(options.gatehouseHome));
   const hooksFolders = configuredHooksFolders(
     roots.map((r) => r.real),
     home,
@@ -119,7 +128,7 @@ function groundOf(parsed: ProtectedPathsConfig, options: PolicyOptions): PolicyG
     roots.map((r) => r.real),
     home,
   );
-  return { fs, roots, folding, stateHome, hooksFolders, gitIncludes, probe: new LinkProbe(fs) };
+  return { fs, home, otherHomes, roots, folding, stateHome, hooksFolders, gitIncludes, probe: new LinkProbe(fs) };
 }
 
 /**
@@ -150,13 +159,14 @@ export function policyCompiler(
 }
 
 function buildPolicy(parsed: ProtectedPathsConfig, options: PolicyOptions, ground: PolicyGround): Policy {
-  const { cwd, home } = options;
-  const { fs, roots, folding } = ground;
+  const { cwd } = options;
+  const { fs, roots, folding, home } = ground;
   const rules = compilePolicyRules({
     denyWrite: parsed.denyWrite,
     denyRead: parsed.denyRead,
     folding,
     home,
+    otherHomes: ground.otherHomes,
     gatehouseHome: ground.stateHome,
     reserved: options.reserved,
     hooksFolders: ground.hooksFolders,

@@ -106,14 +106,49 @@ describe("other agents' and editors' settings that run commands", () => {
     ".zed/tasks.json",
     "lefthook.yml",
     ".pre-commit-config.yaml",
+    ".lintstagedrc",
+    "web/.lintstagedrc.json",
+    "lint-staged.config.mjs",
+    "mise.toml",
+    "sub/.mise.toml",
+    "mise.local.toml",
+    ".mise.dev.toml",
+    "mise/config.toml",
+    ".mise/conf.d/a.toml",
+    ".config/mise.toml",
+    ".config/mise/config.toml",
+    ".config/mise/conf.d/x.toml",
+    ".rtx.toml",
+    ".tool-versions",
+    ".hg",
+    "vendor/.hg",
+    ".hg/hgrc",
+    ".hg/sharedpath",
+    ".idea/workspace.xml",
+    ".idea/runConfigurations/dev.xml",
+    ".idea",
   ])("%s is denied for writes and readable", (p) => {
     const policy = createFixture().policy();
     expect(ruleOf(policy.check(write(p)))).toMatch(/^default denyWrite /);
     expect(ruleOf(policy.check(read(p)))).toBe("allow");
   });
 
-  it.each([".claude/commands/review.md", ".vscode/extensions.json", ".codex/notes.md"])("%s stays writable", (p) => {
+  it.each([
+    ".claude/commands/review.md",
+    ".vscode/extensions.json",
+    ".codex/notes.md",
+    "docs/mise.md",
+    "src/idea/x.ts",
+    "lint-staged.md",
+  ])("%s stays writable", (p) => {
     expect(ruleOf(createFixture().policy().check(write(p)))).toBe("allow");
+  });
+
+  it("work inside an existing Mercurial repository stays possible (only a new .hg is refused)", () => {
+    const f = createFixture();
+    f.file(".hg/requires", "store\n");
+    expect(ruleOf(f.policy().check(write(".hg/store/data/x.i")))).toBe("allow");
+    expect(ruleOf(f.policy().check(write(".hg/hgrc")))).toBe("default denyWrite .hg/hgrc");
   });
 });
 

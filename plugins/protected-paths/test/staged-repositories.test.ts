@@ -35,6 +35,31 @@ describe("repositories staged as submodules in a dependency folder", () => {
     expect(stagedDependencyFolders(root)).toEqual([path.join(root, "node_modules", "foo")]);
   });
 
+  it("catches one planted under a folder whose name is not UTF-8 (and one whose name git quotes)", () => {
+    const root = repository();
+    const watch = new StagedDependencies(root);
+    const before = watch.before();
+    // The folder node_modules/w\xff, made, planted and staged by a shell (raw bytes in its name).
+    execFileSync(
+      "sh",
+      [
+        "-c",
+        [
+          "d=node_modules/$(printf 'w\\377')",
+          'mkdir -p "$d" && git -C "$d" init -q',
+          'git -C "$d" -c user.email=t@t -c user.name=t commit -q --allow-empty -m x',
+          'git update-index --add --cacheinfo "160000,$(git -C "$d" rev-parse HEAD),$d"',
+        ].join(" && "),
+      ],
+      { cwd: root },
+    );
+    const tabbed = plant(path.join(root, "node_modules", 'a\t"b'));
+    git(root, "update-index", "--add", "--cacheinfo", `160000,${tabbed},node_modules/a\t"b`);
+    expect(watch.planted(before).sort()).toEqual(
+      [path.join(root, "node_modules", "w\udcff", ".git"), path.join(root, "node_modules", 'a\t"b', ".git")].sort(),
+    );
+  });
+
   it("catches a repository planted and staged in one run", () => {
     const root = repository();
     const watch = new StagedDependencies(root);

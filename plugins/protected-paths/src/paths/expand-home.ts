@@ -1,3 +1,4 @@
+import { realpathSync } from "node:fs";
 import path from "node:path";
 
 /**
@@ -11,4 +12,32 @@ export function joinRaw(input: string, options: { cwd: string; home: string; exp
   if (options.expandHome && input.startsWith("~/")) return `${options.home}/${input.slice(2)}`;
   if (path.isAbsolute(input)) return input;
   return `${options.cwd}/${input}`;
+}
+
+/**
+ * The home directory as rules and `~` expansion use it: absolute and normalised (`HOME=/h/.`,
+ * `/h//`, `/a/../h` all mean `/h`), as the built-in tools join `~/x` with `path.join`.
+ * Contract: a relative or empty `home` resolves against the process's working directory, like
+ * Node's own path functions would.
+ */
+export function normalHome(home: string): string {
+  return path.resolve(home || "/");
+}
+
+/**
+ * Every spelling of the home directory a rule anchored at `~` must cover: the normalised one
+ * (`normalHome`) and, when it exists and differs, its real path as the kernel resolves the raw
+ * value (`/a/link/../h` is the `h` beside where `link` leads, not `/a/h`), so a command that
+ * uses `$HOME` as it is reaches nothing a rule misses.
+ * Contract: the normalised spelling first; never throws.
+ */
+export function homeSpellings(home: string): string[] {
+  const normal = normalHome(home);
+  let real: string | undefined;
+  try {
+    real = realpathSync.native(home || "/");
+  } catch {
+    real = undefined;
+  }
+  return real === undefined || real === normal ? [normal] : [normal, real];
 }

@@ -81,7 +81,13 @@ const MAX_SHOWN = 160;
 export function showPath(value: string): string {
   const short = value.length > MAX_SHOWN ? `${value.slice(0, 100)}…${value.slice(-50)}` : value;
   const escaped = [...short]
-    .map((c) => (c === "\\" || c === '"' ? `\\${c}` : isForbidden(c) ? `\\u{${c.codePointAt(0)!.toString(16)}}` : c))
+    .map((c) => {
+      if (c === "\\" || c === '"') return `\\${c}`;
+      // A byte of a name that is not UTF-8 (kept as U+DC80..U+DCFF, see scan/raw-fs.ts) shown as the byte.
+      const code = c.codePointAt(0)!;
+      if (code >= 0xdc80 && code <= 0xdcff) return `\\x${(code - 0xdc00).toString(16).toUpperCase()}`;
+      return isForbidden(c) ? `\\u{${code.toString(16)}}` : c;
+    })
     .join("");
   return `"${escaped}"`;
 }

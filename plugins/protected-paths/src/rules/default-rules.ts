@@ -9,6 +9,27 @@ const GIT_RUNS = "git runs what it says (hooks, fsmonitor, aliases, filters), so
 const SHELL_RUNS = "the shell runs it at start-up, so a change would run code outside the agent's session";
 const TOOL_RUNS = "the tool it configures runs what it says without asking, so a change would run code later";
 
+const HG_RUNS = "Mercurial runs what it says (hooks, extensions, aliases), so the agent may not change it";
+
+/** Where mise (formerly rtx) reads its configuration from, in any folder of the project. */
+export const MISE_FILES: readonly string[] = [
+  "mise.toml",
+  ".mise.toml",
+  "mise.*.toml",
+  ".mise.*.toml",
+  "mise/config.toml",
+  "mise/config.*.toml",
+  "mise/conf.d/**",
+  ".mise/config.toml",
+  ".mise/config.*.toml",
+  ".mise/conf.d/**",
+  ".config/mise.toml",
+  ".config/mise.*.toml",
+  ".config/mise/**",
+  ".rtx.toml",
+  ".rtx.*.toml",
+];
+
 /** Shell start-up files, in the workspace and the home directory (any depth). */
 export const SHELL_STARTUP_FILES: readonly string[] = [
   ".bashrc",
@@ -93,6 +114,31 @@ export const DEFAULT_DENY_WRITE: readonly DefaultRule[] = [
     })),
   ),
   { pattern: ".pre-commit-config.yaml", why: `${GIT_RUNS} (pre-commit runs what it lists from git's hooks)` },
+  // lint-staged runs the commands these map globs to, from the pre-commit hook.
+  { pattern: ".lintstagedrc", why: `${GIT_RUNS} (lint-staged runs the commands it lists on commit)` },
+  { pattern: ".lintstagedrc.*", why: `${GIT_RUNS} (lint-staged runs the commands it lists on commit)` },
+  { pattern: "lint-staged.config.*", why: `${GIT_RUNS} (lint-staged runs the commands it lists on commit)` },
+  // Mercurial: a new or replaced repository and the files that point hg at hooks and other config.
+  {
+    pattern: ".hg",
+    why: "creating, replacing or removing a Mercurial repository is refused (its hgrc runs hooks at the next hg command); work inside the existing one",
+  },
+  { pattern: ".hg/hgrc", why: HG_RUNS },
+  { pattern: ".hg/hgrc-not-shared", why: HG_RUNS },
+  { pattern: ".hg/sharedpath", why: `${HG_RUNS} (sharedpath moves the repository and its hgrc elsewhere)` },
+  { pattern: ".hg/requires", why: `${HG_RUNS} (share-safe makes hg read the shared source's hgrc)` },
+  // mise (and its former name rtx) runs `[hooks]`, `[env] _.source` scripts and tasks from these,
+  // on entering the folder; a `.tool-versions` `path:` version puts any folder's binaries first.
+  ...MISE_FILES.map((pattern) => ({ pattern, why: `${TOOL_RUNS} (mise runs its hooks and env scripts on cd)` })),
+  {
+    pattern: ".tool-versions",
+    why: `${TOOL_RUNS} (asdf and mise run a tool from any folder a path: version names)`,
+  },
+  // JetBrains IDEs: run configurations, startup tasks, external tools and file watchers that run commands.
+  {
+    pattern: ".idea/**",
+    why: `${TOOL_RUNS} (JetBrains IDEs run its run configurations, startup tasks and file watchers)`,
+  },
   { pattern: "~/.gitconfig", why: GIT_RUNS },
   { pattern: "~/.config/git/**", why: GIT_RUNS },
   { pattern: "~/.ssh/**", why: "ssh reads its keys, config and authorized_keys from there" },

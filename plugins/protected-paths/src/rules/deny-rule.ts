@@ -1,3 +1,4 @@
+import path from "node:path";
 import { GLOBSTAR, Minimatch, type MinimatchOptions } from "minimatch";
 
 /** What a path is matched as: NFC-normalised, lower-cased when case folds. */
@@ -57,7 +58,11 @@ export interface DenyRule {
 export type Anchor = "any-depth" | "workspace-root" | "absolute";
 
 function anchorOf(pattern: string, home: string): { anchor: Anchor; body: string } {
-  if (pattern === "~" || pattern.startsWith("~/")) return { anchor: "absolute", body: home + pattern.slice(1) };
+  if (pattern === "~" || pattern.startsWith("~/")) {
+    // Normalised here too: `HOME=/h/.` would make `/h/./.ssh/**`, which no normalised path matches.
+    const base = path.posix.resolve(home || "/");
+    return { anchor: "absolute", body: pattern === "~" ? base : `${base === "/" ? "" : base}${pattern.slice(1)}` };
+  }
   if (pattern.startsWith("/")) return { anchor: "absolute", body: pattern };
   if (pattern.startsWith("./")) return { anchor: "workspace-root", body: pattern.replace(/^(\.\/)+/, "") };
   return { anchor: "any-depth", body: pattern.startsWith("**/") ? pattern : `**/${pattern}` };

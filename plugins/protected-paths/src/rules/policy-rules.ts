@@ -38,6 +38,11 @@ export function compilePolicyRules(options: {
   denyRead: readonly string[];
   folding: boolean;
   home: string;
+  /**
+   * Other spellings of the home directory (its real path, see `homeSpellings`): every `~` pattern
+   * is compiled at each of them too, with the same label.
+   */
+  otherHomes?: readonly string[] | undefined;
   gatehouseHome?: string | undefined;
   reserved?: readonly ReservedPath[] | undefined;
   /** Folders git runs hooks from (`core.hooksPath`), denied for writes like `.git/hooks`. */
@@ -48,11 +53,17 @@ export function compilePolicyRules(options: {
   const { folding, home } = options;
   const compile = (pattern: string, label: string, why: string) =>
     sharedDenyRule({ pattern, label, why, folding, home });
+  const homes = (options.otherHomes ?? []).filter((h) => h !== home);
+  // A `~` pattern once per spelling of the home directory; any other pattern once.
+  const anchored = (pattern: string, label: string, why: string): DenyRule[] =>
+    pattern === "~" || pattern.startsWith("~/")
+      ? [compile(pattern, label, why), ...homes.map((h) => sharedDenyRule({ pattern, label, why, folding, home: h }))]
+      : [compile(pattern, label, why)];
   const defaults = (access: "Write" | "Read", rules: readonly DefaultRule[]) =>
-    rules.map(({ pattern, why }) => compile(pattern, `default deny${access} ${pattern}`, why));
+    rules.flatMap(({ pattern, why }) => anchored(pattern, `default deny${access} ${pattern}`, why));
   const configured = (access: "Write" | "Read", patterns: readonly string[]) =>
-    patterns.map((pattern) =>
-      compile(
+    patterns.flatMap((pattern) =>
+      anchored(
         pattern,
         `config deny${access} ${pattern}`,
         `the project's policy denies ${access === "Write" ? "writes to" : "reads of"} ${showPath(pattern)}`,

@@ -1,4 +1,3 @@
-import { realpathSync } from "node:fs";
 import path from "node:path";
 import type { SandboxLayout } from "@gatehouse/sdk";
 import type { WorkspaceRoot } from "../paths/workspace.ts";
@@ -7,6 +6,7 @@ import type { DenyRule, MatchView } from "../rules/deny-rule.ts";
 import type { PolicyRules } from "../rules/policy-rules.ts";
 import type { DenyMatch } from "../scan/deny-index.ts";
 import { expandAbsolute } from "../scan/expand-absolute.ts";
+import { hasRawBytes, realpathAt } from "../scan/raw-fs.ts";
 
 /** What a layout is planned from. */
 export interface LayoutInput {
@@ -22,11 +22,22 @@ export interface LayoutInput {
 }
 
 function realOr(p: string): string | undefined {
-  try {
-    return realpathSync.native(p);
-  } catch {
-    return undefined;
+  return realpathAt(p);
+}
+
+/**
+ * Refuses a layout that names a path bubblewrap cannot be told: its arguments are text, and a
+ * name that is not valid UTF-8 would reach it as another name, leaving the real one unprotected.
+ */
+function sayable(layout: SandboxLayout): SandboxLayout {
+  for (const p of [...layout.readOnly, ...layout.masked, ...layout.pinned, ...layout.writable]) {
+    if (hasRawBytes(p)) {
+      throw new Error(
+        `the protected path ${JSON.stringify(p)} has a name that is not valid UTF-8, which the sandbox cannot mount; rename or remove it`,
+      );
+    }
   }
+  return layout;
 }
 
 /** True when the match is a symlink whose target does not exist: nothing can be mounted there. */
@@ -103,12 +114,12 @@ export function planLayout(input: LayoutInput): SandboxLayout {
   }
   const outside = !input.allowOutside.read ? "hidden" : input.allowOutside.write ? "writable" : "read-only";
   if (outside === "writable") readOnly.push(...absoluteMatches(input.rules.write, input.view));
-  return {
+  return sayable({
     writable: [...new Set(roots.map((r) => r.real))],
     outside,
     readOnly,
     masked,
     pinned: [...pinned],
     network: input.network,
-  };
+  });
 }

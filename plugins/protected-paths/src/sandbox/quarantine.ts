@@ -12,6 +12,7 @@ import {
   unlinkSync,
 } from "node:fs";
 import path from "node:path";
+import { decodeName, encodePath } from "../scan/raw-fs.ts";
 
 /** Where a removed path went. */
 export type Removal = { movedTo: string } | { deleted: true };
@@ -21,21 +22,66 @@ let counter = 0;
 /** What `/proc/self/fd/N` names (Linux), or `undefined` where there is no such link. */
 function descriptorPath(fd: number): string | undefined {
   try {
-    return readlinkSync(`/proc/self/fd/${fd}`);
+    return decodeName(readlinkSync(`/proc/self/fd/${fd}`, { encoding: "buffer" }));
   } catch {
     return undefined;
   }
 }
 
-/** The path through a descriptor of its folder (`/proc/self/fd/N/name`): no link on the way is followed. */
-const through = (fd: number, name: string) => `/proc/self/fd/${fd}/${name}`;
+/**
+ * The path through a descriptor of its folder (`/proc/self/fd/N/name`): no link on the way is
+ * followed. A name is a string (bytes escaped as `decodeName` does) or the bytes themselves.
+ */
+function through(fd: number, name: string | Buffer): string | Buffer {
+  const head = `/proc/self/fd/${fd}/`;
+  const raw = typeof name === "string" ? encodePath(name) : name;
+  return typeof raw === "string" ? head + raw : Buffer.concat([Buffer.from(head), raw]);
+}
+
+/** Bytes of a path one call takes with room to spare (PATH_MAX is 4096). */
+const SHORT = 3800;
+
+/** O_PATH (Linux): a descriptor that only names a folder. */
+const O_PATH = (constants as { O_PATH?: number }).O_PATH ?? 0o10000000;
+
+/**
+ * Opens the folder `dir` (a real path) without following a link anywhere on the way, or throws.
+ * A short path is opened in one call and proven through `/proc/self/fd` to be `dir`; a path longer
+ * than one call takes (or whose name `/proc` cannot show) is walked a folder at a time, each
+ * opened relative to the last with O_NOFOLLOW: no link can be on the way.
+ */
+function openFolder(dir: string): number {
+  const encoded = encodePath(dir);
+  const length = typeof encoded === "string" ? Buffer.byteLength(encoded) : encoded.length;
+  if (length <= SHORT) {
+    const fd = openSync(encoded, constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW);
+    if (descriptorPath(fd) === dir) return fd;
+    closeSync(fd);
+    throw new Error(`${dir} no longer resolves to itself`);
+  }
+  const names = dir.split("/").filter((n) => n !== "");
+  let fd = openSync("/", O_PATH | constants.O_DIRECTORY);
+  names.forEach((name, i) => {
+    const last = i === names.length - 1;
+    const flags = (last ? constants.O_RDONLY : O_PATH) | constants.O_DIRECTORY | constants.O_NOFOLLOW;
+    try {
+      const next = openSync(through(fd, name), flags);
+      closeSync(fd);
+      fd = next;
+    } catch (error) {
+      closeSync(fd);
+      throw error;
+    }
+  });
+  return fd;
+}
 
 /**
  * Deletes the entry `name` of the folder open as `dirFd`, a folder's contents first, each level
  * opened without following a link and acted on through its descriptor: an entry swapped for a
  * link meanwhile is removed as the link, and a folder swapped for one is not entered (it throws).
  */
-function removeEntry(dirFd: number, name: string): void {
+function removeEntry(dirFd: number, name: string | Buffer): void {
   const at = through(dirFd, name);
   const entry = lstatSync(at, { throwIfNoEntry: false });
   if (entry === undefined) return;
@@ -45,7 +91,8 @@ function removeEntry(dirFd: number, name: string): void {
   }
   const fd = openSync(at, constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW);
   try {
-    for (const child of readdirSync(`/proc/self/fd/${fd}`)) removeEntry(fd, child);
+    // Names as bytes: one that is not valid UTF-8 is removed like any other.
+    for (const child of readdirSync(`/proc/self/fd/${fd}`, { encoding: "buffer" })) removeEntry(fd, child);
   } finally {
     closeSync(fd);
   }
@@ -70,19 +117,17 @@ export function quarantine(p: string, directory: () => string): Removal {
     new Error(`${parent} no longer resolves to itself (a directory was swapped), so ${p} was left in place`);
   let fd: number;
   try {
-    fd = openSync(parent, constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW);
+    // The sandbox, and so the quarantine, needs Linux: without /proc nothing is done.
+    fd = openFolder(parent);
   } catch {
     throw swapped();
   }
   try {
-    const opened = descriptorPath(fd);
-    // The sandbox, and so the quarantine, needs Linux: without /proc nothing is done.
-    if (opened !== parent) throw swapped();
     counter += 1;
     const folder = path.join(directory(), `${Date.now()}-${process.pid}-${counter}`);
     try {
       mkdirSync(folder, { mode: 0o700 });
-      renameSync(through(fd, name), path.join(folder, name));
+      renameSync(through(fd, name), encodePath(path.join(folder, name)));
       return { movedTo: path.join(folder, name) };
     } catch {
       removeEntry(fd, name);

@@ -2,7 +2,11 @@ import { symlinkSync } from "node:fs";
 import path from "node:path";
 import type { SandboxViolation } from "@gatehouse/sdk";
 import { showPath } from "../paths/path-text.ts";
-import { type DenyIndex, type DenyMatch, identityOf } from "../scan/deny-index.ts";
+import { type DenyIndex, type DenyMatch, identityOrNone } from "../scan/deny-index.ts";
+import { atShortPath, encodePath } from "../scan/raw-fs.ts";
+
+/** The rule named in violations for what the review could not read. */
+export const UNREADABLE = "sandbox review: unreadable path";
 
 /** The write-denied matches as they were when a run started. */
 export type Baseline = ReadonlyMap<string, DenyMatch>;
@@ -78,6 +82,10 @@ export function reviewRun(options: {
   stuck: (p: string) => void;
   /** Whether a sandboxed command could have written `p` (inside a writable root). */
   writable: (p: string) => boolean;
+  /** What the index could not read when the run started (`DenyIndex.unreadable`). */
+  unreadableBefore?: ReadonlySet<string>;
+  /** The workspace roots: never taken out, whatever the index says of them. */
+  roots?: readonly string[];
 }): SandboxViolation[] {
   const { index, baseline, log } = options;
   index.refresh();
@@ -100,7 +108,7 @@ export function reviewRun(options: {
     record({ path: p, rule, reason });
   };
   const restore = (p: string, target: string) => () => {
-    if (identityOf(p) === undefined) symlinkSync(target, p);
+    if (identityOrNone(p) === undefined) atShortPath(p, (at) => symlinkSync(encodePath(target), at));
   };
   for (const match of [...now.values()].sort((a, b) => depth(a.path) - depth(b.path))) {
     if (removed.some((r) => within(r, match.path))) continue;
@@ -120,16 +128,24 @@ export function reviewRun(options: {
   for (const before of baseline.values()) {
     const link = before.identity.link;
     if (before.identity.kind !== "link" || !link || !before.write) continue;
-    if (!now.has(before.path) && identityOf(before.path) === undefined) {
+    if (!now.has(before.path) && identityOrNone(before.path) === undefined) {
       restore(before.path, link.target)();
       const reason = `The command removed the protected symlink ${showPath(before.path)} (${before.write.label}); it was put back.`;
       record({ path: before.path, rule: before.write.label, reason });
     }
     // A write through a protected symlink that dangled creates its target: that is a write to it.
     const target = path.resolve(path.dirname(before.path), link.target);
-    if (link.resolved === undefined && options.writable(target) && identityOf(target) !== undefined) {
+    if (link.resolved === undefined && options.writable(target) && identityOrNone(target) !== undefined) {
       undo(target, before.write.label, `wrote through the protected symlink ${showPath(before.path)} to`);
     }
+  }
+  // What the run left that the index cannot read or examine is unknown: it may hide anything a
+  // rule denies, so it is taken out like a protected path (fail closed).
+  const roots = new Set(options.roots ?? []);
+  for (const [p, why] of [...index.unreadable()].sort(([a], [b]) => depth(a) - depth(b))) {
+    if (roots.has(p) || options.unreadableBefore?.has(p) || !options.writable(p)) continue;
+    if (removed.some((r) => within(r, p))) continue;
+    undo(p, UNREADABLE, `left something the review could not read (${why}) at`);
   }
   if (removed.length > 0) index.refresh();
   // What existed when this run started was not its doing, whoever undid it meanwhile.

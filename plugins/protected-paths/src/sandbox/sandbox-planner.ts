@@ -1,20 +1,41 @@
-import { lstatSync } from "node:fs";
 import path from "node:path";
-import type { SandboxLayout, SandboxProfile } from "@gatehouse/sdk";
+import type { SandboxLayout, SandboxProfile, SandboxViolation } from "@gatehouse/sdk";
 import { matchView } from "../check/match-view.ts";
 import type { PolicyContext } from "../check/policy-context.ts";
 import { showPath } from "../paths/path-text.ts";
-import type { DenyIndex } from "../scan/deny-index.ts";
+import { DenyIndex } from "../scan/deny-index.ts";
+import { lstatAt } from "../scan/raw-fs.ts";
+import { literalPaths } from "./literal-paths.ts";
 import { planLayout } from "./plan-layout.ts";
 import { describeRemoval, quarantine, removePlaceholders } from "./quarantine.ts";
-import { baselineOf, reviewRun, ViolationLog } from "./review-run.ts";
+import { type Baseline, baselineOf, reviewRun, ViolationLog } from "./review-run.ts";
 import { StagedDependencies } from "./staged-repositories.ts";
 import { StuckPaths } from "./stuck-paths.ts";
+import { baselineOfRun, UnreviewedRuns } from "./unreviewed-runs.ts";
 
 /** Makes the sandbox profile of each confined call from one policy. */
 export interface SandboxPlanner {
   /** A profile for one call: each process it starts gets a fresh layout and a review afterwards. */
   profile(options: { quarantineDir: () => string }): SandboxProfile;
+}
+
+/** Whether something is at `p`: an entry that cannot be examined counts as there (fail closed). */
+function present(p: string): boolean {
+  try {
+    return lstatAt(p) !== undefined;
+  } catch {
+    return true;
+  }
+}
+
+/** Who is at `p` for a placeholder check, or undefined. */
+function who(p: string): { dev: number; ino: number; ctimeMs: number } | undefined {
+  try {
+    const st = lstatAt(p);
+    return st ? { dev: st.dev, ino: st.ino, ctimeMs: st.ctimeMs } : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 function within(base: string, p: string): boolean {
@@ -43,6 +64,8 @@ export function createSandboxPlanner(options: {
   ctx: PolicyContext;
   index: () => DenyIndex;
   network: boolean;
+  /** A new index that reads the whole tree afresh (default: a `DenyIndex` of the policy's roots and rules). */
+  freshIndex?: () => DenyIndex;
 }): SandboxPlanner {
   const { ctx } = options;
   const log = new ViolationLog();
@@ -54,6 +77,95 @@ export function createSandboxPlanner(options: {
   const writable = (p: string) => ctx.allowOutside.write || ctx.roots.some((r) => within(r.real, p));
   // Submodule entries in node_modules (which the index does not walk), per root, across runs.
   const staged = ctx.roots.map((r) => new StagedDependencies(r.real));
+  const realRoots = [...new Set(ctx.roots.map((r) => r.real))];
+  // Runs whose review failed: reviewed again (against their own baseline) before any sandbox starts.
+  const unreviewed = new UnreviewedRuns(realRoots);
+  // What a review made up for at the start of a later run: reported with that run's review.
+  let carried: SandboxViolation[] = [];
+  // Why a failed review could not even be recorded: no sandbox starts again in this process.
+  let unrecorded: string | undefined;
+  const freshIndex =
+    options.freshIndex ?? (() => new DenyIndex({ roots: realRoots, rules: ctx.rules, view, folding: ctx.folding }));
+
+  /**
+   * A review that could not complete: the tree is read afresh and reviewed again; when that fails
+   * too, every literal path a write rule names that the run created is taken out, and the run is
+   * remembered (`UnreviewedRuns`) so that no later run starts, here or in another process, before
+   * a review of the whole tree against this run's baseline completes.
+   */
+  const rescue = (
+    error: unknown,
+    run: {
+      baseline: Baseline;
+      unreadable: ReadonlySet<string>;
+      mark: number;
+      remove: (p: string, then?: () => void) => string;
+      removeOrKeep: (p: string) => string;
+      quarantineDir: () => string;
+    },
+  ): SandboxViolation[] => {
+    const first = (error as Error)?.message ?? String(error);
+    try {
+      return reviewRun({
+        index: freshIndex(),
+        baseline: run.baseline,
+        log,
+        mark: run.mark,
+        remove: run.remove,
+        writable,
+        unreadableBefore: run.unreadable,
+        roots: realRoots,
+        stuck: (p) => stuck.add(p, run.quarantineDir),
+      });
+    } catch (again) {
+      const why = `${first}; read afresh: ${(again as Error)?.message ?? String(again)}`;
+      const out: SandboxViolation[] = [];
+      for (const { path: p, rule } of literalPaths(ctx.rules.write, realRoots)) {
+        if (run.baseline.has(p) || !writable(p) || !present(p)) continue;
+        const reason = `The command created ${showPath(p)}, which the path policy protects (${rule.label}); it was ${run.removeOrKeep(p)}.`;
+        log.record({ path: p, rule: rule.label, reason });
+        out.push({ path: p, rule: rule.label, reason });
+      }
+      let remembered: string;
+      try {
+        unreviewed.record(run.quarantineDir, { baseline: run.baseline, unreadable: run.unreadable, why });
+        remembered = "no sandboxed command runs in this workspace until a later review of the whole tree completes";
+      } catch (markerError) {
+        const reason = (markerError as Error).message;
+        unrecorded = why;
+        remembered = `its record could not be written (${reason}), so no sandboxed command runs again in this process`;
+      }
+      const reason = `The path policy could not check everything the command changed (${why}); what it names at fixed places was taken out, and ${remembered}.`;
+      out.push({ path: realRoots[0] ?? ctx.cwd, rule: "sandbox review failed", reason });
+      return out;
+    }
+  };
+
+  /** Reviews each run a failed review left behind, against that run's own baseline; throws when one still fails. */
+  const reviewLeftovers = (quarantineDir: () => string) => {
+    for (const run of unreviewed.load(quarantineDir)) {
+      let violations: SandboxViolation[];
+      try {
+        violations = reviewRun({
+          index: freshIndex(),
+          baseline: baselineOfRun(run, ctx.rules.write),
+          log,
+          mark: log.mark(),
+          remove: (p) => describeRemoval(quarantine(p, quarantineDir)),
+          writable,
+          unreadableBefore: new Set(run.unreadable),
+          roots: realRoots,
+          stuck: (p) => stuck.add(p, quarantineDir),
+        });
+      } catch (error) {
+        throw new Error(
+          `an earlier command's changes could not be checked (${run.why}), and checking them again failed (${(error as Error).message}); remove what it created and the record ${run.marker} before running more commands`,
+        );
+      }
+      unreviewed.forget(run);
+      carried.push(...violations);
+    }
+  };
 
   const settle = () => {
     for (const entry of [...pending]) {
@@ -71,9 +183,15 @@ export function createSandboxPlanner(options: {
   return {
     profile: ({ quarantineDir }) => ({
       prepare() {
+        if (unrecorded !== undefined) {
+          throw new Error(
+            `an earlier command's changes could not be checked (${unrecorded}) nor recorded for a later check; start gatehouse again to check them`,
+          );
+        }
         stuck.load(quarantineDir);
+        reviewLeftovers(quarantineDir);
         for (const p of stuck.values()) {
-          if (lstatSync(p, { throwIfNoEntry: false }) === undefined) stuck.delete(p, quarantineDir);
+          if (!present(p)) stuck.delete(p, quarantineDir);
           else if (!usedBy(running, p)) {
             try {
               quarantine(p, quarantineDir);
@@ -101,6 +219,7 @@ export function createSandboxPlanner(options: {
           view,
         });
         const baseline = baselineOf(matches);
+        const unreadable = new Set(index.unreadable().keys());
         // Protected absolute paths inside the workspace that do not exist yet (a core.hooksPath
         // folder not created, a dangling protected link's target): the index does not look in
         // node_modules, so the review checks each by name.
@@ -108,17 +227,12 @@ export function createSandboxPlanner(options: {
           rule.absolute !== undefined &&
           !/[*?[\]{}]/.test(rule.absolute) &&
           writable(rule.absolute) &&
-          lstatSync(rule.absolute, { throwIfNoEntry: false }) === undefined
+          !present(rule.absolute)
             ? [{ path: rule.absolute, rule }]
             : [],
         );
         // The masks bwrap mounts inside the workspace, and who they were when planned.
-        const masks = new Map(
-          layout.masked.filter(writable).map((p) => {
-            const st = lstatSync(p, { throwIfNoEntry: false });
-            return [p, st ? { dev: st.dev, ino: st.ino, ctimeMs: st.ctimeMs } : undefined] as const;
-          }),
-        );
+        const masks = new Map(layout.masked.filter(writable).map((p) => [p, who(p)] as const));
         // Which staged submodule folders in node_modules hold a repository as the run starts.
         const repositories = staged.map((s) => ({ watch: s, before: s.before() }));
         const mark = log.mark();
@@ -147,15 +261,25 @@ export function createSandboxPlanner(options: {
             running.delete(layout);
             try {
               removePlaceholders(masks);
-              const violations = reviewRun({
-                index,
-                baseline,
-                log,
-                mark,
-                remove,
-                writable,
-                stuck: (p) => stuck.add(p, quarantineDir),
-              });
+              const earlier = carried;
+              carried = [];
+              let violations: SandboxViolation[];
+              try {
+                violations = reviewRun({
+                  index,
+                  baseline,
+                  log,
+                  mark,
+                  remove,
+                  writable,
+                  unreadableBefore: unreadable,
+                  roots: realRoots,
+                  stuck: (p) => stuck.add(p, quarantineDir),
+                });
+              } catch (error) {
+                violations = rescue(error, { baseline, unreadable, mark, remove, removeOrKeep, quarantineDir });
+              }
+              violations.unshift(...earlier);
               const gitRule = ctx.rules.write.find((r) => r.label === "default denyWrite .git");
               for (const { watch, before } of repositories) {
                 if (gitRule === undefined) continue;
@@ -168,7 +292,7 @@ export function createSandboxPlanner(options: {
                 }
               }
               for (const { path: p, rule } of absent) {
-                if (lstatSync(p, { throwIfNoEntry: false }) === undefined) continue;
+                if (!present(p)) continue;
                 if (violations.some((v) => v.path === p)) continue;
                 const fate = removeOrKeep(p);
                 const reason = `The command created ${showPath(p)}, which the path policy protects (${rule.label}); it was ${fate}.`;

@@ -2,6 +2,31 @@ import { lstatSync } from "node:fs";
 import path from "node:path";
 import { DEPENDENCY_DIRS } from "../scan/deny-index.ts";
 import { runHostGit } from "../scan/host-git.ts";
+import { decodeName, lstatAt } from "../scan/raw-fs.ts";
+
+/** Git's quoting of a path (core.quotePath: `"w\\377/x"`, C escapes and octal bytes), as the path it names. */
+function unquote(text: string): string {
+  if (!text.startsWith('"') || !text.endsWith('"')) return text;
+  const bytes: number[] = [];
+  const body = text.slice(1, -1);
+  const simple: Record<string, number> = { a: 7, b: 8, t: 9, n: 10, v: 11, f: 12, r: 13, '"': 34, "\\": 92 };
+  for (let i = 0; i < body.length; i += 1) {
+    const c = body[i] as string;
+    if (c !== "\\") {
+      bytes.push(...Buffer.from(c));
+      continue;
+    }
+    const next = body[i + 1] ?? "";
+    if (/[0-7]/.test(next)) {
+      bytes.push(Number.parseInt(body.slice(i + 1, i + 4), 8));
+      i += 3;
+    } else {
+      bytes.push(simple[next] ?? next.charCodeAt(0));
+      i += 1;
+    }
+  }
+  return decodeName(Buffer.from(bytes));
+}
 
 /** What `.git/index` of a workspace root was, to tell whether something staged in the meantime. */
 export function indexStamp(root: string): string | undefined {
@@ -18,13 +43,15 @@ export function indexStamp(root: string): string | undefined {
  * wrote: the project's `.git/config` is protected); no git, or no repository, gives none.
  */
 export function stagedDependencyFolders(root: string): string[] {
-  const listed = runHostGit(["ls-files", "-s", "-z"], { cwd: root });
+  // Quoted, one per line (not -z): the output is read as text, and a name that is not UTF-8 would
+  // lose its bytes; git's quoting spells every byte out.
+  const listed = runHostGit(["-c", "core.quotePath=true", "ls-files", "-s"], { cwd: root });
   if (listed?.status !== 0 || typeof listed.stdout !== "string") return [];
   const found: string[] = [];
-  for (const entry of listed.stdout.split("\0")) {
+  for (const entry of listed.stdout.split("\n")) {
     const tab = entry.indexOf("\t");
     if (tab === -1 || !entry.startsWith("160000 ")) continue;
-    const rel = entry.slice(tab + 1);
+    const rel = unquote(entry.slice(tab + 1));
     if (rel.split("/").some((segment) => DEPENDENCY_DIRS.has(segment))) found.push(path.join(root, rel));
   }
   return found;
@@ -32,7 +59,11 @@ export function stagedDependencyFolders(root: string): string[] {
 
 /** Whether a folder holds a repository of its own (a `.git` folder or file). */
 function hasRepository(folder: string): boolean {
-  return lstatSync(path.join(folder, ".git"), { throwIfNoEntry: false }) !== undefined;
+  try {
+    return lstatAt(path.join(folder, ".git")) !== undefined;
+  } catch {
+    return true; // cannot be examined: taken for one (fail closed)
+  }
 }
 
 /**

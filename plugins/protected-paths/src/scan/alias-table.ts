@@ -1,9 +1,10 @@
-import { readdirSync, statSync } from "node:fs";
+import { statSync } from "node:fs";
 import path from "node:path";
 import type { FileInfo } from "../paths/policy-fs.ts";
 import type { DenyRule, MatchView } from "../rules/deny-rule.ts";
 import type { DenyIndex } from "./deny-index.ts";
 import { expandAbsolute, MAX_EXPANDED_ENTRIES } from "./expand-absolute.ts";
+import { readdirAt, statAt } from "./raw-fs.ts";
 
 /** A protected file by device and inode. */
 export type AliasTable = ReadonlyMap<string, { path: string; rule: DenyRule }>;
@@ -20,7 +21,7 @@ function addFiles(table: Map<string, { path: string; rule: DenyRule }>, p: strin
     seen += 1;
     let st: ReturnType<typeof statSync>;
     try {
-      st = next === p ? statSync(next) : statSync(next, { throwIfNoEntry: false });
+      st = next === p ? statSync(next) : statAt(next);
     } catch {
       continue;
     }
@@ -29,7 +30,8 @@ function addFiles(table: Map<string, { path: string; rule: DenyRule }>, p: strin
       if (!table.has(key(st.dev, st.ino))) table.set(key(st.dev, st.ino), { path: next, rule });
     } else if (st.isDirectory() && (next === p || rule.subtree)) {
       try {
-        for (const name of readdirSync(next)) queue.push(path.join(next, name));
+        // Names as bytes: a file whose name is not UTF-8 is in the table too.
+        for (const entry of readdirAt(next)) queue.push(path.join(next, entry.name));
       } catch {
         // unreadable: nothing to add
       }

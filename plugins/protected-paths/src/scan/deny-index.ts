@@ -1,7 +1,8 @@
-import { chmodSync, type Dirent, lstatSync, readdirSync, readlinkSync, type Stats, statSync } from "node:fs";
+import type { Stats } from "node:fs";
 import path from "node:path";
 import type { DenyRule, MatchView } from "../rules/deny-rule.ts";
 import type { PolicyRules } from "../rules/policy-rules.ts";
+import { chmodAt, lstatAt, type RawEntry, readdirAt, readlinkAt, statAt } from "./raw-fs.ts";
 
 /** Who a path is: what a swap, a rename or a new file changes. */
 export interface Identity {
@@ -57,47 +58,58 @@ function kindOf(st: Stats): Identity["kind"] {
   return st.isFile() ? "file" : "other";
 }
 
+/** What a failed filesystem call says, for the record of what the index could not read. */
+function failure(error: unknown): string {
+  return (error as Error)?.message ?? String(error);
+}
+
 /**
- * The entries of a directory. One its owner cannot read (a command ran `chmod 000` on a directory
- * it made, to hide what it put inside) gets its owner's read and search bits back and is read
- * again: every directory a sandboxed command can create belongs to the user Gatehouse runs as.
+ * The entries of a directory, or the error that kept it from being read. One its owner cannot
+ * read (a command ran `chmod 000` on a directory it made, to hide what it put inside) gets its
+ * owner's read and search bits back and is read again: every directory a sandboxed command can
+ * create belongs to the user Gatehouse runs as. A directory that is gone has no entries.
  */
-function listDir(dir: string, st: Stats): Dirent[] {
+function listDir(dir: string, st: Stats): RawEntry[] | { error: string } {
   try {
-    return readdirSync(dir, { withFileTypes: true });
+    return readdirAt(dir);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== "EACCES") return [];
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ENOENT" || code === "ENOTDIR") return [];
+    if (code !== "EACCES") return { error: failure(error) };
   }
   try {
-    chmodSync(dir, (st.mode & 0o7777) | 0o500);
-    return readdirSync(dir, { withFileTypes: true });
-  } catch {
-    return [];
+    chmodAt(dir, (st.mode & 0o7777) | 0o500);
+    return readdirAt(dir);
+  } catch (error) {
+    return { error: failure(error) };
   }
 }
 
-/** Reads who `p` is now, without following it (and, for a symlink, who its target is). */
+/**
+ * Reads who `p` is now, without following it (and, for a symlink, who its target is).
+ * Contract: undefined when nothing is there; throws when the entry cannot be examined (the caller
+ * records it as unreadable rather than taking it for absent). Any path length, any bytes in names.
+ */
 export function identityOf(p: string): Identity | undefined {
-  const st = lstatSync(p, { throwIfNoEntry: false });
+  const st = lstatAt(p);
   if (!st) return undefined;
   const identity: Identity = { dev: st.dev, ino: st.ino, nlink: st.nlink, kind: kindOf(st) };
   if (identity.kind === "link") {
-    let target = "";
-    try {
-      target = readlinkSync(p);
-    } catch {
-      // Gone between lstat and readlink: the next scan sees it.
-    }
-    const through = (() => {
-      try {
-        return statSync(p);
-      } catch {
-        return undefined;
-      }
-    })();
+    // Gone between lstat and readlink: the next scan sees it.
+    const target = readlinkAt(p) ?? "";
+    const through = statAt(p);
     identity.link = { target, resolved: through ? { dev: through.dev, ino: through.ino } : undefined };
   }
   return identity;
+}
+
+/** `identityOf`, or undefined where it throws (for callers that only compare). */
+export function identityOrNone(p: string): Identity | undefined {
+  try {
+    return identityOf(p);
+  } catch {
+    return undefined;
+  }
 }
 
 /**
@@ -117,6 +129,8 @@ export class DenyIndex {
   readonly #fold: (name: string) => string;
   readonly #dirs = new Map<string, DirState>();
   readonly #matches = new Map<string, DenyMatch>();
+  /** Paths the last scans could not read or examine, with why: what is there is unknown. */
+  readonly #unreadable = new Map<string, string>();
   #scanned = false;
   /** Bumped whenever a directory is (re-)read: what the index knows may have changed. */
   #version = 0;
@@ -140,6 +154,14 @@ export class DenyIndex {
   }
 
   /**
+   * Paths the index could not read (a folder) or examine (an entry) at the last refresh, with the
+   * error: what lies there is unknown, so a review must not take it for unchanged.
+   */
+  unreadable(): ReadonlyMap<string, string> {
+    return new Map(this.#unreadable);
+  }
+
+  /**
    * The names (hard links) in the indexed tree of the given files, by `dev:ino` (the protected
    * names themselves included).
    * Contract: reads every indexed directory, but only when a directory changed since the last
@@ -151,16 +173,21 @@ export class DenyIndex {
     if (this.#aliases?.key === key && this.#aliases.version === this.#version) return this.#aliases.found;
     const found: { path: string; file: string }[] = [];
     for (const dir of this.#dirs.keys()) {
-      let entries: Dirent[];
+      let entries: RawEntry[];
       try {
-        entries = readdirSync(dir, { withFileTypes: true });
+        entries = readdirAt(dir);
       } catch {
         continue;
       }
       for (const entry of entries) {
         if (!entry.isFile()) continue;
         const full = path.join(dir, entry.name);
-        const st = lstatSync(full, { throwIfNoEntry: false });
+        let st: Stats | undefined;
+        try {
+          st = lstatAt(full);
+        } catch {
+          continue;
+        }
         const file = st && st.nlink > 1 ? `${st.dev}:${st.ino}` : undefined;
         if (file !== undefined && files.has(file)) found.push({ path: full, file });
       }
@@ -179,7 +206,15 @@ export class DenyIndex {
     }
     for (const [dir, state] of [...this.#dirs]) {
       if (this.#dirs.get(dir) !== state) continue; // replaced or dropped earlier in this pass
-      const st = lstatSync(dir, { throwIfNoEntry: false });
+      let st: Stats | undefined;
+      try {
+        st = lstatAt(dir);
+      } catch (error) {
+        // Unknown now: read again at the next refresh; what the index knew below it stays.
+        this.#unreadable.set(dir, failure(error));
+        state.racy = true;
+        continue;
+      }
       if (!st?.isDirectory() || st.ino !== state.ino || st.dev !== state.dev) {
         this.#drop(dir);
         if (this.#roots.includes(dir)) this.#scanRoot(dir, now);
@@ -190,7 +225,13 @@ export class DenyIndex {
   }
 
   #scanRoot(root: string, now: number): void {
-    const st = lstatSync(root, { throwIfNoEntry: false });
+    let st: Stats | undefined;
+    try {
+      st = lstatAt(root);
+    } catch (error) {
+      this.#unreadable.set(root, failure(error));
+      return;
+    }
     if (!st?.isDirectory()) return;
     // A root that lies inside a protected directory inherits its rules.
     const view = this.#view(root);
@@ -228,10 +269,14 @@ export class DenyIndex {
     inherited: DirState["inherited"],
     now: number,
   ): { dir: string; st: Stats; inherited: DirState["inherited"] }[] {
-    const entries = listDir(dir, st);
+    const listed = listDir(dir, st);
+    const entries = Array.isArray(listed) ? listed : [];
     this.#version += 1;
     const before = this.#dirs.get(dir);
-    const racy = now - st.mtimeMs < RACY_MS || now - st.ctimeMs < RACY_MS || st.mtimeMs > now;
+    // A folder that could not be read is read again at every refresh until it can be.
+    const racy = !Array.isArray(listed) || now - st.mtimeMs < RACY_MS || now - st.ctimeMs < RACY_MS || st.mtimeMs > now;
+    this.#forgetUnreadable(dir);
+    if (!Array.isArray(listed)) this.#unreadable.set(dir, listed.error);
     const state: DirState = {
       dev: st.dev,
       ino: st.ino,
@@ -249,13 +294,20 @@ export class DenyIndex {
       // is the repository's own, and every rule applies there.
       if (DEPENDENCY_DIRS.has(entry.name) && entry.isDirectory() && !this.#insideGit(dir)) continue;
       const full = path.join(dir, entry.name);
-      const found = this.#match(full, entry.name, inherited, entry.isSymbolicLink());
+      let found: DenyMatch | undefined;
+      let sub: Stats | undefined;
+      try {
+        found = this.#match(full, entry.name, inherited, entry.isSymbolicLink());
+        sub = entry.isDirectory() ? lstatAt(full) : undefined;
+      } catch (error) {
+        // One entry that cannot be examined never stops the scan: it is recorded as unknown.
+        this.#unreadable.set(full, failure(error));
+        continue;
+      }
       if (found) {
         this.#matches.set(full, found);
         state.matched.add(full);
       }
-      if (!entry.isDirectory()) continue;
-      const sub = lstatSync(full, { throwIfNoEntry: false });
       if (!sub?.isDirectory()) continue;
       state.subdirs.add(full);
       const write = found?.write && found.writeCoversContents ? found.write : inherited.write;
@@ -300,11 +352,19 @@ export class DenyIndex {
     return match;
   }
 
+  /** Forgets what was unreadable directly in `dir` (it is being read again). */
+  #forgetUnreadable(dir: string): void {
+    for (const known of this.#unreadable.keys()) {
+      if (known === dir || path.dirname(known) === dir) this.#unreadable.delete(known);
+    }
+  }
+
   /** Forgets a directory and everything the index knew below it. */
   #drop(dir: string): void {
     const state = this.#dirs.get(dir);
     if (!state) return;
     this.#dirs.delete(dir);
+    this.#forgetUnreadable(dir);
     for (const known of state.matched) this.#matches.delete(known);
     for (const sub of state.subdirs) this.#drop(sub);
   }
