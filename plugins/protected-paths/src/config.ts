@@ -31,7 +31,7 @@ export const protectedPathsConfigSchema = z.strictObject({
    */
   ruleAnchors: z.array(pathText).default([]),
   allowOutsideWorkspace: outside.prefault({}),
-  /** "auto" probes the filesystem of the first workspace root. */
+  /** "auto" folds when the filesystem of a workspace root or rule anchor (the project directory) folds. */
   caseInsensitive: z.union([z.literal("auto"), z.boolean()]).default("auto"),
   /**
    * "sandbox" (default): every command runs in an OS sandbox built from this policy, after a quick

@@ -140,7 +140,7 @@ function groundOf(parsed: ProtectedPathsConfig, options: PolicyOptions): PolicyG
  * Compiles a policy from an already parsed `protected-paths` configuration (what the extension's
  * `api.config` returned, defaults filled in). This module loads no schema library, so a process
  * that only decides (an agent hook) starts fast; `createPolicy` parses first.
- * Contract: roots, case folding ("auto" probes the first root) and globs are resolved once; each
+ * Contract: roots, case folding ("auto": any root or anchor folds) and globs are resolved once; each
  * check afterwards only consults `fs`, except the hard-link check of reads and the sandbox, which
  * consult the real filesystem through the deny index.
  */
