@@ -24,8 +24,14 @@ export const protectedPathsConfigSchema = z.strictObject({
   denyWrite: z.array(pathText).default([]),
   /** Read denies (minimatch globs, `dot: true`). */
   denyRead: z.array(pathText).default([]),
+  /**
+   * More directories `./` patterns are anchored at, besides the project directory and the
+   * workspace roots. The extension adds every settings level's `workspace` roots itself, so a
+   * lower level that narrows the workspace never moves a rule a higher level wrote for its roots.
+   */
+  ruleAnchors: z.array(pathText).default([]),
   allowOutsideWorkspace: outside.prefault({}),
-  /** "auto" probes the filesystem of the first workspace root. */
+  /** "auto" folds when the filesystem of a workspace root or rule anchor (the project directory) folds. */
   caseInsensitive: z.union([z.literal("auto"), z.boolean()]).default("auto"),
   /**
    * "sandbox" (default): every command runs in an OS sandbox built from this policy, after a quick
@@ -50,7 +56,8 @@ export type ProtectedPathsConfig = z.output<typeof protectedPathsConfigSchema>;
 
 /**
  * How each key merges across settings levels (see `ConfigMergeRule`): under managed settings, a
- * lower level can only add denies, narrow the workspace and move a mode towards its strict end.
+ * lower level can only add denies (and rule anchors), narrow the workspace and move a mode towards
+ * its strict end.
  * `caseInsensitive` is pinned: folding case where the filesystem does not ("true" on a case-sensitive
  * disk) would let `/Proj` pass as inside `/proj`, and not folding where it does lets `.ENV` past a
  * `.env` deny, so either override can loosen something; "auto" (probing) is right by construction.
@@ -60,6 +67,7 @@ export const protectedPathsMergeRules = {
   workspace: "narrower",
   denyWrite: "union",
   denyRead: "union",
+  ruleAnchors: "union",
   allowOutsideWorkspace: { fields: { read: { stricter: [true, false] }, write: { stricter: [true, false] } } },
   caseInsensitive: "pinned",
   bash: { stricter: ["allow", "analyze", "sandbox", "deny"] },

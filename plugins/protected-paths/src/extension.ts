@@ -2,9 +2,9 @@ import { homedir } from "node:os";
 import { defineExtension, type ExtensionDefinition, type GuardedToolCallEvent, type ToolEffect } from "@gatehouse/sdk";
 import { CheckMemo } from "./check/check-memo.ts";
 import { checkCall } from "./check-call.ts";
-import { protectedPathsConfigSchema, protectedPathsMergeRules } from "./config.ts";
 import type { Decision } from "./decision.ts";
 import { policyCompiler } from "./policy.ts";
+import { readProtectedPathsConfig } from "./read-config.ts";
 
 /** An allowing decision. */
 type AllowedDecision = Extract<Decision, { allow: true }>;
@@ -32,7 +32,7 @@ function pinTarget(event: GuardedToolCallEvent, effect: ToolEffect, allowed: All
 export const protectedPaths: ExtensionDefinition = defineExtension({
   name: "protected-paths",
   setup(api) {
-    const config = api.config(protectedPathsConfigSchema, { merge: protectedPathsMergeRules });
+    const config = readProtectedPathsConfig((schema, options) => api.config(schema, options));
     // Rebuilt when the reserved paths change (an extension loaded later reserved its log or key).
     // `config` is already parsed (defaults in): compiled as is, never parsed again per rebuild.
     const compile = policyCompiler(config, { cwd: api.cwd, home: homedir(), gatehouseHome: api.gatehouseHome });

@@ -16,6 +16,7 @@ export type { Spelling, SpellingForm } from "./paths/spellings.ts";
 export type { WorkspaceRoot } from "./paths/workspace.ts";
 export type { Policy, PolicyOptions, PolicySettings } from "./policy.ts";
 export { compilePolicy } from "./policy.ts";
+export { readProtectedPathsConfig } from "./read-config.ts";
 export { DEFAULT_DENY_READ, DEFAULT_DENY_WRITE } from "./rules/policy-rules.ts";
 
 /** The extension, as the host loads it from `extensions: ["@gatehouse/protected-paths"]`. */

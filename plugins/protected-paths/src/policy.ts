@@ -101,6 +101,8 @@ interface PolicyGround {
   /** Its real path when that differs: `~` rules are anchored there too. */
   otherHomes: readonly string[];
   roots: readonly WorkspaceRoot[];
+  /** The project directory, the roots and every level's roots (`ruleAnchors`): see `PolicyContext.anchors`. */
+  anchors: readonly WorkspaceRoot[];
   folding: boolean;
   stateHome: string | undefined;
   hooksFolders: readonly string[];
@@ -110,6 +112,17 @@ interface PolicyGround {
   probe: LinkProbe;
 }
 
+/** Each root once (by both spellings), in order. */
+function distinctRoots(roots: readonly WorkspaceRoot[]): WorkspaceRoot[] {
+  const seen = new Set<string>();
+  return roots.filter((root) => {
+    const key = `${root.absolute}\0${root.real}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
 function groundOf(parsed: ProtectedPathsConfig, options: PolicyOptions): PolicyGround {
   const fs = options.fs ?? nodePolicyFs;
   const { cwd } = options;
@@ -117,25 +130,37 @@ function groundOf(parsed: ProtectedPathsConfig, options: PolicyOptions): PolicyG
   // `~` rules anchored at its real path as well.
   const [home = normalHome(options.home), ...otherHomes] = homeSpellings(options.home);
   const roots = resolveRoots(parsed.workspace ?? [cwd], { cwd, home, fs });
+  // A lower settings level may narrow the workspace, which must never loosen anything: the rules
+  // keep every place a level meant them for (the project directory, each level's roots).
+  const anchors = distinctRoots([...roots, ...resolveRoots([cwd, ...(parsed.ruleAnchors ?? [])], { cwd, home, fs })]);
+  // "auto" folds when any place the rules apply to folds: folding only ever matches more.
   const folding =
-    parsed.caseInsensitive === "auto" ? detectCaseFolding(roots[0]?.real ?? cwd, fs) : parsed.caseInsensitive;
+    parsed.caseInsensitive === "auto"
+      ? detectCaseFolding(roots[0]?.real ?? cwd, fs) || anchors.some((a) => detectCaseFolding(a.real, fs))
+      : parsed.caseInsensitive;
   const stateHome = options.gatehouseHome === undefined ? undefined : realOrSelf(path.resolve(options.gatehouseHome));
-  const hooksFolders = configuredHooksFolders(
-    roots.map((r) => r.real),
+  const anchorReals = anchors.map((r) => r.real);
+  const hooksFolders = configuredHooksFolders(anchorReals, home);
+  const gitIncludes = configuredGitIncludes(anchorReals, home);
+  return {
+    fs,
     home,
-  );
-  const gitIncludes = configuredGitIncludes(
-    roots.map((r) => r.real),
-    home,
-  );
-  return { fs, home, otherHomes, roots, folding, stateHome, hooksFolders, gitIncludes, probe: new LinkProbe(fs) };
+    otherHomes,
+    roots,
+    anchors,
+    folding,
+    stateHome,
+    hooksFolders,
+    gitIncludes,
+    probe: new LinkProbe(fs),
+  };
 }
 
 /**
  * Compiles a policy from an already parsed `protected-paths` configuration (what the extension's
  * `api.config` returned, defaults filled in). This module loads no schema library, so a process
  * that only decides (an agent hook) starts fast; `createPolicy` parses first.
- * Contract: roots, case folding ("auto" probes the first root) and globs are resolved once; each
+ * Contract: roots, case folding ("auto": any root or anchor folds) and globs are resolved once; each
  * check afterwards only consults `fs`, except the hard-link check of reads and the sandbox, which
  * consult the real filesystem through the deny index.
  */
@@ -160,7 +185,7 @@ export function policyCompiler(
 
 function buildPolicy(parsed: ProtectedPathsConfig, options: PolicyOptions, ground: PolicyGround): Policy {
   const { cwd } = options;
-  const { fs, roots, folding, home } = ground;
+  const { fs, roots, anchors, folding, home } = ground;
   const rules = compilePolicyRules({
     denyWrite: parsed.denyWrite,
     denyRead: parsed.denyRead,
@@ -174,22 +199,25 @@ function buildPolicy(parsed: ProtectedPathsConfig, options: PolicyOptions, groun
   });
   // The same protection where a symbolic link leads (`~/.aws -> ~/dotfiles/aws`); reserved paths
   // are real paths already.
-  const realRoots = roots.map((r) => r.real);
+  const anchorReals = [...new Set(anchors.map((r) => r.real))];
   const aliasesOf = (list: readonly DenyRule[]) =>
     list.flatMap((rule) =>
       rule.label.startsWith("reserved by ")
         ? []
-        : linkAliasPatterns(rule, realRoots, ground.probe).map((pattern) =>
+        : linkAliasPatterns(rule, anchorReals, ground.probe).map((pattern) =>
             sharedDenyRule({ pattern, label: rule.label, why: rule.why, folding, home }),
           ),
     );
   rules.write.push(...aliasesOf(rules.write));
   rules.read.push(...aliasesOf(rules.read));
-  const base: PolicyContext = { cwd, home, fs, roots, folding, rules, allowOutside: parsed.allowOutsideWorkspace };
+  const allowOutside = parsed.allowOutsideWorkspace;
+  const base: PolicyContext = { cwd, home, fs, roots, anchors, folding, rules, allowOutside };
   const view = (absolute: string) => matchView(base, absolute);
   let index: DenyIndex | undefined;
   const denyIndex = () => {
-    index ??= new DenyIndex({ roots: roots.map((r) => r.real), rules, view, folding });
+    // Every anchor, not only the workspace: the sandbox masks what the rules deny there too (a
+    // narrowed workspace leaves the project's `.env` readable outside it otherwise).
+    index ??= new DenyIndex({ roots: anchorReals, rules, view, folding });
     return index;
   };
   const aliases = (): AliasTable => buildAliasTable({ index: denyIndex(), readRules: rules.read, view });

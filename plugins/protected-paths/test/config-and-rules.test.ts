@@ -196,6 +196,7 @@ describe("configuration", () => {
     expect(protectedPathsConfigSchema.parse({})).toEqual({
       denyWrite: [],
       denyRead: [],
+      ruleAnchors: [],
       allowOutsideWorkspace: { read: true, write: false },
       caseInsensitive: "auto",
       bash: "sandbox",

@@ -11,6 +11,7 @@ function indexOf(f: Fixture): DenyIndex {
   const rules = compilePolicyRules({ denyWrite: [], denyRead: [], folding: false, home: f.home });
   const ctx = {
     roots: [{ given: f.ws, absolute: f.ws, real: f.ws }],
+    anchors: [],
     folding: false,
     cwd: f.ws,
     home: f.home,

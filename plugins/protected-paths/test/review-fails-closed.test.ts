@@ -20,6 +20,7 @@ function contextOf(f: ReturnType<typeof createFixture>): PolicyContext {
     home: f.home,
     fs: nodePolicyFs,
     roots,
+    anchors: roots,
     folding: false,
     rules,
     allowOutside: { read: true, write: false },

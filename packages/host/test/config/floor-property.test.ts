@@ -4,8 +4,7 @@ import {
   checkCall,
   createPolicy,
   type ProtectedPathsConfigInput,
-  protectedPathsConfigSchema,
-  protectedPathsMergeRules,
+  readProtectedPathsConfig,
 } from "@gatehouse/protected-paths";
 import type { ToolEffect } from "@gatehouse/sdk";
 import fc from "fast-check";
@@ -26,7 +25,18 @@ const home = tempDir("gh-floor-home-");
 for (const dir of ["src/deep", "docs", "secrets", "build"]) mkdirSync(join(cwd, dir), { recursive: true });
 symlinkSync("/etc", join(cwd, "etc-link"));
 
-const glob = fc.constantFrom("secrets/**", "*.pem", "docs/**", ".env.local", "build/**", "src/deep/**");
+const glob = fc.constantFrom(
+  "secrets/**",
+  "*.pem",
+  "docs/**",
+  ".env.local",
+  "build/**",
+  "src/deep/**",
+  // Anchored at a root: a lower level narrowing the workspace must not move them.
+  "./secrets/**",
+  "./docs/**",
+  "./src/deep/**",
+);
 const root = fc.constantFrom(".", "./src", "./docs", "./src/deep", "/", "..", "/tmp", "./etc-link", "./src/..", "~");
 const sectionArb: fc.Arbitrary<ProtectedPathsConfigInput> = fc.record(
   {
@@ -63,17 +73,31 @@ function level(name: SettingsLevelName, section: unknown): LevelValue {
   return { level: { level: name, file, dir: cwd, settings, source }, value: section };
 }
 
+/** The effective section, read exactly as the extension reads it (`api.config`, possibly more than once). */
 function effective(levels: LevelValue[]) {
-  return readConfig({
-    name: "protected-paths",
-    schema: protectedPathsConfigSchema,
-    input: { kind: "settings", levels, floor: true, cwd },
-    merge: protectedPathsMergeRules,
-  }).value;
+  return readProtectedPathsConfig(
+    (schema, options) =>
+      readConfig({
+        name: "protected-paths",
+        schema,
+        input: { kind: "settings", levels, floor: true, cwd },
+        merge: options?.merge,
+      }).value,
+  );
 }
 
 const PATHS = [".env", "secrets/a.txt", "key.pem", "docs/readme.md", "src/a.ts", "src/deep/b.ts", "build/out.js"];
-const OUTSIDE = ["/etc/passwd", "../outside.txt", "/tmp/x", "~/.ssh/id_rsa", "etc-link/hosts", ".git/config"];
+const OUTSIDE = [
+  "/etc/passwd",
+  "../outside.txt",
+  "/tmp/x",
+  "~/.ssh/id_rsa",
+  "etc-link/hosts",
+  ".git/config",
+  // Where a `./` rule of a managed root above the project (`..`, `/tmp`) points.
+  "../secrets/a.txt",
+  "/tmp/docs/readme.md",
+];
 const PROBES: (ToolEffect[] | undefined)[] = [
   ...[...PATHS, ...OUTSIDE].flatMap((path): ToolEffect[][] => [[{ kind: "write", path }], [{ kind: "read", path }]]),
   [{ kind: "exec", command: "ls" }],

@@ -90,6 +90,14 @@ export function evaluatePath(
     const root = bases.find((base) => containsRoot(ctx.roots, base));
     if (root !== undefined)
       return refuse("workspace root", `${resolvesTo(views, root)}it is the workspace root or contains it`);
+    // The anchors too: replacing the project directory (or a level's root) while the workspace is
+    // narrowed below it would carry away what the rules anchored there protect.
+    const anchor = bases.find((base) => containsRoot(ctx.anchors, base));
+    if (anchor !== undefined)
+      return refuse(
+        "workspace root",
+        `${resolvesTo(views, anchor)}it is the project directory or a configured workspace root, or contains one`,
+      );
   }
 
   const rules = access === "write" ? ctx.rules.write : ctx.rules.read;

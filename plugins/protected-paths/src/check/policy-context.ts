@@ -13,7 +13,14 @@ export interface PolicyContext {
   /** `~` expands to it. */
   home: string;
   fs: PolicyFs;
+  /** The workspace: the boundary of writes (and of reads when they are kept inside). */
   roots: readonly WorkspaceRoot[];
+  /**
+   * Where `./` rules are anchored besides the roots, and where any-depth rules see relative paths:
+   * the project directory and every root any settings level configured (a lower level narrowing
+   * the workspace does not move the rules a higher level wrote for its own roots).
+   */
+  anchors: readonly WorkspaceRoot[];
   /** Compare case-insensitively (the filesystem folds case, or the configuration says so). */
   folding: boolean;
   rules: PolicyRules;
