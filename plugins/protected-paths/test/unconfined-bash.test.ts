@@ -645,3 +645,58 @@ describe("bash without a sandbox: round 16", () => {
     expectAllowed(policy, ["ln docs/env.md docs/hard.md", "chown -R root docs", 'find docs -name "*.md"']);
   });
 });
+
+describe("bash without a sandbox: round 17 — descriptor paths reopen what the line opened", () => {
+  it.each([
+    // A descriptor the line opened read-only, reopened for writing through its path.
+    ["printf '[core]\\n\\tfsmonitor = x\\n' 3<.git/config >/dev/fd/3", /descriptor 3/],
+    ["printf x 1<.gatehouse/settings.json >/dev/stdout", /opens descriptor 1 on a file/],
+    ["tee /dev/fd/3 3<.git/config", /descriptor 3/],
+    ["cp docs/env.md /dev/fd/3 3<.git/config", /descriptor 3/],
+    ["dd of=/dev/fd/3 3<.git/config", /descriptor 3/],
+    ["printf x 3<.git/config >/proc/self/fd/3", /descriptor 3/],
+    ["printf x 2<.envrc 2>/dev/stderr", /opens descriptor 2 on a file/],
+    ["printf x >/dev/stderr 2<.envrc", /opens descriptor 2 on a file for read only/],
+    ["{ printf x >/dev/stdout; } 1<.envrc", /descriptor 1/],
+    ["exec 1<.envrc; printf x > /dev/stdout", /descriptor 1/],
+    ["printf x 3<.envrc 1>&3 >/dev/stdout", /descriptor 1/],
+    ["cd /dev && printf x > stdout 1<../.envrc", /descriptor 1/],
+    // Written-only descriptors reopened for reading.
+    ["cat /dev/stdin 0>>docs/env.md", /opens descriptor 0 on a file for write only/],
+    // A process substitution's descriptor number taken by a redirection.
+    ["echo x | tee >(cat) 63<.git/config", /descriptor 63/],
+    // Paths through the shell's process that this process resolves otherwise.
+    ["cat /proc/self/cwd/../docs/env.md", /\/proc path/],
+    ["printf x > /proc/self/task/1/fd/1", /\/proc path/],
+    ["cat /proc/thread-self/root/etc/hostname", /\/proc path/],
+    // A link to a descriptor path names whatever a later line opens there.
+    ["ln -s /dev/stdout docs/out", /later command opens/],
+    ["rm /dev/stdout", /later command opens/],
+    ["grep -r x /dev/stdin", /later command opens/],
+    ["echo x > /dev/tty", /outside/],
+  ])("refuses %j", (command, reason) => {
+    const f = createFixture();
+    expect(reasonOf(unconfined(f).check(exec(command)))).toMatch(reason);
+  });
+
+  it("refuses a descriptor path reached through a link on disk", () => {
+    const f = createFixture();
+    symlinkSync("/dev/stdout", path.join(f.ws, "docs/out"));
+    expect(reasonOf(unconfined(f).check(exec("printf x > docs/out")))).toMatch(/symbolic link on the way/);
+  });
+
+  it("lets the agent's own streams and process substitutions be used", () => {
+    const f = createFixture();
+    f.file("docs/a.txt", "a\n");
+    expectAllowed(unconfined(f), [
+      "echo hi > /dev/stderr",
+      "echo hi | tee /dev/stderr",
+      "echo hi | cat /dev/stdin",
+      "cat /dev/stdin < docs/a.txt",
+      "echo x > docs/b.txt 2>&1 && echo y > /dev/stderr",
+      "echo x > /dev/null 2>&1",
+      "diff <(sort docs/a.txt) <(sort docs/a.txt)",
+      "echo x | tee >(cat) /dev/stderr",
+    ]);
+  });
+});

@@ -5,6 +5,7 @@ import { allow, type Decision, deny } from "../decision.ts";
 import { showPath } from "../paths/path-text.ts";
 import type { Spelling } from "../paths/spellings.ts";
 import { inOwnMount } from "../scan/expand-absolute.ts";
+import { processPathOf, processPathProblem } from "./descriptor-paths.ts";
 import { evaluatePath, type PathVerdict } from "./evaluate-path.ts";
 import type { PolicyContext } from "./policy-context.ts";
 import { MAX_SCANNED_ENTRIES, scanBelow } from "./scan-below.ts";
@@ -109,14 +110,18 @@ function checkOne(check: TargetCheck, p: string, dir: string): Decision | undefi
   const { ctx, target } = check;
   const writes = target.access === "write";
   const absolute = path.resolve(dir, p);
-  // A descriptor's path names what the shell opened (`grep -r x /dev/fd/9/ 9<.` reads the project),
-  // not what this process has: only the plain streams pass, and not as trees.
-  if (check.strict && DESCRIPTOR_PATH.test(absolute) && !(STREAMS.test(absolute) && target.recursive !== true)) {
-    const why =
-      "a descriptor path (/dev/fd, /dev/stdin, /proc/self/fd) names what the shell opened, which the analysis cannot see; name the file directly";
-    return deny({ subject: subjectOf(target, p), why, rule: "bash unresolved target" });
-  }
-  if (STREAMS.test(absolute)) return undefined;
+  if (check.strict && absolute === "/dev/null") return undefined;
+  if (check.strict) {
+    // A descriptor's path names what the shell opened (`grep -r x /dev/fd/9/ 9<.` reads the project,
+    // `printf x 1<.git/config >/dev/stdout` writes a file opened read-only), not what this process has.
+    const met = processPathOf(ctx, path.isAbsolute(p) ? p : `${dir}/${p}`);
+    if (met !== undefined) {
+      const why = processPathProblem(target, met);
+      return why === undefined
+        ? undefined
+        : deny({ subject: subjectOf(target, p), why, rule: "bash unresolved target" });
+    }
+  } else if (STREAMS.test(absolute)) return undefined;
   // `/proc/self/cwd/…` resolves through the shell's own process (its cwd, its fds), not this one's.
   if (check.strict && writes && /^\/proc(\/|$)/.test(absolute)) {
     const why =
@@ -199,9 +204,6 @@ function climbAfterMissing(ctx: PolicyContext, text: string, dir: string): strin
   }
   return undefined;
 }
-
-/** Paths that name the process's own descriptors (what a shell opened for the command). */
-const DESCRIPTOR_PATH = /^\/dev\/(fd|stdin|stdout|stderr)(\/|$)|^\/proc\/(self|thread-self|\d+)\/fd(\/|$)/;
 
 /**
  * Why an `mv` or recursive `cp` destination cannot be checked unconfined: a source that is a
