@@ -700,3 +700,38 @@ describe("bash without a sandbox: round 17 — descriptor paths reopen what the 
     ]);
   });
 });
+
+describe("bash without a sandbox: round 17 — sed scripts read otherwise than the plain grammar", () => {
+  it.each([
+    // sed does not end a regular expression at a `/` inside a bracket expression.
+    ["sed 's/[/]/;/e#/p' docs/env.md"],
+    ["sed -n '/[/]/p;s/a/b/w out' docs/env.md"],
+    ["sed 's/[^]/]/x/e' docs/env.md"],
+    // Other delimiters, address flags, y, comments, and the commands and flags that run or write.
+    ["sed '\\,x,p' docs/env.md"],
+    ["sed 's|x|y|e' docs/env.md"],
+    ["sed 'y/abc/xyz/' docs/env.md"],
+    ["sed 's/x/y/M' docs/env.md"],
+    ["sed 's/x/y/gw /tmp/o' docs/env.md"],
+    ["sed 's/a/b/ # c' docs/env.md"],
+    ["sed -e 's/a/b/' -e '#n' docs/env.md"],
+    ["sed '1r .env' docs/env.md"],
+    ["sed '1R .env' docs/env.md"],
+    ["sed '1W out' docs/env.md"],
+    ["sed 'e id' docs/env.md"],
+  ])("refuses %j", (command) => {
+    const f = createFixture();
+    expect(reasonOf(unconfined(f).check(exec(command)))).toMatch(/sed script/);
+  });
+
+  it("lets plain scripts run, with [ and # where sed reads them as themselves", () => {
+    const f = createFixture();
+    expectAllowed(unconfined(f), [
+      "sed 's/a/[/' docs/env.md",
+      "sed 's/#.*//' docs/env.md",
+      "sed -n '/^#/!p' docs/env.md",
+      "sed 's/\\[x\\]/y/g' docs/env.md",
+      "sed -n '1,3p;$p' docs/env.md",
+    ]);
+  });
+});

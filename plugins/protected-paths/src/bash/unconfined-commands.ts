@@ -186,12 +186,22 @@ const GIT_SUBCOMMANDS = new Set([
 const GIT_RISKY_OPTION =
   /^(--output|--output-directory|-O|--open-files-in-pager|--ext-diff|--textconv|--no-index|-F|--file|-t|--template|--upload-pack|--receive-pack|--gpg-sign|--pathspec-from-file|--exclude-from|--exclude-per-directory|-X)(=|$)|^-[FOtX]./;
 
-const SED_ADDRESS = String.raw`(?:\d+|\$|/(?:[^/\\\n]|\\.)*/)`;
-const SED_COMMAND = String.raw`(?:[pdqn=]|s/(?:[^/\\\n]|\\.)*/(?:[^/\\\n]|\\.)*/[gpiI0-9]*)`;
+/**
+ * A regular expression between `/`s, without a bracket expression: GNU sed does not end one at a
+ * `/` inside `[...]` (`s/[/]/;/e#/p` is `s` of `[/]` by `;` with the `e` flag, then a comment),
+ * and where `[` starts and ends one (`[]/]`, `[[:alpha:]/]`, `[^]/]`) is not worth modelling.
+ */
+const SED_REGEX = String.raw`/(?:[^/\\\n[]|\\.)*/`;
+const SED_ADDRESS = String.raw`(?:\d+|\$|${SED_REGEX})`;
+/** The replacement of `s` and its closing `/`: sed reads `[` there as itself. */
+const SED_REPLACEMENT = String.raw`(?:[^/\\\n]|\\.)*/`;
+const SED_COMMAND = `(?:[pdqn=]|s${SED_REGEX}${SED_REPLACEMENT}[gpiI0-9]*)`;
 const SED_PART = String.raw`\s*(?:${SED_ADDRESS}(?:\s*,\s*${SED_ADDRESS})?)?\s*!?\s*${SED_COMMAND}?\s*`;
 /**
  * A sed script of addresses with p, d, q, n, = and `s/a/b/` (flags g, p, i, a count) only: no `e`,
- * `w`, `r`, no `s///e` or `s///w FILE`, no blocks.
+ * `w`, `r`, no `s///e` or `s///w FILE`, no blocks, no comments, no other delimiters (`\cREc`,
+ * `s|a|b|`), no bracket expression in a regular expression: a strict subset of what sed reads,
+ * which sed reads the same way.
  */
 const PLAIN_SED_SCRIPT = new RegExp(`^${SED_PART}(?:;${SED_PART})*$`);
 
