@@ -735,3 +735,24 @@ describe("bash without a sandbox: round 17 — sed scripts read otherwise than t
     ]);
   });
 });
+
+describe("bash without a sandbox: round 17 — obsolete options that move operands' roles", () => {
+  it.each([
+    // uniq reads `+N` as --skip-chars: the next operand becomes the input, the one after the output.
+    ["uniq +0 +0 .env", /obsolete option/],
+    ["uniq +0 docs/env.md .git/hooks/pre-commit", /obsolete option/],
+    ["uniq -- +0 docs/out.txt", /obsolete option/],
+    ["uniq docs/env.md docs/a.txt docs/b.txt", /at most an input and an output/],
+    // Digit options (obsolete -N forms) are not in the allowlists that have roles to move.
+    ["uniq -1 docs/env.md docs/out.txt", /uniq -1/],
+    ["sort +0 -1 docs/env.md", /sort -1/],
+  ])("refuses %j", (command, reason) => {
+    const f = createFixture();
+    expect(reasonOf(unconfined(f).check(exec(command)))).toMatch(reason);
+  });
+
+  it("lets uniq, tail and sort with plain options run", () => {
+    const f = createFixture();
+    expectAllowed(unconfined(f), ["uniq -c docs/env.md", "uniq -s 1 docs/env.md docs/out.txt", "tail +2 docs/env.md"]);
+  });
+});

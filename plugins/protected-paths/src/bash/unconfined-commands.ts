@@ -1,5 +1,5 @@
 import { findProblem } from "./find-command.ts";
-import { GREP_SPEC, RG_SPEC } from "./option-specs.ts";
+import { GREP_SPEC, RG_SPEC, UNIQ_SPEC } from "./option-specs.ts";
 import { hasFlag, parseArgs } from "./parse-args.ts";
 import { literalWord, type ShellWord } from "./shell-word.ts";
 import type { CommandExtractor } from "./target-spec.ts";
@@ -352,6 +352,22 @@ function sedProblem(args: readonly ShellWord[]): string | undefined {
   return bad ? `the sed script ${bad.raw} may run commands or write files (e, w, r, s///e)` : undefined;
 }
 
+/**
+ * uniq reads `+N` as its obsolete option `--skip-chars=N`, not a file (`uniq +0 in .git/hooks/x`
+ * writes the hook, `uniq +0 +0 .env` prints .env): an operand's role follows from how many come
+ * before it, so a `+` operand, or a third one, is refused.
+ * The other modelled commands with obsolete forms keep every operand's role: `tail +N`, `od FILE
+ * +OFFSET` and `cmp A B SKIP` only read, `sort +POS` needs `-POS` (no digit option is allowed),
+ * `head`/`tail -N` are counts.
+ */
+function uniqProblem(args: readonly ShellWord[]): string | undefined {
+  const { operands } = parseArgs(args, UNIQ_SPEC);
+  const obsolete = operands.find((o) => o.text.startsWith("+"));
+  if (obsolete)
+    return `uniq reads ${obsolete.raw} as its obsolete option --skip-chars, which moves its files' roles; use -s`;
+  return operands.length > 2 ? "uniq takes at most an input and an output file" : undefined;
+}
+
 /** `printf -v NAME` assigns a variable, like `NAME=…`: `printf -v PATH …` changes what runs next. */
 function printfProblem(args: readonly ShellWord[]): string | undefined {
   for (let i = 0; i < args.length; i += 1) {
@@ -409,6 +425,7 @@ export function unconfinedProblem(name: string, args: readonly ShellWord[]): str
   }
   if (!MODELLED.has(name)) return opaque;
   if (name === "sed") return sedProblem(args);
+  if (name === "uniq") return uniqProblem(args);
   if (name === "find") return findProblem(args);
   return undefined;
 }
