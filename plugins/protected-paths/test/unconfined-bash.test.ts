@@ -756,3 +756,57 @@ describe("bash without a sandbox: round 17 — obsolete options that move operan
     expectAllowed(unconfined(f), ["uniq -c docs/env.md", "uniq -s 1 docs/env.md docs/out.txt", "tail +2 docs/env.md"]);
   });
 });
+
+describe("bash without a sandbox: round 17 — links the line makes inside a tree it walks, moves or copies", () => {
+  it.each([
+    // A read of a whole tree that follows a link made on the same line.
+    ["ln -s ../playground docs/c && grep -R x docs", /makes a symbolic link/],
+    ["ln -s ../playground docs/c && diff -rN docs src", /makes a symbolic link/],
+    ["ln -s ../playground docs/c && rg -L x docs", /makes a symbolic link/],
+    ["ln -s ../playground docs/c && cp -rL docs out", /makes a symbolic link/],
+    ["ln -s ../playground docs/c && grep -R x", /makes a symbolic link/],
+    // Wherever the link stands on the line: a loop runs the later command first.
+    ["for i in 1 2; do grep -R x docs; ln -sf ../playground docs/c; done", /makes a symbolic link/],
+    // A link moved or copied into the tree, or a folder the line put a link in.
+    ["ln -s ../playground t/w/l && mv t/w/l docs/ && grep -R x docs", /does not exist before/],
+    // Moving or copying a folder holding a relative link made on the same line: it points elsewhere.
+    ["ln -s ../../outside t/w/l && mv t/w w2 && cat w2/l/notes.txt", /moves or copies "t\/w"/],
+    ["ln -s ../../outside t/w/l && mv t w9", /moves or copies "t"/],
+    ["ln -s ../../outside t/w/l && mv t/w .", /moves or copies "t\/w"/],
+    ["ln -s ../../outside t/w/l && mv -t . t/w", /moves or copies "t\/w"/],
+    ["ln -s ../../outside t/w/l && cp -a t/w w2", /makes a symbolic link|moves or copies/],
+  ])("refuses %j", (command, reason) => {
+    const f = createFixture();
+    f.dir("t/w");
+    expect(reasonOf(unconfined(f).check(exec(command)))).toMatch(reason);
+  });
+
+  it("refuses a search through a folder the line moves or copies a link on disk into", () => {
+    const f = createFixture();
+    symlinkSync(path.join(f.ws, "playground"), path.join(f.ws, "abs"));
+    const policy = unconfined(f);
+    expect(reasonOf(policy.check(exec("mv abs docs/ && grep -R x docs")))).toMatch(/makes a symbolic link/);
+    expect(reasonOf(policy.check(exec("cp -P abs docs/l2 && grep -R x docs")))).toMatch(/makes a symbolic link/);
+    expect(reasonOf(policy.check(exec("cp -a abs docs/l2; mv docs/l2 src/ && rg -L x src")))).toMatch(
+      /makes a symbolic link/,
+    );
+  });
+
+  it("refuses moving a folder holding a relative link on disk into an existing folder", () => {
+    const f = createFixture();
+    f.dir("t/w");
+    symlinkSync("../../outside", path.join(f.ws, "t/w/l"));
+    expect(reasonOf(unconfined(f).check(exec("mv t/w .")))).toMatch(/symbolic link/);
+  });
+
+  it("lets moves and copies of plain files and folders run before a search", () => {
+    const f = createFixture();
+    f.file("docs/a.txt", "a\n");
+    expectAllowed(unconfined(f), [
+      "mv docs/a.txt src/ && grep -r x src",
+      "cp -r docs docs2 && grep -r x docs2",
+      "mkdir -p docs/d && echo hi > docs/d/f && grep -r hi docs",
+      "ln -s docs/a.txt b.txt && grep -r x src",
+    ]);
+  });
+});

@@ -7,6 +7,7 @@ import type { Spelling } from "../paths/spellings.ts";
 import { inOwnMount } from "../scan/expand-absolute.ts";
 import { processPathOf, processPathProblem } from "./descriptor-paths.ts";
 import { evaluatePath, type PathVerdict } from "./evaluate-path.ts";
+import { createdAround, type LineCreation, lineCreations } from "./line-creations.ts";
 import type { PolicyContext } from "./policy-context.ts";
 import { MAX_SCANNED_ENTRIES, scanBelow } from "./scan-below.ts";
 
@@ -32,6 +33,8 @@ interface TargetCheck {
   strict: boolean;
   /** The command line makes symbolic links (`ln -s`): a source it moves may be one of them. */
   makesLinks?: boolean;
+  /** Unconfined: where the line makes links or puts what may hold them (unseen by a scan of the disk). */
+  creations: readonly LineCreation[];
 }
 
 function subjectOf(target: BashTarget, shown: string, pattern?: string): string {
@@ -137,6 +140,10 @@ function checkOne(check: TargetCheck, p: string, dir: string): Decision | undefi
       "only git itself may write inside a .git folder (git reads what is written there, such as the index, as its own state); use git to change it";
     return deny({ subject: subjectOf(target, p), why, rule: "bash write in .git" });
   }
+  // Moved or copied, a relative symbolic link points somewhere new (`ln -s hooks z/l; mv z/l .git/l`),
+  // whether it lands at the destination or inside it (`mv x/w .`).
+  const moved = check.strict && writes ? movedLinkProblem(check, dir) : undefined;
+  if (moved) return deny({ subject: subjectOf(target, p), why: moved, rule: "bash moved link" });
   // Copying into a directory writes entries inside it, not the directory itself.
   if (writes && landsInside(check, p, dir)) return checkInto(check, p, dir);
   if (check.precheck) return precheckOne(check, p, dir);
@@ -147,11 +154,15 @@ function checkOne(check: TargetCheck, p: string, dir: string): Decision | undefi
     through: target.creates === true,
   });
   if (!verdict.ok) return refused(subject, verdict);
-  // Moved or copied, a relative symbolic link points somewhere new (`ln -s hooks z/l; mv z/l .git/l`).
-  const moved = check.strict && writes ? movedLinkProblem(check, dir) : undefined;
-  if (moved) return deny({ subject, why: moved, rule: "bash moved link" });
   check.spellings.push(...verdict.views.spellings);
   const below = target.recursive && (writes || check.strict);
+  // A read of a whole tree may follow a link the line makes inside it (`ln -s ../config src/c &&
+  // grep -R x src`), which the scan of the disk below cannot see yet.
+  const made = below && check.strict && !writes ? createdAround(ctx, { ...check, p, dir }) : undefined;
+  if (made !== undefined) {
+    const why = `the command line makes a symbolic link (or moves or copies what may hold one) at ${showPath(made)}, which a read of the whole tree may follow out of it; run it as its own command`;
+    return deny({ subject, why, rule: "bash recursive target" });
+  }
   return below ? checkBelow(check, subject, verdict.views.reals, dir) : undefined;
 }
 
@@ -218,10 +229,14 @@ function movedLinkProblem(check: TargetCheck, dir: string): string | undefined {
     if (source.unresolved !== undefined || source.glob !== undefined) continue;
     const at = path.resolve(dir, source.text);
     const info = ctx.fs.lstat(at);
-    if (info === undefined) {
-      if (!check.makesLinks) continue;
+    if (info === undefined && check.makesLinks) {
       return `it moves or copies ${showPath(source.text)}, which does not exist before the command runs (a link made there would point elsewhere once moved)`;
     }
+    const made = createdAround(ctx, { ...check, p: source.text, dir });
+    if (made !== undefined) {
+      return `it moves or copies ${showPath(source.text)}, where the command line makes a symbolic link (or moves or copies what may hold one) at ${showPath(made)}, which then may point somewhere else`;
+    }
+    if (info === undefined) continue;
     if (info.isSymbolicLink && !(ctx.fs.readlink(at) ?? "/").startsWith("/")) {
       return `it moves or copies the relative symbolic link ${showPath(source.text)}, which then points somewhere else`;
     }
@@ -301,13 +316,14 @@ export function checkExec(ctx: PolicyContext, options: { mode: BashMode; command
   const cdpath = strict && (process.env.CDPATH ?? "") !== "";
   const analysis = analyzeBash(options.command, { cwd: ctx.cwd, home: ctx.home, unconfined: strict, listDir, cdpath });
   const makesLinks = analysis.some((f) => f.kind === "target" && f.via === "link target");
+  const creations = strict ? lineCreations(ctx, analysis) : [];
   for (const finding of analysis) {
     if (finding.kind === "problem") {
       // In sandbox mode what the analysis cannot follow runs confined; it is not a reason to refuse.
       if (precheck) continue;
       return deny({ subject, why: finding.why, rule: finding.rule });
     }
-    const decision = checkTarget({ ctx, target: finding, spellings, precheck, strict, makesLinks });
+    const decision = checkTarget({ ctx, target: finding, spellings, precheck, strict, makesLinks, creations });
     if (decision) return decision;
   }
   return allow(spellings);
