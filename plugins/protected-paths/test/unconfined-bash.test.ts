@@ -810,3 +810,29 @@ describe("bash without a sandbox: round 17 — links the line makes inside a tre
     ]);
   });
 });
+
+describe("bash without a sandbox: round 17 — a destination the line makes a folder", () => {
+  it.each([
+    // Not a folder when checked, a folder when the copy runs: the source lands inside it.
+    ["mkdir .claude && echo '{}' > settings.json && cp settings.json .claude", /\.claude\/settings\.json/],
+    ["mkdir .vscode && cp docs/env.md tasks.json && cp tasks.json .vscode", /\.vscode\/tasks\.json/],
+    ["mkdir .codex && cp docs/env.md config.toml && mv config.toml .codex", /\.codex\/config\.toml/],
+    ["mkdir -p .claude/x && cp docs/env.md settings.json && mv settings.json .claude", /\.claude\/settings\.json/],
+    ["cp -r docs .claude && cp docs/env.md settings.json && cp settings.json .claude", /\.claude\/settings\.json/],
+    // A link put into a folder the line makes.
+    ["mkdir d && ln -s ../.git/hooks d && printf x > d/hooks/pre-commit", /climbs with \.\. out of/],
+  ])("refuses %j", (command, reason) => {
+    const f = createFixture();
+    expect(reasonOf(unconfined(f).check(exec(command)))).toMatch(reason);
+  });
+
+  it("lets copies and moves to new names run", () => {
+    const f = createFixture();
+    expectAllowed(unconfined(f), [
+      "cp docs/env.md docs/b.txt",
+      "mv docs/env.md docs/c.txt",
+      "mkdir out && cp docs/env.md out && cat out/env.md",
+      "ln -s docs/env.md newlink",
+    ]);
+  });
+});

@@ -31,6 +31,8 @@ export type BashTarget = TargetSpec & {
   cwd: CwdState;
   /** What the line's redirections open, for a descriptor path (`/dev/stdout`) to reopen. */
   descriptors: LineDescriptors;
+  /** Which command of the line it belongs to (a command's redirections count as one of their own). */
+  command: number;
 };
 
 /** Something that keeps the command from being analysed at all. */
@@ -140,6 +142,9 @@ class Analysis {
   /** Every redirection of the line, nested scripts included. */
   readonly redirects: Redirection[] = [];
 
+  /** Counts the commands of the line, for `BashTarget.command`. */
+  #command = 0;
+
   /** Filled once the whole line is known: shared by every target. */
   readonly descriptors = new Map<number, ReadonlySet<Access>>();
 
@@ -203,6 +208,7 @@ class Analysis {
 
   #simple(command: SimpleCommand, depth: number): void {
     this.redirects.push(...command.redirects);
+    this.#command += 1;
     for (const redirect of command.redirects) for (const spec of redirectTargets(redirect)) this.#target(spec, false);
     const words = [...command.words];
     const literal = (w: ShellWord | undefined) => w !== undefined && w.raw === w.text;
@@ -376,6 +382,7 @@ class Analysis {
   #extract(name: string, args: readonly ShellWord[], depth: number, recursive: boolean): void {
     const extract = COMMANDS[name] ?? (this.unconfined ? UNCONFINED_READS[name] : undefined);
     if (!extract) return;
+    this.#command += 1;
     // Unconfined, a glob must keep its role however many names it expands to (`grep .e* f` with
     // `.e` and `.env` there makes `.env` a file read, not the pattern).
     const shifted = this.unconfined ? roleShiftingGlob(name, extract, args) : undefined;
@@ -415,6 +422,7 @@ class Analysis {
       kind: "target",
       cwd: this.tracker.snapshot(),
       descriptors: this.descriptors,
+      command: this.#command,
     });
   }
 

@@ -7,7 +7,14 @@ import type { Spelling } from "../paths/spellings.ts";
 import { inOwnMount } from "../scan/expand-absolute.ts";
 import { processPathOf, processPathProblem } from "./descriptor-paths.ts";
 import { evaluatePath, type PathVerdict } from "./evaluate-path.ts";
-import { createdAround, type LineCreation, lineCreations } from "./line-creations.ts";
+import {
+  createdAround,
+  type LineCreation,
+  type LineWrite,
+  lineCreations,
+  lineWrites,
+  mayBecomeFolder,
+} from "./line-creations.ts";
 import type { PolicyContext } from "./policy-context.ts";
 import { MAX_SCANNED_ENTRIES, scanBelow } from "./scan-below.ts";
 
@@ -35,6 +42,8 @@ interface TargetCheck {
   makesLinks?: boolean;
   /** Unconfined: where the line makes links or puts what may hold them (unseen by a scan of the disk). */
   creations: readonly LineCreation[];
+  /** Unconfined: every place the line writes, by command. */
+  writes: readonly LineWrite[];
 }
 
 function subjectOf(target: BashTarget, shown: string, pattern?: string): string {
@@ -146,6 +155,11 @@ function checkOne(check: TargetCheck, p: string, dir: string): Decision | undefi
   if (moved) return deny({ subject: subjectOf(target, p), why: moved, rule: "bash moved link" });
   // Copying into a directory writes entries inside it, not the directory itself.
   if (writes && landsInside(check, p, dir)) return checkInto(check, p, dir);
+  // Not a folder now, the destination may be one when the command runs (`mkdir .claude && cp
+  // settings.json .claude`, or a folder the line moves there): where the sources would land is
+  // checked too.
+  const landed = writes && target.into !== undefined ? checkInto(check, p, dir) : undefined;
+  if (landed) return landed;
   if (check.precheck) return precheckOne(check, p, dir);
   const subject = p === target.word.text ? subjectOf(target, p) : subjectOf(target, p, target.word.text);
   const verdict = evaluatePath(ctx, target.access, p, {
@@ -267,7 +281,14 @@ function checkTarget(check: TargetCheck): Decision | undefined {
   }
   for (const dir of target.cwd.dirs) {
     // A link put into `ln`'s destination only when that is a folder already.
-    if (target.onlyIfFolder !== undefined && !isFolder(ctx, path.resolve(dir, target.onlyIfFolder))) continue;
+    // Unconfined, also when another command of the line may make it one (`mkdir d && ln -s ../.git/hooks d`).
+    if (
+      target.onlyIfFolder !== undefined &&
+      !isFolder(ctx, path.resolve(dir, target.onlyIfFolder)) &&
+      !(check.strict && mayBecomeFolder(ctx, { writes: check.writes, target, p: target.onlyIfFolder, dir }))
+    ) {
+      continue;
+    }
     // `..` after a folder that does not exist yet: the line may make it a link (`ln -s .. a/b/l`,
     // then `a/b/l/..` is the project), which the kernel follows and a path's text cannot.
     const climb = check.strict ? climbAfterMissing(ctx, word.text, dir) : undefined;
@@ -317,13 +338,14 @@ export function checkExec(ctx: PolicyContext, options: { mode: BashMode; command
   const analysis = analyzeBash(options.command, { cwd: ctx.cwd, home: ctx.home, unconfined: strict, listDir, cdpath });
   const makesLinks = analysis.some((f) => f.kind === "target" && f.via === "link target");
   const creations = strict ? lineCreations(ctx, analysis) : [];
+  const writes = strict ? lineWrites(ctx, analysis) : [];
   for (const finding of analysis) {
     if (finding.kind === "problem") {
       // In sandbox mode what the analysis cannot follow runs confined; it is not a reason to refuse.
       if (precheck) continue;
       return deny({ subject, why: finding.why, rule: finding.rule });
     }
-    const decision = checkTarget({ ctx, target: finding, spellings, precheck, strict, makesLinks, creations });
+    const decision = checkTarget({ ctx, target: finding, spellings, precheck, strict, makesLinks, creations, writes });
     if (decision) return decision;
   }
   return allow(spellings);

@@ -131,3 +131,33 @@ export function createdAround(
   }
   return undefined;
 }
+
+/** Where the line writes anything, by command: what may make a folder that does not exist yet. */
+export interface LineWrite {
+  paths: readonly string[];
+  command: number;
+}
+
+/** Every place the line writes (for an `ln`/`cp`/`mv` destination: also inside it). */
+export function lineWrites(ctx: PolicyContext, findings: readonly BashFinding[]): LineWrite[] {
+  return findings
+    .filter((f): f is BashTarget => f.kind === "target" && f.access === "write" && f.via !== "link target")
+    .map((target) => ({
+      paths: target.cwd.dirs.flatMap((dir) => placesOf(ctx, literalPart(target.word), dir)),
+      command: target.command,
+    }));
+}
+
+/**
+ * Whether another command of the line may make `p` (in `dir`) a folder: it writes at or below it
+ * (`mkdir .claude`, `mkdir -p d/e`, `mv x d`, `ln -s dir d`).
+ */
+export function mayBecomeFolder(
+  ctx: PolicyContext,
+  options: { writes: readonly LineWrite[]; target: BashTarget; p: string; dir: string },
+): boolean {
+  const places = placesOf(ctx, options.p, options.dir);
+  return options.writes.some(
+    (w) => w.command !== options.target.command && w.paths.some((c) => places.some((p) => within(c, p))),
+  );
+}
