@@ -9,6 +9,7 @@ import { processPathOf, processPathProblem } from "./descriptor-paths.ts";
 import { evaluatePath, type PathVerdict } from "./evaluate-path.ts";
 import {
   createdAround,
+  isFolder,
   type LineCreation,
   type LineWrite,
   lineCreations,
@@ -92,8 +93,7 @@ function landsInside(check: TargetCheck, destination: string, dir: string): bool
   const { ctx, target } = check;
   if (!target.into) return false;
   if (target.into.forced || destination.endsWith("/")) return true;
-  const real = ctx.fs.realpath(path.resolve(dir, destination));
-  return real !== undefined && ctx.fs.lstat(real)?.isDirectory === true;
+  return isFolder(ctx, path.resolve(dir, destination));
 }
 
 /** cp/mv/ln/install into a directory: each source lands there under its basename. */
@@ -205,12 +205,6 @@ function insideGitFolder(ctx: PolicyContext, absolute: string): boolean {
   if (named(absolute)) return true;
   const parent = ctx.fs.realpath(path.dirname(absolute));
   return parent !== undefined && named(path.join(parent, path.basename(absolute)));
-}
-
-/** Whether `p` is a folder, or a link that leads to one (`ln` puts a new link inside either). */
-function isFolder(ctx: PolicyContext, p: string): boolean {
-  const real = ctx.fs.realpath(p);
-  return real !== undefined && ctx.fs.lstat(real)?.isDirectory === true;
 }
 
 /**

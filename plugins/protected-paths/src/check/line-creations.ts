@@ -13,7 +13,7 @@ export interface LineCreation {
 }
 
 /** `inner` is `outer` or lies below it. */
-export function within(inner: string, outer: string): boolean {
+function within(inner: string, outer: string): boolean {
   const rel = path.relative(outer, inner);
   return rel === "" || (!rel.startsWith("..") && !path.isAbsolute(rel));
 }
@@ -44,8 +44,8 @@ function placesOf(ctx: PolicyContext, text: string, dir: string): string[] {
   return [absolute, resolvedLike(ctx, absolute)];
 }
 
-/** Whether `p` is a folder, or a link that leads to one. */
-function isFolder(ctx: PolicyContext, p: string): boolean {
+/** Whether `p` is a folder, or a link that leads to one (`ln` and `cp` put entries inside either). */
+export function isFolder(ctx: PolicyContext, p: string): boolean {
   const real = ctx.fs.realpath(p);
   return real !== undefined && ctx.fs.lstat(real)?.isDirectory === true;
 }
