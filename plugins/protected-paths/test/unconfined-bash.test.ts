@@ -645,3 +645,194 @@ describe("bash without a sandbox: round 16", () => {
     expectAllowed(policy, ["ln docs/env.md docs/hard.md", "chown -R root docs", 'find docs -name "*.md"']);
   });
 });
+
+describe("bash without a sandbox: round 17 — descriptor paths reopen what the line opened", () => {
+  it.each([
+    // A descriptor the line opened read-only, reopened for writing through its path.
+    ["printf '[core]\\n\\tfsmonitor = x\\n' 3<.git/config >/dev/fd/3", /descriptor 3/],
+    ["printf x 1<.gatehouse/settings.json >/dev/stdout", /opens descriptor 1 on a file/],
+    ["tee /dev/fd/3 3<.git/config", /descriptor 3/],
+    ["cp docs/env.md /dev/fd/3 3<.git/config", /descriptor 3/],
+    ["dd of=/dev/fd/3 3<.git/config", /descriptor 3/],
+    ["printf x 3<.git/config >/proc/self/fd/3", /descriptor 3/],
+    ["printf x 2<.envrc 2>/dev/stderr", /opens descriptor 2 on a file/],
+    ["printf x >/dev/stderr 2<.envrc", /opens descriptor 2 on a file for read only/],
+    ["{ printf x >/dev/stdout; } 1<.envrc", /descriptor 1/],
+    ["exec 1<.envrc; printf x > /dev/stdout", /descriptor 1/],
+    ["printf x 3<.envrc 1>&3 >/dev/stdout", /descriptor 1/],
+    ["cd /dev && printf x > stdout 1<../.envrc", /descriptor 1/],
+    // Written-only descriptors reopened for reading.
+    ["cat /dev/stdin 0>>docs/env.md", /opens descriptor 0 on a file for write only/],
+    // A process substitution's descriptor number taken by a redirection.
+    ["echo x | tee >(cat) 63<.git/config", /descriptor 63/],
+    // Paths through the shell's process that this process resolves otherwise.
+    ["cat /proc/self/cwd/../docs/env.md", /\/proc path/],
+    ["printf x > /proc/self/task/1/fd/1", /\/proc path/],
+    ["cat /proc/thread-self/root/etc/hostname", /\/proc path/],
+    // A link to a descriptor path names whatever a later line opens there.
+    ["ln -s /dev/stdout docs/out", /later command opens/],
+    ["rm /dev/stdout", /later command opens/],
+    ["grep -r x /dev/stdin", /later command opens/],
+    ["echo x > /dev/tty", /outside/],
+  ])("refuses %j", (command, reason) => {
+    const f = createFixture();
+    expect(reasonOf(unconfined(f).check(exec(command)))).toMatch(reason);
+  });
+
+  it("refuses a descriptor path reached through a link on disk", () => {
+    const f = createFixture();
+    symlinkSync("/dev/stdout", path.join(f.ws, "docs/out"));
+    expect(reasonOf(unconfined(f).check(exec("printf x > docs/out")))).toMatch(/symbolic link on the way/);
+  });
+
+  it("lets the agent's own streams and process substitutions be used", () => {
+    const f = createFixture();
+    f.file("docs/a.txt", "a\n");
+    expectAllowed(unconfined(f), [
+      "echo hi > /dev/stderr",
+      "echo hi | tee /dev/stderr",
+      "echo hi | cat /dev/stdin",
+      "cat /dev/stdin < docs/a.txt",
+      "echo x > docs/b.txt 2>&1 && echo y > /dev/stderr",
+      "echo x > /dev/null 2>&1",
+      "diff <(sort docs/a.txt) <(sort docs/a.txt)",
+      "echo x | tee >(cat) /dev/stderr",
+    ]);
+  });
+});
+
+describe("bash without a sandbox: round 17 — sed scripts read otherwise than the plain grammar", () => {
+  it.each([
+    // sed does not end a regular expression at a `/` inside a bracket expression.
+    ["sed 's/[/]/;/e#/p' docs/env.md"],
+    ["sed -n '/[/]/p;s/a/b/w out' docs/env.md"],
+    ["sed 's/[^]/]/x/e' docs/env.md"],
+    // Other delimiters, address flags, y, comments, and the commands and flags that run or write.
+    ["sed '\\,x,p' docs/env.md"],
+    ["sed 's|x|y|e' docs/env.md"],
+    ["sed 'y/abc/xyz/' docs/env.md"],
+    ["sed 's/x/y/M' docs/env.md"],
+    ["sed 's/x/y/gw /tmp/o' docs/env.md"],
+    ["sed 's/a/b/ # c' docs/env.md"],
+    ["sed -e 's/a/b/' -e '#n' docs/env.md"],
+    ["sed '1r .env' docs/env.md"],
+    ["sed '1R .env' docs/env.md"],
+    ["sed '1W out' docs/env.md"],
+    ["sed 'e id' docs/env.md"],
+  ])("refuses %j", (command) => {
+    const f = createFixture();
+    expect(reasonOf(unconfined(f).check(exec(command)))).toMatch(/sed script/);
+  });
+
+  it("lets plain scripts run, with [ and # where sed reads them as themselves", () => {
+    const f = createFixture();
+    expectAllowed(unconfined(f), [
+      "sed 's/a/[/' docs/env.md",
+      "sed 's/#.*//' docs/env.md",
+      "sed -n '/^#/!p' docs/env.md",
+      "sed 's/\\[x\\]/y/g' docs/env.md",
+      "sed -n '1,3p;$p' docs/env.md",
+    ]);
+  });
+});
+
+describe("bash without a sandbox: round 17 — obsolete options that move operands' roles", () => {
+  it.each([
+    // uniq reads `+N` as --skip-chars: the next operand becomes the input, the one after the output.
+    ["uniq +0 +0 .env", /obsolete option/],
+    ["uniq +0 docs/env.md .git/hooks/pre-commit", /obsolete option/],
+    ["uniq -- +0 docs/out.txt", /obsolete option/],
+    ["uniq docs/env.md docs/a.txt docs/b.txt", /at most an input and an output/],
+    // Digit options (obsolete -N forms) are not in the allowlists that have roles to move.
+    ["uniq -1 docs/env.md docs/out.txt", /uniq -1/],
+    ["sort +0 -1 docs/env.md", /sort -1/],
+  ])("refuses %j", (command, reason) => {
+    const f = createFixture();
+    expect(reasonOf(unconfined(f).check(exec(command)))).toMatch(reason);
+  });
+
+  it("lets uniq, tail and sort with plain options run", () => {
+    const f = createFixture();
+    expectAllowed(unconfined(f), ["uniq -c docs/env.md", "uniq -s 1 docs/env.md docs/out.txt", "tail +2 docs/env.md"]);
+  });
+});
+
+describe("bash without a sandbox: round 17 — links the line makes inside a tree it walks, moves or copies", () => {
+  it.each([
+    // A read of a whole tree that follows a link made on the same line.
+    ["ln -s ../playground docs/c && grep -R x docs", /makes a symbolic link/],
+    ["ln -s ../playground docs/c && diff -rN docs src", /makes a symbolic link/],
+    ["ln -s ../playground docs/c && rg -L x docs", /makes a symbolic link/],
+    ["ln -s ../playground docs/c && cp -rL docs out", /makes a symbolic link/],
+    ["ln -s ../playground docs/c && grep -R x", /makes a symbolic link/],
+    // Wherever the link stands on the line: a loop runs the later command first.
+    ["for i in 1 2; do grep -R x docs; ln -sf ../playground docs/c; done", /makes a symbolic link/],
+    // A link moved or copied into the tree, or a folder the line put a link in.
+    ["ln -s ../playground t/w/l && mv t/w/l docs/ && grep -R x docs", /does not exist before/],
+    // Moving or copying a folder holding a relative link made on the same line: it points elsewhere.
+    ["ln -s ../../outside t/w/l && mv t/w w2 && cat w2/l/notes.txt", /moves or copies "t\/w"/],
+    ["ln -s ../../outside t/w/l && mv t w9", /moves or copies "t"/],
+    ["ln -s ../../outside t/w/l && mv t/w .", /moves or copies "t\/w"/],
+    ["ln -s ../../outside t/w/l && mv -t . t/w", /moves or copies "t\/w"/],
+    ["ln -s ../../outside t/w/l && cp -a t/w w2", /makes a symbolic link|moves or copies/],
+  ])("refuses %j", (command, reason) => {
+    const f = createFixture();
+    f.dir("t/w");
+    expect(reasonOf(unconfined(f).check(exec(command)))).toMatch(reason);
+  });
+
+  it("refuses a search through a folder the line moves or copies a link on disk into", () => {
+    const f = createFixture();
+    symlinkSync(path.join(f.ws, "playground"), path.join(f.ws, "abs"));
+    const policy = unconfined(f);
+    expect(reasonOf(policy.check(exec("mv abs docs/ && grep -R x docs")))).toMatch(/makes a symbolic link/);
+    expect(reasonOf(policy.check(exec("cp -P abs docs/l2 && grep -R x docs")))).toMatch(/makes a symbolic link/);
+    expect(reasonOf(policy.check(exec("cp -a abs docs/l2; mv docs/l2 src/ && rg -L x src")))).toMatch(
+      /makes a symbolic link/,
+    );
+  });
+
+  it("refuses moving a folder holding a relative link on disk into an existing folder", () => {
+    const f = createFixture();
+    f.dir("t/w");
+    symlinkSync("../../outside", path.join(f.ws, "t/w/l"));
+    expect(reasonOf(unconfined(f).check(exec("mv t/w .")))).toMatch(/symbolic link/);
+  });
+
+  it("lets moves and copies of plain files and folders run before a search", () => {
+    const f = createFixture();
+    f.file("docs/a.txt", "a\n");
+    expectAllowed(unconfined(f), [
+      "mv docs/a.txt src/ && grep -r x src",
+      "cp -r docs docs2 && grep -r x docs2",
+      "mkdir -p docs/d && echo hi > docs/d/f && grep -r hi docs",
+      "ln -s docs/a.txt b.txt && grep -r x src",
+    ]);
+  });
+});
+
+describe("bash without a sandbox: round 17 — a destination the line makes a folder", () => {
+  it.each([
+    // Not a folder when checked, a folder when the copy runs: the source lands inside it.
+    ["mkdir .claude && echo '{}' > settings.json && cp settings.json .claude", /\.claude\/settings\.json/],
+    ["mkdir .vscode && cp docs/env.md tasks.json && cp tasks.json .vscode", /\.vscode\/tasks\.json/],
+    ["mkdir .codex && cp docs/env.md config.toml && mv config.toml .codex", /\.codex\/config\.toml/],
+    ["mkdir -p .claude/x && cp docs/env.md settings.json && mv settings.json .claude", /\.claude\/settings\.json/],
+    ["cp -r docs .claude && cp docs/env.md settings.json && cp settings.json .claude", /\.claude\/settings\.json/],
+    // A link put into a folder the line makes.
+    ["mkdir d && ln -s ../.git/hooks d && printf x > d/hooks/pre-commit", /climbs with \.\. out of/],
+  ])("refuses %j", (command, reason) => {
+    const f = createFixture();
+    expect(reasonOf(unconfined(f).check(exec(command)))).toMatch(reason);
+  });
+
+  it("lets copies and moves to new names run", () => {
+    const f = createFixture();
+    expectAllowed(unconfined(f), [
+      "cp docs/env.md docs/b.txt",
+      "mv docs/env.md docs/c.txt",
+      "mkdir out && cp docs/env.md out && cat out/env.md",
+      "ln -s docs/env.md newlink",
+    ]);
+  });
+});

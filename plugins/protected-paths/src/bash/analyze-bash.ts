@@ -6,10 +6,11 @@ import { type CwdState, CwdTracker } from "./cwd-tracker.ts";
 import { findEffects } from "./find-command.ts";
 import { roleShiftingGlob } from "./glob-roles.ts";
 import { perlEffects, sedEffects } from "./in-place-editors.ts";
+import { type Access, type LineDescriptors, lineDescriptors } from "./line-descriptors.ts";
 import { parseArgs } from "./parse-args.ts";
 import { READ_COMMANDS } from "./read-commands.ts";
 import type { ShellToken, ShellWord } from "./shell-word.ts";
-import { redirectTargets, type SimpleCommand, splitCommands } from "./simple-commands.ts";
+import { type Redirection, redirectTargets, type SimpleCommand, splitCommands } from "./simple-commands.ts";
 import type { CommandExtractor, TargetSpec } from "./target-spec.ts";
 import { tokenizeShell } from "./tokenize.ts";
 import {
@@ -25,7 +26,14 @@ import { SHELLS, shellScript, WRAPPERS } from "./wrappers.ts";
 import { WRITE_COMMANDS } from "./write-commands.ts";
 
 /** A path the command touches, with the directories it may be relative to. */
-export type BashTarget = TargetSpec & { kind: "target"; cwd: CwdState };
+export type BashTarget = TargetSpec & {
+  kind: "target";
+  cwd: CwdState;
+  /** What the line's redirections open, for a descriptor path (`/dev/stdout`) to reopen. */
+  descriptors: LineDescriptors;
+  /** Which command of the line it belongs to (a command's redirections count as one of their own). */
+  command: number;
+};
 
 /** Something that keeps the command from being analysed at all. */
 export interface BashProblem {
@@ -131,6 +139,15 @@ class Analysis {
   /** Globs that may expand to an option (`?v` with a file named `-v`), checked once the line is known. */
   readonly optionGlobs: ShellWord[] = [];
 
+  /** Every redirection of the line, nested scripts included. */
+  readonly redirects: Redirection[] = [];
+
+  /** Counts the commands of the line, for `BashTarget.command`. */
+  #command = 0;
+
+  /** Filled once the whole line is known: shared by every target. */
+  readonly descriptors = new Map<number, ReadonlySet<Access>>();
+
   constructor(
     cwd: string,
     readonly home: string,
@@ -190,6 +207,8 @@ class Analysis {
   }
 
   #simple(command: SimpleCommand, depth: number): void {
+    this.redirects.push(...command.redirects);
+    this.#command += 1;
     for (const redirect of command.redirects) for (const spec of redirectTargets(redirect)) this.#target(spec, false);
     const words = [...command.words];
     const literal = (w: ShellWord | undefined) => w !== undefined && w.raw === w.text;
@@ -363,6 +382,7 @@ class Analysis {
   #extract(name: string, args: readonly ShellWord[], depth: number, recursive: boolean): void {
     const extract = COMMANDS[name] ?? (this.unconfined ? UNCONFINED_READS[name] : undefined);
     if (!extract) return;
+    this.#command += 1;
     // Unconfined, a glob must keep its role however many names it expands to (`grep .e* f` with
     // `.e` and `.env` there makes `.env` a file read, not the pattern).
     const shifted = this.unconfined ? roleShiftingGlob(name, extract, args) : undefined;
@@ -401,6 +421,8 @@ class Analysis {
       recursive: spec.recursive === true || inherited,
       kind: "target",
       cwd: this.tracker.snapshot(),
+      descriptors: this.descriptors,
+      command: this.#command,
     });
   }
 
@@ -444,6 +466,7 @@ export function analyzeBash(
     options.cdpath === true,
   );
   analysis.source(command, 0);
+  for (const [fd, accesses] of lineDescriptors(analysis.redirects)) analysis.descriptors.set(fd, accesses);
   const glob = analysis.optionGlobs[0];
   if (glob && analysis.findings.some(mayCreateDashName)) {
     analysis.findings.push({

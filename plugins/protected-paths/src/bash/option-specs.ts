@@ -74,3 +74,6 @@ export const RG_SPEC: ArgSpec = {
   long: ["regexp", "file", "glob", "type", "max-count", "context"],
   flags: ["hidden", "unrestricted"],
 };
+
+/** uniq's options that take a value. */
+export const UNIQ_SPEC: ArgSpec = { short: "fsw", long: ["skip-fields", "skip-chars", "check-chars"] };

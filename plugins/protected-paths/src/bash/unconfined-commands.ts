@@ -1,5 +1,5 @@
 import { findProblem } from "./find-command.ts";
-import { GREP_SPEC, RG_SPEC } from "./option-specs.ts";
+import { GREP_SPEC, RG_SPEC, UNIQ_SPEC } from "./option-specs.ts";
 import { hasFlag, parseArgs } from "./parse-args.ts";
 import { literalWord, type ShellWord } from "./shell-word.ts";
 import type { CommandExtractor } from "./target-spec.ts";
@@ -186,12 +186,22 @@ const GIT_SUBCOMMANDS = new Set([
 const GIT_RISKY_OPTION =
   /^(--output|--output-directory|-O|--open-files-in-pager|--ext-diff|--textconv|--no-index|-F|--file|-t|--template|--upload-pack|--receive-pack|--gpg-sign|--pathspec-from-file|--exclude-from|--exclude-per-directory|-X)(=|$)|^-[FOtX]./;
 
-const SED_ADDRESS = String.raw`(?:\d+|\$|/(?:[^/\\\n]|\\.)*/)`;
-const SED_COMMAND = String.raw`(?:[pdqn=]|s/(?:[^/\\\n]|\\.)*/(?:[^/\\\n]|\\.)*/[gpiI0-9]*)`;
+/**
+ * A regular expression between `/`s, without a bracket expression: GNU sed does not end one at a
+ * `/` inside `[...]` (`s/[/]/;/e#/p` is `s` of `[/]` by `;` with the `e` flag, then a comment),
+ * and where `[` starts and ends one (`[]/]`, `[[:alpha:]/]`, `[^]/]`) is not worth modelling.
+ */
+const SED_REGEX = String.raw`/(?:[^/\\\n[]|\\.)*/`;
+const SED_ADDRESS = String.raw`(?:\d+|\$|${SED_REGEX})`;
+/** The replacement of `s` and its closing `/`: sed reads `[` there as itself. */
+const SED_REPLACEMENT = String.raw`(?:[^/\\\n]|\\.)*/`;
+const SED_COMMAND = `(?:[pdqn=]|s${SED_REGEX}${SED_REPLACEMENT}[gpiI0-9]*)`;
 const SED_PART = String.raw`\s*(?:${SED_ADDRESS}(?:\s*,\s*${SED_ADDRESS})?)?\s*!?\s*${SED_COMMAND}?\s*`;
 /**
  * A sed script of addresses with p, d, q, n, = and `s/a/b/` (flags g, p, i, a count) only: no `e`,
- * `w`, `r`, no `s///e` or `s///w FILE`, no blocks.
+ * `w`, `r`, no `s///e` or `s///w FILE`, no blocks, no comments, no other delimiters (`\cREc`,
+ * `s|a|b|`), no bracket expression in a regular expression: a strict subset of what sed reads,
+ * which sed reads the same way.
  */
 const PLAIN_SED_SCRIPT = new RegExp(`^${SED_PART}(?:;${SED_PART})*$`);
 
@@ -342,6 +352,22 @@ function sedProblem(args: readonly ShellWord[]): string | undefined {
   return bad ? `the sed script ${bad.raw} may run commands or write files (e, w, r, s///e)` : undefined;
 }
 
+/**
+ * uniq reads `+N` as its obsolete option `--skip-chars=N`, not a file (`uniq +0 in .git/hooks/x`
+ * writes the hook, `uniq +0 +0 .env` prints .env): an operand's role follows from how many come
+ * before it, so a `+` operand, or a third one, is refused.
+ * The other modelled commands with obsolete forms keep every operand's role: `tail +N`, `od FILE
+ * +OFFSET` and `cmp A B SKIP` only read, `sort +POS` needs `-POS` (no digit option is allowed),
+ * `head`/`tail -N` are counts.
+ */
+function uniqProblem(args: readonly ShellWord[]): string | undefined {
+  const { operands } = parseArgs(args, UNIQ_SPEC);
+  const obsolete = operands.find((o) => o.text.startsWith("+"));
+  if (obsolete)
+    return `uniq reads ${obsolete.raw} as its obsolete option --skip-chars, which moves its files' roles; use -s`;
+  return operands.length > 2 ? "uniq takes at most an input and an output file" : undefined;
+}
+
 /** `printf -v NAME` assigns a variable, like `NAME=…`: `printf -v PATH …` changes what runs next. */
 function printfProblem(args: readonly ShellWord[]): string | undefined {
   for (let i = 0; i < args.length; i += 1) {
@@ -399,6 +425,7 @@ export function unconfinedProblem(name: string, args: readonly ShellWord[]): str
   }
   if (!MODELLED.has(name)) return opaque;
   if (name === "sed") return sedProblem(args);
+  if (name === "uniq") return uniqProblem(args);
   if (name === "find") return findProblem(args);
   return undefined;
 }

@@ -1,5 +1,5 @@
 import path from "node:path";
-import { SORT_SPEC } from "./option-specs.ts";
+import { SORT_SPEC, UNIQ_SPEC } from "./option-specs.ts";
 import { type ArgSpec, hasFlag, optionValue, parseArgs } from "./parse-args.ts";
 import { literalWord, partOf, type ShellWord } from "./shell-word.ts";
 import { type CommandEffects, type CommandExtractor, type TargetSpec, targetsOf } from "./target-spec.ts";
@@ -110,7 +110,7 @@ function sort(args: readonly ShellWord[]): CommandEffects {
 }
 
 function uniq(args: readonly ShellWord[]): CommandEffects {
-  const parsed = parseArgs(args, { short: "fsw", long: ["skip-fields", "skip-chars", "check-chars"] });
+  const parsed = parseArgs(args, UNIQ_SPEC);
   const [input, output] = parsed.operands;
   return {
     targets: [

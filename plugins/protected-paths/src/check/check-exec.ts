@@ -5,7 +5,17 @@ import { allow, type Decision, deny } from "../decision.ts";
 import { showPath } from "../paths/path-text.ts";
 import type { Spelling } from "../paths/spellings.ts";
 import { inOwnMount } from "../scan/expand-absolute.ts";
+import { processPathOf, processPathProblem } from "./descriptor-paths.ts";
 import { evaluatePath, type PathVerdict } from "./evaluate-path.ts";
+import {
+  createdAround,
+  isFolder,
+  type LineCreation,
+  type LineWrite,
+  lineCreations,
+  lineWrites,
+  mayBecomeFolder,
+} from "./line-creations.ts";
 import type { PolicyContext } from "./policy-context.ts";
 import { MAX_SCANNED_ENTRIES, scanBelow } from "./scan-below.ts";
 
@@ -31,6 +41,10 @@ interface TargetCheck {
   strict: boolean;
   /** The command line makes symbolic links (`ln -s`): a source it moves may be one of them. */
   makesLinks?: boolean;
+  /** Unconfined: where the line makes links or puts what may hold them (unseen by a scan of the disk). */
+  creations: readonly LineCreation[];
+  /** Unconfined: every place the line writes, by command. */
+  writes: readonly LineWrite[];
 }
 
 function subjectOf(target: BashTarget, shown: string, pattern?: string): string {
@@ -79,8 +93,7 @@ function landsInside(check: TargetCheck, destination: string, dir: string): bool
   const { ctx, target } = check;
   if (!target.into) return false;
   if (target.into.forced || destination.endsWith("/")) return true;
-  const real = ctx.fs.realpath(path.resolve(dir, destination));
-  return real !== undefined && ctx.fs.lstat(real)?.isDirectory === true;
+  return isFolder(ctx, path.resolve(dir, destination));
 }
 
 /** cp/mv/ln/install into a directory: each source lands there under its basename. */
@@ -109,14 +122,18 @@ function checkOne(check: TargetCheck, p: string, dir: string): Decision | undefi
   const { ctx, target } = check;
   const writes = target.access === "write";
   const absolute = path.resolve(dir, p);
-  // A descriptor's path names what the shell opened (`grep -r x /dev/fd/9/ 9<.` reads the project),
-  // not what this process has: only the plain streams pass, and not as trees.
-  if (check.strict && DESCRIPTOR_PATH.test(absolute) && !(STREAMS.test(absolute) && target.recursive !== true)) {
-    const why =
-      "a descriptor path (/dev/fd, /dev/stdin, /proc/self/fd) names what the shell opened, which the analysis cannot see; name the file directly";
-    return deny({ subject: subjectOf(target, p), why, rule: "bash unresolved target" });
-  }
-  if (STREAMS.test(absolute)) return undefined;
+  if (check.strict && absolute === "/dev/null") return undefined;
+  if (check.strict) {
+    // A descriptor's path names what the shell opened (`grep -r x /dev/fd/9/ 9<.` reads the project,
+    // `printf x 1<.git/config >/dev/stdout` writes a file opened read-only), not what this process has.
+    const met = processPathOf(ctx, path.isAbsolute(p) ? p : `${dir}/${p}`);
+    if (met !== undefined) {
+      const why = processPathProblem(target, met);
+      return why === undefined
+        ? undefined
+        : deny({ subject: subjectOf(target, p), why, rule: "bash unresolved target" });
+    }
+  } else if (STREAMS.test(absolute)) return undefined;
   // `/proc/self/cwd/…` resolves through the shell's own process (its cwd, its fds), not this one's.
   if (check.strict && writes && /^\/proc(\/|$)/.test(absolute)) {
     const why =
@@ -132,8 +149,17 @@ function checkOne(check: TargetCheck, p: string, dir: string): Decision | undefi
       "only git itself may write inside a .git folder (git reads what is written there, such as the index, as its own state); use git to change it";
     return deny({ subject: subjectOf(target, p), why, rule: "bash write in .git" });
   }
+  // Moved or copied, a relative symbolic link points somewhere new (`ln -s hooks z/l; mv z/l .git/l`),
+  // whether it lands at the destination or inside it (`mv x/w .`).
+  const moved = check.strict && writes ? movedLinkProblem(check, dir) : undefined;
+  if (moved) return deny({ subject: subjectOf(target, p), why: moved, rule: "bash moved link" });
   // Copying into a directory writes entries inside it, not the directory itself.
   if (writes && landsInside(check, p, dir)) return checkInto(check, p, dir);
+  // Not a folder now, the destination may be one when the command runs (`mkdir .claude && cp
+  // settings.json .claude`, or a folder the line moves there): where the sources would land is
+  // checked too.
+  const landed = writes && target.into !== undefined ? checkInto(check, p, dir) : undefined;
+  if (landed) return landed;
   if (check.precheck) return precheckOne(check, p, dir);
   const subject = p === target.word.text ? subjectOf(target, p) : subjectOf(target, p, target.word.text);
   const verdict = evaluatePath(ctx, target.access, p, {
@@ -142,11 +168,15 @@ function checkOne(check: TargetCheck, p: string, dir: string): Decision | undefi
     through: target.creates === true,
   });
   if (!verdict.ok) return refused(subject, verdict);
-  // Moved or copied, a relative symbolic link points somewhere new (`ln -s hooks z/l; mv z/l .git/l`).
-  const moved = check.strict && writes ? movedLinkProblem(check, dir) : undefined;
-  if (moved) return deny({ subject, why: moved, rule: "bash moved link" });
   check.spellings.push(...verdict.views.spellings);
   const below = target.recursive && (writes || check.strict);
+  // A read of a whole tree may follow a link the line makes inside it (`ln -s ../config src/c &&
+  // grep -R x src`), which the scan of the disk below cannot see yet.
+  const made = below && check.strict && !writes ? createdAround(ctx, { ...check, p, dir }) : undefined;
+  if (made !== undefined) {
+    const why = `the command line makes a symbolic link (or moves or copies what may hold one) at ${showPath(made)}, which a read of the whole tree may follow out of it; run it as its own command`;
+    return deny({ subject, why, rule: "bash recursive target" });
+  }
   return below ? checkBelow(check, subject, verdict.views.reals, dir) : undefined;
 }
 
@@ -177,12 +207,6 @@ function insideGitFolder(ctx: PolicyContext, absolute: string): boolean {
   return parent !== undefined && named(path.join(parent, path.basename(absolute)));
 }
 
-/** Whether `p` is a folder, or a link that leads to one (`ln` puts a new link inside either). */
-function isFolder(ctx: PolicyContext, p: string): boolean {
-  const real = ctx.fs.realpath(p);
-  return real !== undefined && ctx.fs.lstat(real)?.isDirectory === true;
-}
-
 /**
  * The first folder of `text` (relative to `dir`) that a `..` climbs out of while it does not exist
  * now, or `undefined`: what the `..` then means depends on what the command makes there.
@@ -200,9 +224,6 @@ function climbAfterMissing(ctx: PolicyContext, text: string, dir: string): strin
   return undefined;
 }
 
-/** Paths that name the process's own descriptors (what a shell opened for the command). */
-const DESCRIPTOR_PATH = /^\/dev\/(fd|stdin|stdout|stderr)(\/|$)|^\/proc\/(self|thread-self|\d+)\/fd(\/|$)/;
-
 /**
  * Why an `mv` or recursive `cp` destination cannot be checked unconfined: a source that is a
  * relative symbolic link, a tree holding one, or a source that does not exist before the command
@@ -216,10 +237,14 @@ function movedLinkProblem(check: TargetCheck, dir: string): string | undefined {
     if (source.unresolved !== undefined || source.glob !== undefined) continue;
     const at = path.resolve(dir, source.text);
     const info = ctx.fs.lstat(at);
-    if (info === undefined) {
-      if (!check.makesLinks) continue;
+    if (info === undefined && check.makesLinks) {
       return `it moves or copies ${showPath(source.text)}, which does not exist before the command runs (a link made there would point elsewhere once moved)`;
     }
+    const made = createdAround(ctx, { ...check, p: source.text, dir });
+    if (made !== undefined) {
+      return `it moves or copies ${showPath(source.text)}, where the command line makes a symbolic link (or moves or copies what may hold one) at ${showPath(made)}, which then may point somewhere else`;
+    }
+    if (info === undefined) continue;
     if (info.isSymbolicLink && !(ctx.fs.readlink(at) ?? "/").startsWith("/")) {
       return `it moves or copies the relative symbolic link ${showPath(source.text)}, which then points somewhere else`;
     }
@@ -250,7 +275,14 @@ function checkTarget(check: TargetCheck): Decision | undefined {
   }
   for (const dir of target.cwd.dirs) {
     // A link put into `ln`'s destination only when that is a folder already.
-    if (target.onlyIfFolder !== undefined && !isFolder(ctx, path.resolve(dir, target.onlyIfFolder))) continue;
+    // Unconfined, also when another command of the line may make it one (`mkdir d && ln -s ../.git/hooks d`).
+    if (
+      target.onlyIfFolder !== undefined &&
+      !isFolder(ctx, path.resolve(dir, target.onlyIfFolder)) &&
+      !(check.strict && mayBecomeFolder(ctx, { writes: check.writes, target, p: target.onlyIfFolder, dir }))
+    ) {
+      continue;
+    }
     // `..` after a folder that does not exist yet: the line may make it a link (`ln -s .. a/b/l`,
     // then `a/b/l/..` is the project), which the kernel follows and a path's text cannot.
     const climb = check.strict ? climbAfterMissing(ctx, word.text, dir) : undefined;
@@ -299,13 +331,15 @@ export function checkExec(ctx: PolicyContext, options: { mode: BashMode; command
   const cdpath = strict && (process.env.CDPATH ?? "") !== "";
   const analysis = analyzeBash(options.command, { cwd: ctx.cwd, home: ctx.home, unconfined: strict, listDir, cdpath });
   const makesLinks = analysis.some((f) => f.kind === "target" && f.via === "link target");
+  const creations = strict ? lineCreations(ctx, analysis) : [];
+  const writes = strict ? lineWrites(ctx, analysis) : [];
   for (const finding of analysis) {
     if (finding.kind === "problem") {
       // In sandbox mode what the analysis cannot follow runs confined; it is not a reason to refuse.
       if (precheck) continue;
       return deny({ subject, why: finding.why, rule: finding.rule });
     }
-    const decision = checkTarget({ ctx, target: finding, spellings, precheck, strict, makesLinks });
+    const decision = checkTarget({ ctx, target: finding, spellings, precheck, strict, makesLinks, creations, writes });
     if (decision) return decision;
   }
   return allow(spellings);
