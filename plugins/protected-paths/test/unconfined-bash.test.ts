@@ -707,6 +707,8 @@ describe("bash without a sandbox: round 17 — sed scripts read otherwise than t
     ["sed 's/[/]/;/e#/p' docs/env.md"],
     ["sed -n '/[/]/p;s/a/b/w out' docs/env.md"],
     ["sed 's/[^]/]/x/e' docs/env.md"],
+    ["sed 's/[\\/]/x/e' docs/env.md"],
+    ["sed 's/[a/x/e' docs/env.md"],
     // Other delimiters, address flags, y, comments, and the commands and flags that run or write.
     ["sed '\\,x,p' docs/env.md"],
     ["sed 's|x|y|e' docs/env.md"],
@@ -732,6 +734,11 @@ describe("bash without a sandbox: round 17 — sed scripts read otherwise than t
       "sed -n '/^#/!p' docs/env.md",
       "sed 's/\\[x\\]/y/g' docs/env.md",
       "sed -n '1,3p;$p' docs/env.md",
+      "sed 's/[0-9]//g' docs/env.md",
+      "sed -n '/^[a-z]/p' docs/env.md",
+      "sed 's/[^a-zA-Z_]/-/g' docs/env.md",
+      "sed 's/[]x]/y/' docs/env.md",
+      "sed 's/[:a-z-]//g' docs/env.md",
     ]);
   });
 });

@@ -187,11 +187,15 @@ const GIT_RISKY_OPTION =
   /^(--output|--output-directory|-O|--open-files-in-pager|--ext-diff|--textconv|--no-index|-F|--file|-t|--template|--upload-pack|--receive-pack|--gpg-sign|--pathspec-from-file|--exclude-from|--exclude-per-directory|-X)(=|$)|^-[FOtX]./;
 
 /**
- * A regular expression between `/`s, without a bracket expression: GNU sed does not end one at a
- * `/` inside `[...]` (`s/[/]/;/e#/p` is `s` of `[/]` by `;` with the `e` flag, then a comment),
- * and where `[` starts and ends one (`[]/]`, `[[:alpha:]/]`, `[^]/]`) is not worth modelling.
+ * A bracket expression sed reads exactly as this reads it: `[`, an optional `^`, an optional
+ * leading `]` (taken as itself), then characters other than `]`, `[`, `\`, `/` and newline, or
+ * whole `[:class:]` names, up to the first `]`. GNU sed does not end a regular expression at a `/`
+ * inside `[...]` (`s/[/]/;/e#/p` is `s` of `[/]` by `;` with the `e` flag, then a comment), so a
+ * bracket holding `/` (or `[.`, `[=`, a backslash, whose readings vary) is no plain script.
  */
-const SED_REGEX = String.raw`/(?:[^/\\\n[]|\\.)*/`;
+const SED_BRACKET = String.raw`\[\^?\]?(?:[^\][\\/\n]|\[:[a-z]+:\])*\]`;
+/** A regular expression between `/`s (see `SED_BRACKET` for `[`). */
+const SED_REGEX = String.raw`/(?:[^/\\\n[]|\\.|${SED_BRACKET})*/`;
 const SED_ADDRESS = String.raw`(?:\d+|\$|${SED_REGEX})`;
 /** The replacement of `s` and its closing `/`: sed reads `[` there as itself. */
 const SED_REPLACEMENT = String.raw`(?:[^/\\\n]|\\.)*/`;
@@ -200,7 +204,7 @@ const SED_PART = String.raw`\s*(?:${SED_ADDRESS}(?:\s*,\s*${SED_ADDRESS})?)?\s*!
 /**
  * A sed script of addresses with p, d, q, n, = and `s/a/b/` (flags g, p, i, a count) only: no `e`,
  * `w`, `r`, no `s///e` or `s///w FILE`, no blocks, no comments, no other delimiters (`\cREc`,
- * `s|a|b|`), no bracket expression in a regular expression: a strict subset of what sed reads,
+ * `s|a|b|`), only plain bracket expressions (`SED_BRACKET`): a strict subset of what sed reads,
  * which sed reads the same way.
  */
 const PLAIN_SED_SCRIPT = new RegExp(`^${SED_PART}(?:;${SED_PART})*$`);
