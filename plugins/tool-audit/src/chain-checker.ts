@@ -178,7 +178,7 @@ export class ChainChecker {
     } else if (record.kind === "gap" && typeof record.lost === "number") {
       track.lostBefore = Math.max(track.lostBefore ?? 0, record.lost);
       track.gapLine = line;
-      track.gapCause = String(record.cause);
+      track.gapCause = typeof record.cause === "string" ? record.cause : "(a cause that is not text)";
     } else if (record.kind === "session_end") {
       s.ended = true;
       track.endLine = line;
