@@ -10,6 +10,9 @@ import type { VerifyProblem, VerifyReport } from "./verify-report.ts";
 
 const MAX_LISTED = 1000;
 
+/** Decodes a line's bytes, refusing invalid UTF-8: a lenient decode maps different bytes to one text, which would then verify. */
+const strictUtf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+
 /** Options of `verifyAuditFile`. */
 export interface VerifyOptions {
   /** The key to authenticate records and seals with; without it only the structure is checked. */
@@ -95,7 +98,14 @@ export async function verifyAuditFile(file: string, options: VerifyOptions = {})
         log.add({ kind: "corrupt_line", line: raw.line, message: "empty line" });
         continue;
       }
-      const parsed = parseRecord(raw.bytes.toString("utf8"));
+      let text: string;
+      try {
+        text = strictUtf8.decode(raw.bytes);
+      } catch {
+        log.add({ kind: "corrupt_line", line: raw.line, message: "not valid UTF-8: its bytes were altered" });
+        continue;
+      }
+      const parsed = parseRecord(text);
       if (!parsed.ok) {
         if (parsed.syntax) unparsed = { line: raw.line, error: parsed.error };
         else log.add({ kind: "corrupt_line", line: raw.line, message: `not an audit record: ${parsed.error}` });
