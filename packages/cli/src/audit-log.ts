@@ -67,21 +67,24 @@ export function findAuditLog(io: CliIo, flags: AuditLogFlags, positional: string
     sealDir: flags.seals ? resolve(io.cwd, flags.seals) : join(home, ...sealSegments(file)),
     sealsGiven: flags.seals !== undefined,
     keyFile: flags.key ? resolve(io.cwd, flags.key) : location.keyFile,
-    keyGiven: flags.key !== undefined,
+    // A key the settings name must exist, like one named with --key: only the default key may be absent.
+    keyGiven: flags.key !== undefined || !location.defaultKey,
     ...(positional ? {} : { project: cwd }),
   };
 }
 
 /**
  * The key to verify with; undefined when the default key does not exist (verify then checks
- * structure only and says so). Contract: a key named with --key must exist; a key that exists but
- * cannot be used (not a regular file, open to others, too short) is an AuditLogError naming it.
+ * structure only and says so). Contract: a key named with --key or by the settings must exist; a
+ * key that exists but cannot be used (a symbolic link, not a regular file, someone else's, readable
+ * or writable by others, too short) is an AuditLogError naming it: a key others can read proves
+ * nothing, since they could have forged the history with it.
  */
 export function auditKeyFor(log: AuditLog): AuditKey | undefined {
   try {
     return readAuditKey(log.keyFile, { missingOk: !log.keyGiven });
   } catch (error) {
-    if (error instanceof AuditKeyError) throw new AuditLogError(error.message);
+    if (error instanceof AuditKeyError) throw new AuditLogError(`the audit key cannot be used: ${error.message}`);
     throw error;
   }
 }
