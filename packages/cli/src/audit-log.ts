@@ -93,12 +93,29 @@ export function auditKeyFor(log: AuditLog): AuditKey | undefined {
 export type LogPresence = { state: "present" } | { state: "missing" | "empty"; sealedRecords: number };
 
 /**
+ * How many records the seals vouch for. With the key, only seal lines that verify count: a line
+ * forged by someone without the key (say `count: 0` with a higher `gen`) changes nothing. Without
+ * it, every well-formed line of a session counts and the largest count wins, so such a line
+ * cannot lower it either.
+ */
+function sealedRecords(sealDir: string, key: AuditKey | undefined): number {
+  let total = 0;
+  for (const entry of readSeals(sealDir, key?.seals)) {
+    const counts = [entry.parsed, ...(key ? [] : (entry.others ?? []).map((o) => o.parsed))].flatMap((p) =>
+      p.ok && p.authentic !== false ? [p.seal.count] : [],
+    );
+    total += Math.max(0, ...counts);
+  }
+  return total;
+}
+
+/**
  * Looks at the log before reading it.
  * Contract: a log on a kernel file system, or that is not a regular file (a folder, FIFO, device),
  * is an AuditLogError naming it — never opened, so nothing can hang; missing or empty logs are
- * reported with the number of records their seals vouch for.
+ * reported with the number of records their seals vouch for (authenticated with `key` when given).
  */
-export function logPresence(log: AuditLog): LogPresence {
+export function logPresence(log: AuditLog, key: AuditKey | undefined): LogPresence {
   const unusable = unusableLocation(log.file);
   if (unusable) throw new AuditLogError(`audit log ${log.file} ${unusable}`);
   let size: number | undefined;
@@ -113,13 +130,13 @@ export function logPresence(log: AuditLog): LogPresence {
     }
   }
   if (size !== undefined && size > 0) return { state: "present" };
-  let sealedRecords = 0;
+  let sealed = 0;
   try {
-    for (const seal of readSeals(log.sealDir, undefined)) if (seal.parsed.ok) sealedRecords += seal.parsed.seal.count;
+    sealed = sealedRecords(log.sealDir, key);
   } catch {
     // An unreadable seal folder: verify reports it; here the log is simply absent.
   }
-  return { state: size === undefined ? "missing" : "empty", sealedRecords };
+  return { state: size === undefined ? "missing" : "empty", sealedRecords: sealed };
 }
 
 /** The one message every audit command prints for a missing or empty log. */

@@ -1,6 +1,6 @@
 import { realish } from "./audit-location.ts";
 import { type SessionTrack, short } from "./chain-checker.ts";
-import type { SealEntry } from "./read-seals.ts";
+import { type SealEntry, strayProblem } from "./read-seals.ts";
 import type { Seal } from "./seal.ts";
 import type { VerifyProblem } from "./verify-report.ts";
 
@@ -124,6 +124,18 @@ export function compareSeals({ seals, tracks, log, report, logPath }: SealCompar
   const deleted: VerifyProblem[] = [];
   let recordsSealed = 0;
   for (const entry of seals) {
+    for (const other of entry.others ?? []) {
+      const why = strayProblem(entry, other);
+      if (!why) continue;
+      const session = entry.parsed.ok ? entry.parsed.seal.session : undefined;
+      report({
+        kind: "seal_invalid",
+        line: 0,
+        ...(session ? { session } : {}),
+        seal: entry.file,
+        message: `seal ${entry.file}: ${why}`,
+      });
+    }
     if (!entry.parsed.ok) {
       report({
         kind: "seal_invalid",

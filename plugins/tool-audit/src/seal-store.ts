@@ -31,11 +31,15 @@ function slot(line: string, size: number): string {
   return `${line}${" ".repeat(size - 1 - bytes)}\n`;
 }
 
-/** Seal `ordinal` of `dir`, from its file or its bucket; with `key`, only an authentic one. */
-function readSeal(dir: string, ordinal: number, buckets: readonly SealBucket[], key?: MacKey): Seal | undefined {
+/**
+ * Seal `ordinal` of `dir`, from its file or its bucket: only an authentic one. The writer decides
+ * from seals (which sessions had finished, how the previous one stood), and anyone who can write
+ * the seal folder without the key could otherwise steer those decisions with a forged line.
+ */
+function readSeal(dir: string, ordinal: number, buckets: readonly SealBucket[], key: MacKey): Seal | undefined {
   try {
     const parsed = parseSealFile(readBoundedText(sealFile(dir, ordinal), MAX_SEAL_FILE_BYTES), key);
-    return parsed.ok && parsed.authentic !== false ? parsed.seal : undefined;
+    return parsed.ok && parsed.authentic === true ? parsed.seal : undefined;
   } catch {
     // Folded into its bucket since the folder was listed (another session compacted it).
     return sealFromBuckets(dir, buckets, ordinal, key);
@@ -120,7 +124,7 @@ export class SealWriter {
     mkdirSync(options.dir, { recursive: true, mode: 0o700 });
     const listing = listSeals(options.dir);
     let ordinal = Math.max(listing.ordinals.at(-1) ?? 0, listing.buckets.at(-1)?.last ?? 0) + 1;
-    const settled = settledBelow(options.dir, ordinal, host, listing.buckets);
+    const settled = settledBelow(options.dir, ordinal, host, listing.buckets, options.key);
     for (;;) {
       const base = {
         log: options.log,
@@ -183,14 +187,14 @@ export class SealWriter {
  * The largest n such that every session numbered 1..n had finished: the session numbered
  * `ordinal` starts after all of their records are in the log, so verify can tell a reordered log.
  */
-function settledBelow(dir: string, ordinal: number, host: string, buckets: readonly SealBucket[]): number {
+function settledBelow(dir: string, ordinal: number, host: string, buckets: readonly SealBucket[], key: MacKey): number {
   let settled = 0;
-  const previous = readSeal(dir, ordinal - 1, buckets);
+  const previous = readSeal(dir, ordinal - 1, buckets, key);
   // What held when the previous session started still holds: its finished prefix is ours too.
   if (previous) settled = Math.min(previous.settled, ordinal - 2);
   let reads = 0;
   for (let n = settled + 1; n < ordinal && reads < MAX_SETTLE_READS; n++, reads++) {
-    if (!finished(n === ordinal - 1 ? previous : readSeal(dir, n, buckets), host)) break;
+    if (!finished(n === ordinal - 1 ? previous : readSeal(dir, n, buckets, key), host)) break;
     settled = n;
   }
   return settled;

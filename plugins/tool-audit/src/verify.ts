@@ -71,7 +71,10 @@ export async function verifyAuditFile(file: string, options: VerifyOptions = {})
   const open = openToOthers(file);
   if (open) log.add({ kind: "unreadable", line: 0, message: open });
   const sealedCounts = new Map<string, number>();
-  for (const s of seals) if (s.parsed.ok) sealedCounts.set(s.parsed.seal.session, s.parsed.seal.count);
+  // Only seals that verify say where a session's sealed head is (a forged one is reported, not used).
+  for (const s of seals) {
+    if (s.parsed.ok && s.parsed.authentic !== false) sealedCounts.set(s.parsed.seal.session, s.parsed.seal.count);
+  }
   const checker = new ChainChecker(log.add, sealedCounts);
   const foreign = new Set<string>();
   let lines = 0;

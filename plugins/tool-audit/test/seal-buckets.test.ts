@@ -128,7 +128,7 @@ describe("folding finished sessions' seals into buckets", () => {
   it("a seal folded since the folder was listed is still found in its bucket", async () => {
     const log = await closedSessions(7);
     const listing = listSeals(log.sealDir);
-    expect(sealFromBuckets(log.sealDir, listing.buckets, 3)).toMatchObject({ ordinal: 3, closed: true });
-    expect(sealFromBuckets(log.sealDir, listing.buckets, 6)).toBeUndefined();
+    expect(sealFromBuckets(log.sealDir, listing.buckets, 3, log.key.seals)).toMatchObject({ ordinal: 3, closed: true });
+    expect(sealFromBuckets(log.sealDir, listing.buckets, 6, log.key.seals)).toBeUndefined();
   });
 });
