@@ -63,6 +63,7 @@ async function verify(io: CliIo, args: string[]): Promise<number> {
     key,
     sealDir: log.sealDir,
     logPath: log.sealsGiven ? false : log.file,
+    ...(log.ownLog && log.project !== undefined ? { project: log.project } : {}),
   });
   const exitCode = VERDICT_EXIT_CODES[report.verdict];
   io.stdout.write(

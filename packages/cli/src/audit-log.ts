@@ -29,6 +29,8 @@ export interface AuditLog {
   keyGiven: boolean;
   /** The project the log belongs to, when it was found from a project directory. */
   project?: string;
+  /** True when the log is that project's own per-project log (every session in it ran there). */
+  ownLog: boolean;
 }
 
 /** What the audit commands were told on the command line. */
@@ -70,6 +72,7 @@ export function findAuditLog(io: CliIo, flags: AuditLogFlags, positional: string
     // A key the settings name must exist, like one named with --key: only the default key may be absent.
     keyGiven: flags.key !== undefined || !location.defaultKey,
     ...(positional ? {} : { project: cwd }),
+    ownLog: !positional && location.defaultFile,
   };
 }
 

@@ -1,3 +1,4 @@
+import { LOG_ID } from "./log-id.ts";
 import { type MacKey, macOf, splitMac, withMac } from "./record.ts";
 
 /** The version of the seal format. */
@@ -27,6 +28,13 @@ export interface Seal {
   head: string;
   /** True once `session_end` was written. */
   closed: boolean;
+  /** The log's random id (see `logIdOf`); absent in seals written before it existed. */
+  logId?: string;
+  /**
+   * Runs of session numbers above `settled` that had finished when this one started (see
+   * `vouchFinished`); absent when there were none.
+   */
+  seen?: [number, number][];
   /** How many times the seal was written before (the newer of a file's two slots wins). */
   gen: number;
   ts: string;
@@ -58,7 +66,22 @@ function shapeProblem(value: unknown): string | undefined {
   }
   if (typeof s.head !== "string" || !HEX64.test(s.head)) return "bad head MAC";
   if (typeof s.closed !== "boolean") return "bad closed flag";
+  if (s.logId !== undefined && (typeof s.logId !== "string" || !LOG_ID.test(s.logId))) return "bad log id";
+  if (s.seen !== undefined && !isRanges(s.seen)) return "bad seen ranges";
   return undefined;
+}
+
+function isRanges(value: unknown): boolean {
+  return (
+    Array.isArray(value) &&
+    value.every(
+      (r) =>
+        Array.isArray(r) &&
+        r.length === 2 &&
+        r.every((n) => typeof n === "number" && Number.isSafeInteger(n) && n >= 1) &&
+        r[0] <= r[1],
+    )
+  );
 }
 
 /**
