@@ -107,7 +107,7 @@ function sealedRecords(sealDir: string, key: AuditKey | undefined): number {
     const counts = [entry.parsed, ...(key ? [] : (entry.others ?? []).map((o) => o.parsed))].flatMap((p) =>
       p.ok && p.authentic !== false ? [p.seal.count] : [],
     );
-    total += Math.max(0, ...counts);
+    total += counts.reduce((most, n) => Math.max(most, n), 0);
   }
   return total;
 }

@@ -19,8 +19,16 @@ export const LOG_ID = /^[0-9a-f]{32}$/;
  */
 export function logIdOf(sealDir: string): string {
   const file = join(sealDir, LOG_ID_FILE);
-  linkNewFile(file, `${randomBytes(16).toString("hex")}\n`, { sync: true });
-  const id = readBoundedText(file, 1024).trim();
+  let text: string;
+  try {
+    text = readBoundedText(file, 1024);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+    // The folder's first session: create it (false: another session linked its id first).
+    linkNewFile(file, `${randomBytes(16).toString("hex")}\n`, { sync: true });
+    text = readBoundedText(file, 1024);
+  }
+  const id = text.trim();
   if (!LOG_ID.test(id)) throw new Error(`the log id ${file} is not 32 hex digits: it was altered`);
   return id;
 }

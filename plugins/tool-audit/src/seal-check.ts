@@ -89,7 +89,10 @@ function holes(seals: readonly SealEntry[], byOrdinal: ReadonlyMap<number, Sessi
   const found: VerifyProblem[] = [];
   // A bucket of sessions up to #L is folded by a session numbered above L, whose seal exists before
   // it folds: with none above L, that session (and any after it) was deleted with its seal.
-  const folded = Math.max(0, ...seals.map((e) => Number(/(\d+)-(\d+)\.seals(?::\d+)?$/.exec(e.file)?.[2] ?? 0)));
+  const folded = seals.reduce(
+    (most, e) => Math.max(most, Number(/(\d+)-(\d+)\.seals(?::\d+)?$/.exec(e.file)?.[2] ?? 0)),
+    0,
+  );
   if (folded > 0 && highest <= folded && !byOrdinal.has(folded + 1)) {
     const message = `session #${folded + 1}, which folded the seals of sessions up to #${folded}, is missing from both the seals and the log: deleted`;
     found.push({ kind: "session_deleted", line: 0, message });
@@ -280,10 +283,13 @@ export function checkOrigin(
   const counts = new Map<string, number>();
   for (const id of ids) counts.set(id, (counts.get(id) ?? 0) + 1);
   const expected = origin.logId ?? [...counts].sort((a, b) => b[1] - a[1])[0]?.[0];
-  const firstWithId = Math.min(
-    ...tracks.flatMap((t) => (t.logId !== undefined && t.summary.ordinal !== undefined ? [t.summary.ordinal] : [])),
-    ...authentic.flatMap((a) => (a.seal.logId !== undefined ? [a.seal.ordinal] : [])),
-  );
+  // A loop, not Math.min(...list): a log may hold more sessions than a call takes arguments.
+  let firstWithId = Number.POSITIVE_INFINITY;
+  for (const t of tracks) {
+    if (t.logId !== undefined && t.summary.ordinal !== undefined)
+      firstWithId = Math.min(firstWithId, t.summary.ordinal);
+  }
+  for (const { seal } of authentic) if (seal.logId !== undefined) firstWithId = Math.min(firstWithId, seal.ordinal);
   for (const t of tracks) {
     const s = t.summary;
     const who = `session ${short(s.session)}${s.ordinal !== undefined ? ` (#${s.ordinal})` : ""}`;
