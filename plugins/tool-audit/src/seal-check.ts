@@ -300,7 +300,9 @@ export function checkOrigin(
       const message = `${who} carries no log id, though session #${firstWithId} before it does: not written by this log's writer`;
       report({ kind: "modified", line: s.firstLine, session: s.session, message });
     }
-    if (origin.project !== undefined && s.records > 0 && !sameProject(t.cwd, origin.project)) {
+    // Only a session whose session_start is in the log says where it ran (one whose start went to a
+    // lost file, or was deleted, is reported as such elsewhere).
+    if (origin.project !== undefined && t.cwd !== undefined && !sameProject(t.cwd, origin.project)) {
       const where = typeof t.cwd === "string" ? t.cwd : "an unknown folder";
       const message = `${who} ran in ${where}, not in this project (${origin.project}): copied from another project's log`;
       report({ kind: "modified", line: s.firstLine, session: s.session, message });
