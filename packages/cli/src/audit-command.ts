@@ -1,3 +1,4 @@
+import type { AuditKey } from "@gatehouse/tool-audit/readers";
 import { auditStats, tailAudit, VERDICT_EXIT_CODES, verifyAuditFile } from "@gatehouse/tool-audit/readers";
 import { alignRow, type ColumnWidths, fitColumns, statsLines, tailCells } from "./audit-lines.ts";
 import {
@@ -28,6 +29,20 @@ function absent(io: CliIo, log: AuditLog, presence: Exclude<LogPresence, { state
   return presence.sealedRecords > 0 ? LOG_GONE : NO_LOG;
 }
 
+/**
+ * The key tail and stats count sealed records with when the log is missing or empty: they read
+ * records without verifying them, so a key that cannot be used does not stop them (verify names
+ * it); without one, the seals are counted so that no forged line can lower the count.
+ */
+function presenceKey(log: AuditLog): AuditKey | undefined {
+  try {
+    return auditKeyFor(log);
+  } catch (error) {
+    if (error instanceof AuditLogError) return undefined;
+    throw error;
+  }
+}
+
 /** The report's summary for people: the verdict first, then the log it is about. */
 function verdictText(summary: string, file: string): string {
   const head = `${file}: `;
@@ -38,8 +53,8 @@ function verdictText(summary: string, file: string): string {
 async function verify(io: CliIo, args: string[]): Promise<number> {
   const { values, positionals } = parseCommand(verifySpec, args);
   const log = findAuditLog(io, values, positionals[0]);
-  const presence = logPresence(log);
   const key = auditKeyFor(log);
+  const presence = logPresence(log, key);
   if (presence.state !== "present" && !values.json) {
     const code = absent(io, log, presence);
     if (code === NO_LOG) return code;
@@ -48,6 +63,7 @@ async function verify(io: CliIo, args: string[]): Promise<number> {
     key,
     sealDir: log.sealDir,
     logPath: log.sealsGiven ? false : log.file,
+    ...(log.ownLog && log.project !== undefined ? { project: log.project } : {}),
   });
   const exitCode = VERDICT_EXIT_CODES[report.verdict];
   io.stdout.write(
@@ -61,7 +77,7 @@ async function verify(io: CliIo, args: string[]): Promise<number> {
 async function stats(io: CliIo, args: string[]): Promise<number> {
   const { values, positionals } = parseCommand(statsSpec, args);
   const log = findAuditLog(io, values, positionals[0]);
-  const presence = logPresence(log);
+  const presence = logPresence(log, presenceKey(log));
   if (presence.state !== "present") return absent(io, log, presence);
   const result = await auditStats(log.file);
   io.stdout.write(values.json ? `${JSON.stringify(result, null, 2)}\n` : `${statsLines(result).join("\n")}\n`);
@@ -73,7 +89,7 @@ async function tail(io: CliIo, args: string[]): Promise<number> {
   const lines = values.lines === undefined ? 10 : Number(values.lines);
   if (!Number.isInteger(lines) || lines < 0) throw usageError(tailSpec, "--lines must be a whole number");
   const log = findAuditLog(io, values, positionals[0]);
-  const presence = logPresence(log);
+  const presence = logPresence(log, presenceKey(log));
   if (presence.state !== "present") {
     if (!values.follow) return absent(io, log, presence);
     printError(io, `${absentLogMessage(log, presence)}; waiting for records`);

@@ -10,20 +10,35 @@ import { displayWidth } from "./view/text-width.ts";
 
 type Fields = Record<string, unknown>;
 
-const text = (value: unknown): string => oneLine(String(value ?? ""));
+const isFields = (value: unknown): value is Fields =>
+  value !== null && typeof value === "object" && !Array.isArray(value);
+
+/**
+ * A field as one line of text. Records are unverified input: only strings, numbers and booleans
+ * are shown; anything else (an object with its own `toString`, an array) is a fixed label, so no
+ * record can make the command throw.
+ */
+function text(value: unknown): string {
+  if (value === undefined || value === null) return "";
+  if (typeof value === "string") return oneLine(value);
+  if (typeof value === "number" || typeof value === "boolean") return String(value);
+  return "(not text)";
+}
+
+/** A count from a record: a finite number, else 0. */
+const count = (value: unknown): number => (typeof value === "number" && Number.isFinite(value) ? value : 0);
 
 /** What one call touched, from the end record's effects (or the start record's path argument). */
 function touched(r: Fields): string {
-  const effects = Array.isArray(r.paths) ? (r.paths as Fields[]) : [];
+  const effects = Array.isArray(r.paths) ? r.paths.filter(isFields) : [];
   const shown = effects.map((e) => {
     if (e.kind === "read" || e.kind === "write") return `${text(e.kind)} ${text(e.path)}`;
-    if (e.kind === "exec") return `exec (${plural(Number(e.commandLength) || 0, "char")})`;
+    if (e.kind === "exec") return `exec (${plural(count(e.commandLength), "char")})`;
     if (e.kind === "net") return `net ${text(e.host ?? "?")}`;
     return text(e.kind);
   });
   if (shown.length > 0) return shown.join(", ");
-  const args = r.args as Fields | undefined;
-  return args && typeof args.path === "string" ? text(args.path) : "";
+  return isFields(r.args) && typeof r.args.path === "string" ? text(r.args.path) : "";
 }
 
 /** The cells of one tail row: time, session#seq, kind, tool, call id, outcome, what it touched. */
@@ -41,14 +56,8 @@ export function tailCells(entry: AuditEntry): string[] {
     case "session_start":
       return [...head, "", "", "", text(r.cwd)];
     case "session_end": {
-      const counts = (r.counts ?? {}) as Fields;
-      return [
-        ...head,
-        "",
-        "",
-        "",
-        `${plural(Number(counts.calls) || 0, "call")}, ${Number(counts.unfinished) || 0} unfinished`,
-      ];
+      const counts = isFields(r.counts) ? r.counts : {};
+      return [...head, "", "", "", `${plural(count(counts.calls), "call")}, ${count(counts.unfinished)} unfinished`];
     }
     default:
       return [...head, "", "", "", text(r.cause)];

@@ -29,6 +29,8 @@ export interface AuditLog {
   keyGiven: boolean;
   /** The project the log belongs to, when it was found from a project directory. */
   project?: string;
+  /** True when the log is that project's own per-project log (every session in it ran there). */
+  ownLog: boolean;
 }
 
 /** What the audit commands were told on the command line. */
@@ -67,21 +69,25 @@ export function findAuditLog(io: CliIo, flags: AuditLogFlags, positional: string
     sealDir: flags.seals ? resolve(io.cwd, flags.seals) : join(home, ...sealSegments(file)),
     sealsGiven: flags.seals !== undefined,
     keyFile: flags.key ? resolve(io.cwd, flags.key) : location.keyFile,
-    keyGiven: flags.key !== undefined,
+    // A key the settings name must exist, like one named with --key: only the default key may be absent.
+    keyGiven: flags.key !== undefined || !location.defaultKey,
     ...(positional ? {} : { project: cwd }),
+    ownLog: !positional && location.defaultFile,
   };
 }
 
 /**
  * The key to verify with; undefined when the default key does not exist (verify then checks
- * structure only and says so). Contract: a key named with --key must exist; a key that exists but
- * cannot be used (not a regular file, open to others, too short) is an AuditLogError naming it.
+ * structure only and says so). Contract: a key named with --key or by the settings must exist; a
+ * key that exists but cannot be used (a symbolic link, not a regular file, someone else's, readable
+ * or writable by others, too short) is an AuditLogError naming it: a key others can read proves
+ * nothing, since they could have forged the history with it.
  */
 export function auditKeyFor(log: AuditLog): AuditKey | undefined {
   try {
     return readAuditKey(log.keyFile, { missingOk: !log.keyGiven });
   } catch (error) {
-    if (error instanceof AuditKeyError) throw new AuditLogError(error.message);
+    if (error instanceof AuditKeyError) throw new AuditLogError(`the audit key cannot be used: ${error.message}`);
     throw error;
   }
 }
@@ -90,12 +96,29 @@ export function auditKeyFor(log: AuditLog): AuditKey | undefined {
 export type LogPresence = { state: "present" } | { state: "missing" | "empty"; sealedRecords: number };
 
 /**
+ * How many records the seals vouch for. With the key, only seal lines that verify count: a line
+ * forged by someone without the key (say `count: 0` with a higher `gen`) changes nothing. Without
+ * it, every well-formed line of a session counts and the largest count wins, so such a line
+ * cannot lower it either.
+ */
+function sealedRecords(sealDir: string, key: AuditKey | undefined): number {
+  let total = 0;
+  for (const entry of readSeals(sealDir, key?.seals)) {
+    const counts = [entry.parsed, ...(key ? [] : (entry.others ?? []).map((o) => o.parsed))].flatMap((p) =>
+      p.ok && p.authentic !== false ? [p.seal.count] : [],
+    );
+    total += counts.reduce((most, n) => Math.max(most, n), 0);
+  }
+  return total;
+}
+
+/**
  * Looks at the log before reading it.
  * Contract: a log on a kernel file system, or that is not a regular file (a folder, FIFO, device),
  * is an AuditLogError naming it — never opened, so nothing can hang; missing or empty logs are
- * reported with the number of records their seals vouch for.
+ * reported with the number of records their seals vouch for (authenticated with `key` when given).
  */
-export function logPresence(log: AuditLog): LogPresence {
+export function logPresence(log: AuditLog, key: AuditKey | undefined): LogPresence {
   const unusable = unusableLocation(log.file);
   if (unusable) throw new AuditLogError(`audit log ${log.file} ${unusable}`);
   let size: number | undefined;
@@ -110,13 +133,13 @@ export function logPresence(log: AuditLog): LogPresence {
     }
   }
   if (size !== undefined && size > 0) return { state: "present" };
-  let sealedRecords = 0;
+  let sealed = 0;
   try {
-    for (const seal of readSeals(log.sealDir, undefined)) if (seal.parsed.ok) sealedRecords += seal.parsed.seal.count;
+    sealed = sealedRecords(log.sealDir, key);
   } catch {
     // An unreadable seal folder: verify reports it; here the log is simply absent.
   }
-  return { state: size === undefined ? "missing" : "empty", sealedRecords };
+  return { state: size === undefined ? "missing" : "empty", sealedRecords: sealed };
 }
 
 /** The one message every audit command prints for a missing or empty log. */

@@ -60,32 +60,37 @@ function reason(error: unknown): string {
 
 /**
  * Reads a key file: its bytes, trimmed of surrounding white space, at least 32 of them.
- * Contract: opens without following a final symbolic link and without blocking (a FIFO fails
- * instead of hanging); the file must be a regular file that other users cannot write, and, when
- * `private` is set, that only its owner (the current user) can read. Throws `AuditKeyError`
- * naming the file and the cause; `undefined` only when it does not exist and `missingOk` is set.
+ * Contract: the key must be private, wherever it is configured: a regular file (not a symbolic
+ * link: opened without following one, and without blocking, so a FIFO fails instead of hanging)
+ * owned by the current user, that no other user can read or write (a key others can read lets
+ * them forge a history that verifies). Throws `AuditKeyError` naming the file and the cause;
+ * `undefined` only when it does not exist and `missingOk` is set.
  */
-export function readAuditKey(
-  file: string,
-  options: { private?: boolean; missingOk?: boolean } = {},
-): AuditKey | undefined {
+export function readAuditKey(file: string, options: { missingOk?: boolean } = {}): AuditKey | undefined {
   let fd: number;
   try {
     fd = openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT" && options.missingOk) return undefined;
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ENOENT" && options.missingOk) return undefined;
+    if (code === "ELOOP") throw new AuditKeyError(`audit key ${file} is a symbolic link; name the key file itself`);
     throw new AuditKeyError(`audit key ${file} cannot be read (${reason(error)})`);
   }
   try {
     const stat = fstatSync(fd);
     if (!stat.isFile()) throw new AuditKeyError(`audit key ${file} is not a regular file`);
-    if ((stat.mode & 0o022) !== 0) throw new AuditKeyError(`audit key ${file} is writable by other users`);
+    const mode = (stat.mode & 0o777).toString(8);
+    if ((stat.mode & 0o022) !== 0) {
+      throw new AuditKeyError(`audit key ${file} is writable by other users (mode ${mode}); run chmod 600 on it`);
+    }
     const uid = process.getuid?.();
-    if (options.private && uid !== undefined && stat.uid !== uid) {
+    if (uid !== undefined && stat.uid !== uid) {
       throw new AuditKeyError(`audit key ${file} is owned by uid ${stat.uid}, not by you (uid ${uid})`);
     }
-    if (options.private && (stat.mode & 0o077) !== 0) {
-      throw new AuditKeyError(`audit key ${file} is readable by other users (mode ${(stat.mode & 0o777).toString(8)})`);
+    if (process.platform !== "win32" && (stat.mode & 0o077) !== 0) {
+      throw new AuditKeyError(
+        `audit key ${file} is readable by other users (mode ${mode}): they could forge a history that verifies; run chmod 600 on it`,
+      );
     }
     if (stat.size > MAX_KEY_BYTES) throw new AuditKeyError(`audit key ${file} is larger than ${MAX_KEY_BYTES} bytes`);
     const buffer = Buffer.alloc(MAX_KEY_BYTES + 1);
@@ -108,7 +113,7 @@ export function readAuditKey(
  * Contract: the folder must already be private (see `api.privateDir`); throws `AuditKeyError`.
  */
 export function loadOrCreateAuditKey(file: string): AuditKey {
-  const existing = readAuditKey(file, { private: true, missingOk: true });
+  const existing = readAuditKey(file, { missingOk: true });
   if (existing) return existing;
   try {
     // false: another process linked its key first; use theirs.
@@ -116,7 +121,7 @@ export function loadOrCreateAuditKey(file: string): AuditKey {
   } catch (error) {
     throw new AuditKeyError(`audit key ${file} cannot be created (${reason(error)})`);
   }
-  const created = readAuditKey(file, { private: true });
+  const created = readAuditKey(file);
   if (!created) throw new AuditKeyError(`audit key ${file} vanished after it was created`);
   return created;
 }

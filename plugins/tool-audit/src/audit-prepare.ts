@@ -1,6 +1,6 @@
 import { lstatSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { type AuditKey, loadOrCreateAuditKey, readAuditKey } from "./audit-key.ts";
+import { type AuditKey, AuditKeyError, loadOrCreateAuditKey, readAuditKey } from "./audit-key.ts";
 import {
   type AuditLocation,
   insideWorkspace,
@@ -13,7 +13,10 @@ import {
 import type { ToolAuditConfig } from "./config.ts";
 import { unusableLocation } from "./log-file.ts";
 
-/** Why the configured log or key may not be used (where the agent can reach them), if so. */
+/**
+ * Why the configured log or key may not be used, if so: where the agent can reach them, or a
+ * configured key that is not a private file of the current user (see `readAuditKey`).
+ */
 export function locationProblem(location: AuditLocation, config: ToolAuditConfig, cwd: string): string | undefined {
   if (!config.allowWorkspaceFile && insideWorkspace(location.file, cwd)) {
     return config.file
@@ -25,6 +28,16 @@ export function locationProblem(location: AuditLocation, config: ToolAuditConfig
   if (insideWorkspace(location.keyFile, cwd)) {
     const what = config.key ? "config.tool-audit.key" : "the audit key (in GATEHOUSE_HOME)";
     return `${what} ${location.keyFile} is inside the workspace ${cwd}, where the agent can read or replace it; keep the audit key outside the workspace`;
+  }
+  if (!location.defaultKey) {
+    // A configured key must be usable and private before the first run: a key others can read
+    // (a project naming /etc/passwd) would let anyone forge a history that verifies.
+    try {
+      readAuditKey(location.keyFile);
+    } catch (error) {
+      if (!(error instanceof AuditKeyError)) throw error;
+      return `config.tool-audit.key cannot be used: ${error.message}`;
+    }
   }
   return undefined;
 }

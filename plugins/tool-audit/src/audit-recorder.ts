@@ -27,6 +27,10 @@ export interface AuditRecorderOptions {
   settled?: number;
   /** The previous session's seal as this one started (see `SessionStartRecord.previous`). */
   previous?: SessionStartRecord["previous"];
+  /** The other sessions that finished since the previous one started (see `SessionStartRecord.finished`). */
+  finished?: SessionStartRecord["finished"];
+  /** The log's id (see `SessionStartRecord.logId`). */
+  logId?: string;
   chain?: Omit<RecordChainOptions, "key">;
   /** A monotonic clock in ms for durations; default `monotonicMs`. */
   clock?: () => number;
@@ -82,6 +86,10 @@ export class AuditRecorder {
     if (this.#options.ordinal !== undefined) fields.ordinal = this.#options.ordinal;
     if (this.#options.settled !== undefined) fields.settled = this.#options.settled;
     if (this.#options.previous !== undefined) fields.previous = this.#options.previous;
+    if (this.#options.finished !== undefined && this.#options.finished.length > 0) {
+      fields.finished = this.#options.finished;
+    }
+    if (this.#options.logId !== undefined) fields.logId = this.#options.logId;
     if (options.midRun) fields.midRun = true;
     return this.#write("session_start", fields);
   }

@@ -68,6 +68,7 @@ export class AuditSession {
       chain: { ...options.chain, ...(seals ? { session: seals.session } : {}) },
       ...(seals ? { ordinal: seals.ordinal, settled: seals.settled } : {}),
       ...(seals?.previous ? { previous: seals.previous } : {}),
+      ...(seals ? { finished: seals.finished, logId: seals.logId } : {}),
     });
     const session = new AuditSession(sink, recorder, seals, options.key);
     recorder.start(options.midRun ? { midRun: true } : {});

@@ -12,6 +12,27 @@ interface Gap {
   fillLine: number | undefined;
 }
 
+/**
+ * A session's account of an earlier one, from its session_start (`previous`, `finished`): that
+ * session had `count` records, the last with MAC `head`, and had closed or not.
+ */
+export interface SessionClaim {
+  ordinal: number;
+  count: number;
+  head: string;
+  closed: boolean;
+  /** The claiming session's number and first line. */
+  by: number | undefined;
+  line: number;
+  /** The MAC of the claimed session's record at seq `count - 1`, once found in the log. */
+  found?: string;
+  /** The claimed session's id, once known (to look the record up again if needed). */
+  target?: string;
+}
+
+/** How many of a running session's latest MACs are kept to answer claims made meanwhile. */
+const RECENT_MACS = 256;
+
 /** One session as the checker follows it. */
 export interface SessionTrack {
   summary: SessionSummary;
@@ -22,8 +43,15 @@ export interface SessionTrack {
   pendingBreak: VerifyProblem | undefined;
   /** `settled` of its session_start: sessions numbered up to it had finished before it began. */
   settled: number | undefined;
-  /** `previous` of its session_start: how the session numbered before it stood when it began. */
-  previous: { ordinal: number; count: number; head: string; closed: boolean } | undefined;
+  /** `previous` and `finished` of its session_start: how earlier sessions stood when it began. */
+  claims: SessionClaim[];
+  /** `logId` of its session_start. */
+  logId: string | undefined;
+  /** `cwd` of its session_start. */
+  cwd: unknown;
+  /** The MACs of its latest records (seq `recentFrom` on), while it runs. */
+  recent: string[];
+  recentFrom: number;
   /** The MAC of the record at seq `sealedCount - 1`, captured for the seal comparison. */
   sealedHead: string | undefined;
   /** From a `gap` record: the session's records before this seq were in a file that was lost. */
@@ -51,6 +79,10 @@ export class ChainChecker {
   readonly #sealedCounts: ReadonlyMap<string, number>;
   /** Lines already reported as modified, so a broken link is not blamed on them twice. */
   readonly #modified = new Set<number>();
+  /** Sessions by their number, as their session_start says. */
+  readonly #byOrdinal = new Map<number, SessionTrack>();
+  /** Claims about records not seen yet, by the claimed session's number. */
+  readonly #pending = new Map<number, SessionClaim[]>();
 
   constructor(report: (problem: VerifyProblem) => void, sealedCounts: ReadonlyMap<string, number> = new Map()) {
     this.#report = report;
@@ -144,7 +176,11 @@ export class ChainChecker {
       gaps: [],
       pendingBreak: undefined,
       settled: undefined,
-      previous: undefined,
+      claims: [],
+      logId: undefined,
+      cwd: undefined,
+      recent: [],
+      recentFrom: 0,
       sealedHead: undefined,
       lostBefore: undefined,
       gapLine: undefined,
@@ -161,28 +197,77 @@ export class ChainChecker {
     s.lastLine = line;
     track.lastMac = mac;
     if (record.seq === (this.#sealedCounts.get(record.session) ?? 0) - 1) track.sealedHead = mac;
+    if (track.recent.length === 0) track.recentFrom = record.seq;
+    track.recent.push(mac);
+    if (track.recent.length > RECENT_MACS) {
+      track.recent.shift();
+      track.recentFrom++;
+    }
     if (record.kind === "session_start") {
-      if (typeof record.ordinal === "number") s.ordinal = record.ordinal;
+      if (typeof record.ordinal === "number") {
+        s.ordinal = record.ordinal;
+        this.#byOrdinal.set(record.ordinal, track);
+      }
       if (typeof record.keyId === "string") s.keyId = record.keyId;
       if (typeof record.settled === "number") track.settled = record.settled;
-      const previous = record.previous;
-      if (
-        previous &&
-        typeof previous === "object" &&
-        typeof previous.ordinal === "number" &&
-        typeof previous.count === "number" &&
-        typeof previous.closed === "boolean"
-      ) {
-        track.previous = previous;
+      if (typeof record.logId === "string") track.logId = record.logId;
+      track.cwd = record.cwd;
+      const claimed = [record.previous, ...(Array.isArray(record.finished) ? record.finished : [])];
+      for (const claim of claimed) {
+        if (!isClaim(claim)) continue;
+        const entry: SessionClaim = { ...pick(claim), by: s.ordinal, line };
+        track.claims.push(entry);
+        this.#lookUp(entry);
       }
     } else if (record.kind === "gap" && typeof record.lost === "number") {
       track.lostBefore = Math.max(track.lostBefore ?? 0, record.lost);
       track.gapLine = line;
-      track.gapCause = String(record.cause);
+      track.gapCause = typeof record.cause === "string" ? record.cause : "(a cause that is not text)";
     } else if (record.kind === "session_end") {
       s.ended = true;
       track.endLine = line;
+      track.recent = [track.lastMac];
+      track.recentFrom = record.seq;
     }
+    const waiting = s.ordinal === undefined ? undefined : this.#pending.get(s.ordinal);
+    if (waiting) {
+      for (const claim of waiting) if (claim.count - 1 === record.seq) claim.found = mac;
+    }
+  }
+
+  /** Finds the MAC a claim is about among what was read so far, or waits for it. */
+  #lookUp(claim: SessionClaim): void {
+    if (claim.count === 0) return;
+    const seq = claim.count - 1;
+    const target = this.#byOrdinal.get(claim.ordinal);
+    if (target) claim.target = target.summary.session;
+    if (!target || seq > target.summary.lastSeq) {
+      const list = this.#pending.get(claim.ordinal) ?? [];
+      list.push(claim);
+      this.#pending.set(claim.ordinal, list);
+      return;
+    }
+    const mac = target.recent[seq - target.recentFrom];
+    if (mac !== undefined) claim.found = mac;
+  }
+
+  /**
+   * Claims whose record was read before the claim and is no longer in memory: the caller looks
+   * them up with a second read of the log (rare: a running session wrote many records while another
+   * one started).
+   */
+  unresolvedClaims(): SessionClaim[] {
+    const out: SessionClaim[] = [];
+    for (const track of this.#tracks.values()) {
+      for (const claim of track.claims) {
+        if (claim.found !== undefined || claim.count === 0) continue;
+        const target = this.#byOrdinal.get(claim.ordinal);
+        if (!target || claim.count - 1 > target.summary.lastSeq) continue;
+        claim.target = target.summary.session;
+        out.push(claim);
+      }
+    }
+    return out;
   }
 
   #settle(track: SessionTrack): void {
@@ -218,3 +303,27 @@ export class ChainChecker {
     return [...this.#tracks.values()];
   }
 }
+
+const HEX64 = /^[0-9a-f]{64}$/;
+
+function isClaim(value: unknown): value is { ordinal: number; count: number; head: string; closed: boolean } {
+  if (value === null || typeof value !== "object" || Array.isArray(value)) return false;
+  const c = value as Record<string, unknown>;
+  return (
+    typeof c.ordinal === "number" &&
+    Number.isSafeInteger(c.ordinal) &&
+    typeof c.count === "number" &&
+    Number.isSafeInteger(c.count) &&
+    c.count >= 0 &&
+    typeof c.head === "string" &&
+    HEX64.test(c.head) &&
+    typeof c.closed === "boolean"
+  );
+}
+
+const pick = (c: { ordinal: number; count: number; head: string; closed: boolean }) => ({
+  ordinal: c.ordinal,
+  count: c.count,
+  head: c.head,
+  closed: c.closed,
+});

@@ -1,6 +1,6 @@
 import { MAX_SEAL_FILE_BYTES, readBoundedText } from "./read-bounded.ts";
 import type { MacKey } from "./record.ts";
-import { type ParsedSeal, parseSealFile } from "./seal.ts";
+import { type OtherSealLine, type ParsedSeal, readSealSlots } from "./seal.ts";
 import { listSeals, readBucket } from "./seal-buckets.ts";
 import { sealFile } from "./seal-store.ts";
 
@@ -9,6 +9,12 @@ export interface SealEntry {
   ordinal: number;
   file: string;
   parsed: ParsedSeal;
+  /**
+   * The other lines written for the same number: a seal file's other slot and anything beyond
+   * its two slots, a bucket's second line for one session. Verify reports each one that is not an
+   * older seal of the same session (see `strayProblem`).
+   */
+  others?: OtherSealLine[];
 }
 
 /**
@@ -20,15 +26,16 @@ export interface SealEntry {
  */
 export function readSeals(dir: string, key: MacKey | undefined): SealEntry[] {
   const listing = listSeals(dir);
-  const entries: SealEntry[] = listing.ordinals.map((ordinal) => {
+  const entries: SealEntry[] = listing.ordinals.map((ordinal): SealEntry => {
     const file = sealFile(dir, ordinal);
-    let parsed: ParsedSeal;
     try {
-      parsed = parseSealFile(readBoundedText(file, MAX_SEAL_FILE_BYTES), key);
+      const { chosen, others } = readSealSlots(readBoundedText(file, MAX_SEAL_FILE_BYTES), key);
+      const parsed: ParsedSeal = chosen?.parsed ?? { ok: false, error: "empty" };
+      const located = others.map((o) => ({ ...o, where: `${file}:${o.where.replace(/^line /, "")}` }));
+      return { ordinal, file, parsed, ...(located.length ? { others: located } : {}) };
     } catch (error) {
-      parsed = { ok: false, error: `cannot be read (${(error as Error).message})` };
+      return { ordinal, file, parsed: { ok: false, error: `cannot be read (${(error as Error).message})` } };
     }
-    return { ordinal, file, parsed };
   });
   const own = new Set(listing.ordinals);
   for (const bucket of listing.buckets) {
@@ -45,4 +52,23 @@ export function readSeals(dir: string, key: MacKey | undefined): SealEntry[] {
     }
   }
   return entries.sort((a, b) => a.ordinal - b.ordinal);
+}
+
+/**
+ * Why a line found beside the seal that counts must be reported, if it must: a line that is not a
+ * seal, does not verify with the key (forged: a writer without the key added it), lies beyond a
+ * seal file's two slots or doubles a session in a bucket, or seals another session or number.
+ * An older authentic seal of the same session in the other slot is what every update leaves.
+ */
+export function strayProblem(entry: SealEntry, other: OtherSealLine): string | undefined {
+  const { parsed } = other;
+  if (!parsed.ok) return `${other.where} is not a seal (${parsed.error})`;
+  if (parsed.authentic === false) return `${other.where} does not verify with the key: a forged seal line`;
+  if (other.extra)
+    return `${other.where} is a seal line a writer never puts there (beyond the two slots, or a second line for session #${parsed.seal.ordinal})`;
+  const chosen = entry.parsed.ok ? entry.parsed.seal : undefined;
+  if (chosen && (parsed.seal.session !== chosen.session || parsed.seal.ordinal !== chosen.ordinal)) {
+    return `${other.where} seals session #${parsed.seal.ordinal} (${parsed.seal.session.slice(0, 8)}), not the one its file holds`;
+  }
+  return undefined;
 }

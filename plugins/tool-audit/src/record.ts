@@ -47,6 +47,17 @@ export interface SessionStartRecord extends RecordHeader {
    * (and cutting its end) is found.
    */
   previous?: { ordinal: number; count: number; head: string; closed: boolean };
+  /**
+   * The final seals of the other earlier sessions that had finished since the previous session
+   * started (sessions overlap): verify holds each of them to it, as to `previous`. Absent when none.
+   */
+  finished?: { ordinal: number; count: number; head: string; closed: boolean }[];
+  /**
+   * The log's random id (created with its seal folder, recorded in every seal too): a session
+   * copied from another log — even one at the same path under another Gatehouse home with the same
+   * key — carries another id.
+   */
+  logId?: string;
   /** True when the session was opened by a tool event instead of `agent_start` (e.g. after a reload). */
   midRun?: true;
 }

@@ -4,7 +4,7 @@ import { linkNewFile } from "./link-new-file.ts";
 import { MAX_BUCKET_FILE_BYTES, MAX_SEAL_FILE_BYTES, readBoundedText } from "./read-bounded.ts";
 import type { MacKey } from "./record.ts";
 import { removeFile } from "./remove-file.ts";
-import { bestSealLine, chooseSeal, type ParsedSeal, parseSeal, type Seal } from "./seal.ts";
+import { chooseSeal, type OtherSealLine, type ParsedSeal, parseSeal, readSealSlots, type Seal } from "./seal.ts";
 
 /**
  * Sessions per bucket: once every session numbered in a bucket's range has finished, their seals
@@ -69,13 +69,16 @@ export interface BucketSeal {
   /** `<bucket file>:<line>`, for reports. */
   file: string;
   parsed: ParsedSeal;
+  /** Every other line for the same number: a bucket holds one per session, so verify reports them. */
+  others?: OtherSealLine[];
 }
 
 /**
  * The seals of a bucket file, one per session number: the authentic (or, without a key,
- * well-formed) line with the highest `gen`, as in a seal file's two slots. A line that is not a
- * seal answers for no session (ordinal -1); one whose number lies outside the bucket's range
- * answers for the range's first number, so verify reports it as moved.
+ * well-formed) line with the highest `gen`, as in a seal file's two slots; any other line for the
+ * same number comes with it in `others` (a fold writes one line per session: a second one was
+ * added). A line that is not a seal answers for no session (ordinal -1); one whose number lies
+ * outside the bucket's range answers for the range's first number, so verify reports it as moved.
  * Contract: throws only when the file cannot be read.
  */
 export function readBucket(dir: string, bucket: SealBucket, key: MacKey | undefined): BucketSeal[] {
@@ -99,23 +102,32 @@ export function readBucket(dir: string, bucket: SealBucket, key: MacKey | undefi
   });
   for (const group of byOrdinal.values()) {
     const chosen = chooseSeal(group);
-    if (chosen) found.push({ ordinal: chosen.ordinal, file: chosen.file, parsed: chosen.parsed });
+    if (!chosen) continue;
+    const others = group
+      .filter((line) => line !== chosen)
+      .map((line) => ({ where: line.file, parsed: line.parsed, extra: true }));
+    found.push({
+      ordinal: chosen.ordinal,
+      file: chosen.file,
+      parsed: chosen.parsed,
+      ...(others.length ? { others } : {}),
+    });
   }
   return found.sort((a, b) => a.ordinal - b.ordinal);
 }
 
-/** The seal of session `ordinal` from the bucket that covers it, if there is one (never throws). */
+/** The authentic seal of session `ordinal` from the bucket that covers it, if there is one (never throws). */
 export function sealFromBuckets(
   dir: string,
   buckets: readonly SealBucket[],
   ordinal: number,
-  key?: MacKey,
+  key: MacKey,
 ): Seal | undefined {
   const bucket = buckets.find((b) => ordinal >= b.first && ordinal <= b.last);
   if (!bucket) return undefined;
   try {
     const found = readBucket(dir, bucket, key).find((s) => s.ordinal === ordinal);
-    return found?.parsed.ok && found.parsed.authentic !== false ? found.parsed.seal : undefined;
+    return found?.parsed.ok && found.parsed.authentic === true ? found.parsed.seal : undefined;
   } catch {
     return undefined;
   }
@@ -135,8 +147,9 @@ function syncDir(dir: string): void {
 /**
  * Folds the seal files of every bucket whose sessions have all finished (numbers up to `settled`)
  * into that bucket's file, then removes the seal files it holds.
- * Contract: only authentic seals (under `key`) numbered as their file is are folded, so a forged or
- * renamed seal file stays where verify reports it; the bucket file is written whole, fsynced and
+ * Contract: only authentic seals (under `key`) numbered as their file is, in a file holding nothing
+ * else (no forged, foreign or added line), are folded, so a forged or renamed seal file stays where
+ * verify reports it; the bucket file is written whole, fsynced and
  * linked into place (never replaced: a bucket another process wrote first is kept, and only seal
  * files whose exact line it holds are removed), and the folder is fsynced before any seal file is
  * removed. Throws on I/O errors; a failure leaves every seal readable where it was.
@@ -178,9 +191,16 @@ function compactBucket(dir: string, key: MacKey, bucket: SealBucket, ordinals: r
     } catch {
       continue;
     }
-    const best = bestSealLine(text, key);
-    if (!best?.parsed.ok || best.parsed.authentic !== true || best.parsed.seal.ordinal !== ordinal) continue;
-    folded.push({ ordinal, line: best.line });
+    const { chosen, others } = readSealSlots(text, key);
+    if (!chosen?.parsed.ok || chosen.parsed.authentic !== true || chosen.parsed.seal.ordinal !== ordinal) continue;
+    // A seal file with any other line that is not an older seal of the same session (a forged or
+    // added line) stays where it is: folding would keep only the good line and erase the evidence.
+    const session = chosen.parsed.seal.session;
+    const clean = others.every(
+      (o) => !o.extra && o.parsed.ok && o.parsed.authentic === true && o.parsed.seal.session === session,
+    );
+    if (!clean) continue;
+    folded.push({ ordinal, line: chosen.line });
   }
   if (folded.length === 0) return;
   const written = linkNewFile(join(dir, bucket.name), `${folded.map((f) => f.line).join("\n")}\n`, { sync: true });

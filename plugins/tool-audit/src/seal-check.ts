@@ -1,7 +1,8 @@
 import { realish } from "./audit-location.ts";
 import { type SessionTrack, short } from "./chain-checker.ts";
-import type { SealEntry } from "./read-seals.ts";
+import { type SealEntry, strayProblem } from "./read-seals.ts";
 import type { Seal } from "./seal.ts";
+import { scrubSecrets } from "./secret-scrub.ts";
 import type { VerifyProblem } from "./verify-report.ts";
 
 /** What the log looked like as a whole. */
@@ -88,7 +89,10 @@ function holes(seals: readonly SealEntry[], byOrdinal: ReadonlyMap<number, Sessi
   const found: VerifyProblem[] = [];
   // A bucket of sessions up to #L is folded by a session numbered above L, whose seal exists before
   // it folds: with none above L, that session (and any after it) was deleted with its seal.
-  const folded = Math.max(0, ...seals.map((e) => Number(/(\d+)-(\d+)\.seals(?::\d+)?$/.exec(e.file)?.[2] ?? 0)));
+  const folded = seals.reduce(
+    (most, e) => Math.max(most, Number(/(\d+)-(\d+)\.seals(?::\d+)?$/.exec(e.file)?.[2] ?? 0)),
+    0,
+  );
   if (folded > 0 && highest <= folded && !byOrdinal.has(folded + 1)) {
     const message = `session #${folded + 1}, which folded the seals of sessions up to #${folded}, is missing from both the seals and the log: deleted`;
     found.push({ kind: "session_deleted", line: 0, message });
@@ -124,6 +128,18 @@ export function compareSeals({ seals, tracks, log, report, logPath }: SealCompar
   const deleted: VerifyProblem[] = [];
   let recordsSealed = 0;
   for (const entry of seals) {
+    for (const other of entry.others ?? []) {
+      const why = strayProblem(entry, other);
+      if (!why) continue;
+      const session = entry.parsed.ok ? entry.parsed.seal.session : undefined;
+      report({
+        kind: "seal_invalid",
+        line: 0,
+        ...(session ? { session } : {}),
+        seal: entry.file,
+        message: `seal ${entry.file}: ${why}`,
+      });
+    }
     if (!entry.parsed.ok) {
       report({
         kind: "seal_invalid",
@@ -188,27 +204,118 @@ export function compareSeals({ seals, tracks, log, report, logPath }: SealCompar
 }
 
 /**
- * Each session's account of the one numbered before it (`previous` of its session_start) against
- * the log: that session must still have the records it had then, and its `session_end` if it had
- * closed. A session whose own seal was rolled back to an older slot and its end cut looks like a
- * crash by its seal alone; the next session's record, MAC-ed in its own chain, says otherwise.
+ * Each session's account of earlier ones (`previous` and `finished` of its session_start: the
+ * authentic seals it read as it started) against the log: each of those sessions must still have
+ * the records it had then, the one at seq `count - 1` must be the record it vouched for (its MAC),
+ * and its `session_end` must be there if it had closed. A session whose own seal was rolled back
+ * to an older slot and its end cut looks like a crash by its seal alone, and a session replaced by
+ * another log's (the same key) brings its own seal; the later session's record, MAC-ed in its own
+ * chain, says otherwise.
  */
-export function checkPreviousSessions(tracks: readonly SessionTrack[], report: (problem: VerifyProblem) => void): void {
+export function checkClaims(tracks: readonly SessionTrack[], report: (problem: VerifyProblem) => void): void {
   const byOrdinal = new Map<number, SessionTrack>();
   for (const t of tracks) if (t.summary.ordinal !== undefined) byOrdinal.set(t.summary.ordinal, t);
   for (const t of tracks) {
-    const claim = t.previous;
-    if (!claim) continue;
-    const before = byOrdinal.get(claim.ordinal);
-    if (!before) continue; // a session missing altogether is reported by the seal comparison
-    const s = before.summary;
-    const have = s.lastSeq + 1;
-    const cut = have < claim.count || (claim.closed && !s.ended);
-    if (!cut) continue;
-    const then = `${claim.count} records${claim.closed ? " and had closed" : ""}`;
-    const now = `${have}${claim.closed && !s.ended ? " and no session_end" : ""}`;
-    const message = `session ${short(s.session)} (#${claim.ordinal}) had ${then} when session #${t.summary.ordinal} started (line ${t.summary.firstLine}); the log has ${now}: its end was cut`;
-    report({ kind: "truncated", line: s.lastLine, session: s.session, seq: have, message });
+    for (const claim of t.claims) {
+      const before = byOrdinal.get(claim.ordinal);
+      if (!before) continue; // a session missing altogether is reported by the seal comparison
+      const s = before.summary;
+      const have = s.lastSeq + 1;
+      const when = `when session #${t.summary.ordinal} started (line ${claim.line})`;
+      if (have < claim.count || (claim.closed && !s.ended)) {
+        const then = `${claim.count} records${claim.closed ? " and had closed" : ""}`;
+        const now = `${have}${claim.closed && !s.ended ? " and no session_end" : ""}`;
+        const message = `session ${short(s.session)} (#${claim.ordinal}) had ${then} ${when}; the log has ${now}: its end was cut`;
+        report({ kind: "truncated", line: s.lastLine, session: s.session, seq: have, message });
+        continue;
+      }
+      if (claim.count > 0 && claim.found !== undefined && claim.found !== claim.head) {
+        const message = `session ${short(s.session)} (#${claim.ordinal}) is not the session #${claim.ordinal} that was there ${when}: its record at seq ${claim.count - 1} differs from the one vouched for (replaced, e.g. by a session of another log)`;
+        // Located at the session's last line: a record whose own MAC fails is named first, at its line.
+        report({
+          kind: "modified",
+          line: s.lastLine,
+          session: s.session,
+          seq: claim.count - 1,
+          detectedAt: claim.line,
+          message,
+        });
+      }
+    }
+  }
+}
+
+/** What every session and seal of one log has in common: its id, and (for a project's own log) its project. */
+export interface LogOrigin {
+  /** The id the log's seal folder holds (`log.id`), if any. */
+  logId?: string | undefined;
+  /** The project whose own log this is (its per-project log in the Gatehouse home). */
+  project?: string | undefined;
+}
+
+function sameProject(cwd: unknown, project: string): boolean {
+  if (typeof cwd !== "string") return false;
+  const real = realish(project);
+  return [project, real, scrubSecrets(project), scrubSecrets(real)].includes(cwd) || realish(cwd) === real;
+}
+
+/**
+ * Sessions and seals of another log: every session_start and every authentic seal that carries a
+ * log id must carry this log's (the seal folder's `log.id`, else the one most of them carry); once
+ * a session carries one, every later-numbered session and seal must (only sessions written before
+ * log ids existed may lack it); and in a project's own log, every session must have run in that
+ * project. A session copied from another log together with its seal — another project's, or the
+ * same project's log in another Gatehouse home with the same key — is found by these.
+ */
+export function checkOrigin(
+  tracks: readonly SessionTrack[],
+  seals: readonly SealEntry[],
+  origin: LogOrigin,
+  report: (problem: VerifyProblem) => void,
+): void {
+  const authentic = seals.flatMap((e) => {
+    const seal = sealed(e);
+    return seal ? [{ seal, file: e.file }] : [];
+  });
+  const ids = [...tracks.map((t) => t.logId), ...authentic.map((a) => a.seal.logId)].filter(
+    (id): id is string => id !== undefined,
+  );
+  const counts = new Map<string, number>();
+  for (const id of ids) counts.set(id, (counts.get(id) ?? 0) + 1);
+  const expected = origin.logId ?? [...counts].sort((a, b) => b[1] - a[1])[0]?.[0];
+  // A loop, not Math.min(...list): a log may hold more sessions than a call takes arguments.
+  let firstWithId = Number.POSITIVE_INFINITY;
+  for (const t of tracks) {
+    if (t.logId !== undefined && t.summary.ordinal !== undefined)
+      firstWithId = Math.min(firstWithId, t.summary.ordinal);
+  }
+  for (const { seal } of authentic) if (seal.logId !== undefined) firstWithId = Math.min(firstWithId, seal.ordinal);
+  for (const t of tracks) {
+    const s = t.summary;
+    const who = `session ${short(s.session)}${s.ordinal !== undefined ? ` (#${s.ordinal})` : ""}`;
+    if (t.logId !== undefined && expected !== undefined && t.logId !== expected) {
+      const message = `${who} was written to another log (log id ${t.logId}, this log's is ${expected}): copied from another log`;
+      report({ kind: "modified", line: s.firstLine, session: s.session, message });
+    } else if (t.logId === undefined && s.ordinal !== undefined && s.ordinal > firstWithId) {
+      const message = `${who} carries no log id, though session #${firstWithId} before it does: not written by this log's writer`;
+      report({ kind: "modified", line: s.firstLine, session: s.session, message });
+    }
+    // Only a session whose session_start is in the log says where it ran (one whose start went to a
+    // lost file, or was deleted, is reported as such elsewhere).
+    if (origin.project !== undefined && t.cwd !== undefined && !sameProject(t.cwd, origin.project)) {
+      const where = typeof t.cwd === "string" ? t.cwd : "an unknown folder";
+      const message = `${who} ran in ${where}, not in this project (${origin.project}): copied from another project's log`;
+      report({ kind: "modified", line: s.firstLine, session: s.session, message });
+    }
+  }
+  for (const { seal, file } of authentic) {
+    if (seal.logId !== undefined && expected !== undefined && seal.logId !== expected) {
+      const message = `seal ${file} was written for another log (log id ${seal.logId}, this log's is ${expected}): copied from another log`;
+      report({ kind: "seal_invalid", line: 0, session: seal.session, seal: file, message });
+    } else if (seal.logId === undefined && seal.ordinal > firstWithId) {
+      const message = `seal ${file} carries no log id, though session #${firstWithId} before it does: not written by this log's writer`;
+      report({ kind: "seal_invalid", line: 0, session: seal.session, seal: file, message });
+    }
   }
 }
 

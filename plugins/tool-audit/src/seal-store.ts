@@ -1,60 +1,28 @@
 import { closeSync, constants, fstatSync, fsync, mkdirSync, openSync, writeSync } from "node:fs";
 import { hostname } from "node:os";
-import { join } from "node:path";
 import { linkNewFile } from "./link-new-file.ts";
 import { type FileIdentity, fileChange } from "./log-file.ts";
-import { MAX_SEAL_FILE_BYTES, readBoundedText } from "./read-bounded.ts";
+import { logIdOf } from "./log-id.ts";
 import type { MacKey } from "./record.ts";
-import { parseSealFile, type Seal, type SealFields, serializeSeal } from "./seal.ts";
-import { compactSeals, listSeals, type SealBucket, sealFromBuckets } from "./seal-buckets.ts";
+import { type Seal, type SealFields, serializeSeal } from "./seal.ts";
+import { compactSeals, listSeals, type SealBucket } from "./seal-buckets.ts";
+import { sealFile } from "./seal-file.ts";
+import { finished, readSeal } from "./seal-lookup.ts";
+import { inRanges, type SessionClaim, vouchFinished } from "./seal-vouch.ts";
+
+export { sealFile } from "./seal-file.ts";
 
 /** What a session knew of the one numbered before it when it started (see `SealWriter.previous`). */
-export interface PreviousSession {
-  ordinal: number;
-  count: number;
-  head: string;
-  closed: boolean;
-}
+export type PreviousSession = SessionClaim;
 
 /** The most seals read to work out `settled` when a session starts (the rest count as unfinished). */
 const MAX_SETTLE_READS = 256;
-
-/** The file of seal number `ordinal` in `dir`. */
-export function sealFile(dir: string, ordinal: number): string {
-  return join(dir, `${String(ordinal).padStart(8, "0")}.seal`);
-}
 
 /** A slot: the seal line padded with spaces to `size - 1` bytes, then a newline. */
 function slot(line: string, size: number): string {
   const bytes = Buffer.byteLength(line, "utf8");
   if (bytes >= size) throw new Error(`seal of ${bytes} bytes does not fit its ${size}-byte slot`);
   return `${line}${" ".repeat(size - 1 - bytes)}\n`;
-}
-
-/** Seal `ordinal` of `dir`, from its file or its bucket; with `key`, only an authentic one. */
-function readSeal(dir: string, ordinal: number, buckets: readonly SealBucket[], key?: MacKey): Seal | undefined {
-  try {
-    const parsed = parseSealFile(readBoundedText(sealFile(dir, ordinal), MAX_SEAL_FILE_BYTES), key);
-    return parsed.ok && parsed.authentic !== false ? parsed.seal : undefined;
-  } catch {
-    // Folded into its bucket since the folder was listed (another session compacted it).
-    return sealFromBuckets(dir, buckets, ordinal, key);
-  }
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
-
-/** A session that can write nothing more: closed, or its process (on this machine) is gone. */
-function finished(seal: Seal | undefined, host: string): boolean {
-  if (!seal) return false;
-  return seal.closed || (seal.host === host && !alive(seal.pid));
 }
 
 /**
@@ -79,6 +47,13 @@ export class SealWriter {
    * even if its own seal is later rolled back.
    */
   readonly previous: PreviousSession | undefined;
+  /**
+   * The final seals of the other earlier sessions that finished since the previous one started
+   * (see `vouchFinished`): `session_start` records them too.
+   */
+  readonly finished: SessionClaim[];
+  /** The log's random id (see `logIdOf`). */
+  readonly logId: string;
   readonly #key: MacKey;
   readonly #base: Omit<SealFields, "count" | "head" | "closed" | "gen">;
   readonly #slotSize: number;
@@ -92,8 +67,11 @@ export class SealWriter {
     base: Omit<SealFields, "count" | "head" | "closed" | "gen">;
     slotSize: number;
     previous: PreviousSession | undefined;
+    finished: SessionClaim[];
   }) {
     this.previous = options.previous;
+    this.finished = options.finished;
+    this.logId = options.base.logId ?? "";
     this.dir = options.dir;
     this.#key = options.key;
     this.#base = options.base;
@@ -118,10 +96,16 @@ export class SealWriter {
   }): SealWriter {
     const host = hostname();
     mkdirSync(options.dir, { recursive: true, mode: 0o700 });
+    const logId = logIdOf(options.dir);
     const listing = listSeals(options.dir);
     let ordinal = Math.max(listing.ordinals.at(-1) ?? 0, listing.buckets.at(-1)?.last ?? 0) + 1;
-    const settled = settledBelow(options.dir, ordinal, host, listing.buckets);
     for (;;) {
+      // What this session vouches for is read before its number is taken, and again if another
+      // process took the number first: every claim is about sessions numbered below its own.
+      const { key, dir } = options;
+      const prior = ordinal > 1 ? readSeal(dir, ordinal - 1, listing.buckets, key) : undefined;
+      const settled = settledBelow(dir, ordinal, host, listing.buckets, key, prior);
+      const vouched = vouchFinished({ dir, ordinal, prior, settled, host, buckets: listing.buckets, key });
       const base = {
         log: options.log,
         ordinal,
@@ -130,18 +114,19 @@ export class SealWriter {
         settled,
         pid: process.pid,
         host,
+        logId,
+        ...(vouched.seen.length > 0 ? { seen: vouched.seen } : {}),
       };
-      const first = serializeSeal({ ...base, gen: 0, count: 0, head: "0".repeat(64), closed: false }, options.key);
+      const first = serializeSeal({ ...base, gen: 0, count: 0, head: "0".repeat(64), closed: false }, key);
       // Room for the counts to grow; the path and ids do not change.
       const slotSize = Buffer.byteLength(first, "utf8") + 256;
-      if (!linkNewFile(sealFile(options.dir, ordinal), `${slot(first, slotSize)}${slot("", slotSize)}`)) {
+      if (!linkNewFile(sealFile(dir, ordinal), `${slot(first, slotSize)}${slot("", slotSize)}`)) {
         ordinal++; // another process took the number
         continue;
       }
-      const prior = ordinal > 1 ? readSeal(options.dir, ordinal - 1, listing.buckets, options.key) : undefined;
       const previous = prior && { ordinal: prior.ordinal, count: prior.count, head: prior.head, closed: prior.closed };
-      const writer = new SealWriter({ dir: options.dir, key: options.key, base, slotSize, previous });
-      foldFinished(options.dir, options.key, listing, settled, options.perBucket);
+      const writer = new SealWriter({ dir, key, base, slotSize, previous, finished: vouched.finished });
+      foldFinished(dir, key, listing, settled, options.perBucket);
       return writer;
     }
   }
@@ -183,14 +168,27 @@ export class SealWriter {
  * The largest n such that every session numbered 1..n had finished: the session numbered
  * `ordinal` starts after all of their records are in the log, so verify can tell a reordered log.
  */
-function settledBelow(dir: string, ordinal: number, host: string, buckets: readonly SealBucket[]): number {
+function settledBelow(
+  dir: string,
+  ordinal: number,
+  host: string,
+  buckets: readonly SealBucket[],
+  key: MacKey,
+  previous: Seal | undefined,
+): number {
   let settled = 0;
-  const previous = readSeal(dir, ordinal - 1, buckets);
-  // What held when the previous session started still holds: its finished prefix is ours too.
+  // What held when the previous session started still holds: its finished prefix is ours too, and
+  // so are the sessions above it that it saw finished.
   if (previous) settled = Math.min(previous.settled, ordinal - 2);
+  const seen = previous?.seen ?? [];
   let reads = 0;
-  for (let n = settled + 1; n < ordinal && reads < MAX_SETTLE_READS; n++, reads++) {
-    if (!finished(n === ordinal - 1 ? previous : readSeal(dir, n, buckets), host)) break;
+  for (let n = settled + 1; n < ordinal && reads < MAX_SETTLE_READS; n++) {
+    if (n < ordinal - 1 && inRanges(n, seen)) {
+      settled = n;
+      continue;
+    }
+    reads++;
+    if (!finished(n === ordinal - 1 ? previous : readSeal(dir, n, buckets, key), host)) break;
     settled = n;
   }
   return settled;

@@ -1,3 +1,4 @@
+import { LOG_ID } from "./log-id.ts";
 import { type MacKey, macOf, splitMac, withMac } from "./record.ts";
 
 /** The version of the seal format. */
@@ -27,6 +28,13 @@ export interface Seal {
   head: string;
   /** True once `session_end` was written. */
   closed: boolean;
+  /** The log's random id (see `logIdOf`); absent in seals written before it existed. */
+  logId?: string;
+  /**
+   * Runs of session numbers above `settled` that had finished when this one started (see
+   * `vouchFinished`); absent when there were none.
+   */
+  seen?: [number, number][];
   /** How many times the seal was written before (the newer of a file's two slots wins). */
   gen: number;
   ts: string;
@@ -58,7 +66,22 @@ function shapeProblem(value: unknown): string | undefined {
   }
   if (typeof s.head !== "string" || !HEX64.test(s.head)) return "bad head MAC";
   if (typeof s.closed !== "boolean") return "bad closed flag";
+  if (s.logId !== undefined && (typeof s.logId !== "string" || !LOG_ID.test(s.logId))) return "bad log id";
+  if (s.seen !== undefined && !isRanges(s.seen)) return "bad seen ranges";
   return undefined;
+}
+
+function isRanges(value: unknown): boolean {
+  return (
+    Array.isArray(value) &&
+    value.every(
+      (r) =>
+        Array.isArray(r) &&
+        r.length === 2 &&
+        r.every((n) => typeof n === "number" && Number.isSafeInteger(n) && n >= 1) &&
+        r[0] <= r[1],
+    )
+  );
 }
 
 /**
@@ -88,7 +111,7 @@ export function parseSeal(text: string, key: MacKey | undefined): ParsedSeal {
  * Contract: never throws.
  */
 export function parseSealFile(text: string, key: MacKey | undefined): ParsedSeal {
-  return bestSealLine(text, key)?.parsed ?? { ok: false, error: "empty" };
+  return readSealSlots(text, key).chosen?.parsed ?? { ok: false, error: "empty" };
 }
 
 /** A seal line and what it parsed to. */
@@ -97,14 +120,46 @@ export interface SealLine {
   line: string;
 }
 
+/** A line of a seal file (or bucket) other than the one that counts. */
+export interface OtherSealLine {
+  /** Where it is: `<file>:<line>` once the caller knows the file, else `line N`. */
+  where: string;
+  parsed: ParsedSeal;
+  /** True for a line a writer never puts there: beyond a seal file's two slots, or a second line for one session in a bucket. */
+  extra: boolean;
+}
+
+/** A seal file read slot by slot: the line that counts, and every other non-blank line. */
+export interface SealSlots {
+  chosen: SealLine | undefined;
+  others: OtherSealLine[];
+}
+
+/**
+ * Reads a seal file's lines: the one that counts (see `chooseSeal`) and every other non-blank
+ * line, so a line that does not verify, or one added beyond the two slots, is reported instead of
+ * silently passed over.
+ * Contract: never throws.
+ */
+export function readSealSlots(text: string, key: MacKey | undefined): SealSlots {
+  const pieces = text.split("\n");
+  const slots = pieces
+    .map((raw, index) => ({ line: raw.trim(), index }))
+    .filter(({ line }) => line !== "")
+    .map(({ line, index }) => ({ parsed: parseSeal(line, key), line, index }));
+  const chosen = chooseSeal(slots);
+  const others = slots
+    .filter((slot) => slot !== chosen)
+    .map((slot) => ({ where: `line ${slot.index + 1}`, parsed: slot.parsed, extra: slot.index >= 2 }));
+  // The chosen line itself may lie beyond the slots (a third line added with a higher gen).
+  if (chosen && chosen.index >= 2)
+    others.push({ where: `line ${chosen.index + 1}`, parsed: chosen.parsed, extra: true });
+  return { chosen, others };
+}
+
 /** `parseSealFile`'s choice together with the line it was read from; undefined for an empty file. */
 export function bestSealLine(text: string, key: MacKey | undefined): SealLine | undefined {
-  const slots = text
-    .split("\n")
-    .map((line) => line.trim())
-    .filter(Boolean)
-    .map((line) => ({ parsed: parseSeal(line, key), line }));
-  return chooseSeal(slots);
+  return readSealSlots(text, key).chosen;
 }
 
 /**

@@ -1,14 +1,18 @@
 import { statSync } from "node:fs";
 import type { AuditKey } from "./audit-key.ts";
-import { ChainChecker, short } from "./chain-checker.ts";
+import { ChainChecker, type SessionClaim, short } from "./chain-checker.ts";
+import { readLogId } from "./log-id.ts";
 import { readLines } from "./read-lines.ts";
 import { readSeals, type SealEntry } from "./read-seals.ts";
 import { macOf, parseRecord } from "./record.ts";
-import { checkPreviousSessions, checkSessionOrder, compareSeals, type LogState } from "./seal-check.ts";
+import { checkClaims, checkOrigin, checkSessionOrder, compareSeals, type LogState } from "./seal-check.ts";
 import { decideVerdict } from "./verdict.ts";
 import type { VerifyProblem, VerifyReport } from "./verify-report.ts";
 
 const MAX_LISTED = 1000;
+
+/** Decodes a line's bytes, refusing invalid UTF-8: a lenient decode maps different bytes to one text, which would then verify. */
+const strictUtf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
 /** Options of `verifyAuditFile`. */
 export interface VerifyOptions {
@@ -21,6 +25,11 @@ export interface VerifyOptions {
    * `false` for a copy verified against the original's seals (then the seals must all name one log).
    */
   logPath?: string | false | undefined;
+  /**
+   * The project whose own log this is (its per-project log in the Gatehouse home): every session
+   * must have run there. Leave it out for a log several projects share (a configured `file`).
+   */
+  project?: string | undefined;
 }
 
 /** Collects problems: every one is counted, the list is capped. */
@@ -41,6 +50,33 @@ function openToOthers(file: string): string | undefined {
   if (!stat?.isFile() || (stat.mode & 0o022) === 0) return undefined;
   const mode = (stat.mode & 0o777).toString(8);
   return `${file} is writable by other users (mode ${mode}): anyone could rewrite it; run chmod 600 on it`;
+}
+
+/**
+ * Looks up the records claims are about that the first read no longer held (a session that wrote
+ * many records while another started): one more streamed read, parsing only the lines of those
+ * sessions. A record not found leaves its claim unanswered (its absence is reported elsewhere).
+ */
+async function findClaimedRecords(file: string, claims: readonly SessionClaim[]): Promise<void> {
+  if (claims.length === 0) return;
+  const wanted = new Map<string, Map<number, SessionClaim[]>>();
+  for (const claim of claims) {
+    if (claim.target === undefined) continue;
+    const bySeq = wanted.get(claim.target) ?? new Map<number, SessionClaim[]>();
+    bySeq.set(claim.count - 1, [...(bySeq.get(claim.count - 1) ?? []), claim]);
+    wanted.set(claim.target, bySeq);
+  }
+  const ids = [...wanted.keys()].map((id) => Buffer.from(JSON.stringify(id)));
+  try {
+    for await (const raw of readLines(file)) {
+      if (raw.oversized !== undefined || !ids.some((id) => raw.bytes.includes(id))) continue;
+      const parsed = parseRecord(strictUtf8.decode(raw.bytes));
+      if (!parsed.ok) continue;
+      for (const claim of wanted.get(parsed.record.session)?.get(parsed.record.seq) ?? []) claim.found ??= parsed.mac;
+    }
+  } catch {
+    // Unreadable now (or not UTF-8): the first read reported what is wrong with the log.
+  }
 }
 
 /**
@@ -68,7 +104,10 @@ export async function verifyAuditFile(file: string, options: VerifyOptions = {})
   const open = openToOthers(file);
   if (open) log.add({ kind: "unreadable", line: 0, message: open });
   const sealedCounts = new Map<string, number>();
-  for (const s of seals) if (s.parsed.ok) sealedCounts.set(s.parsed.seal.session, s.parsed.seal.count);
+  // Only seals that verify say where a session's sealed head is (a forged one is reported, not used).
+  for (const s of seals) {
+    if (s.parsed.ok && s.parsed.authentic !== false) sealedCounts.set(s.parsed.seal.session, s.parsed.seal.count);
+  }
   const checker = new ChainChecker(log.add, sealedCounts);
   const foreign = new Set<string>();
   let lines = 0;
@@ -95,7 +134,14 @@ export async function verifyAuditFile(file: string, options: VerifyOptions = {})
         log.add({ kind: "corrupt_line", line: raw.line, message: "empty line" });
         continue;
       }
-      const parsed = parseRecord(raw.bytes.toString("utf8"));
+      let text: string;
+      try {
+        text = strictUtf8.decode(raw.bytes);
+      } catch {
+        log.add({ kind: "corrupt_line", line: raw.line, message: "not valid UTF-8: its bytes were altered" });
+        continue;
+      }
+      const parsed = parseRecord(text);
       if (!parsed.ok) {
         if (parsed.syntax) unparsed = { line: raw.line, error: parsed.error };
         else log.add({ kind: "corrupt_line", line: raw.line, message: `not an audit record: ${parsed.error}` });
@@ -133,7 +179,14 @@ export async function verifyAuditFile(file: string, options: VerifyOptions = {})
     compareSeals({ seals, tracks, log: state, report: log.add, logPath });
   }
   checkSessionOrder(tracks, log.add);
-  checkPreviousSessions(tracks, log.add);
+  await findClaimedRecords(file, checker.unresolvedClaims());
+  checkClaims(tracks, log.add);
+  checkOrigin(
+    tracks,
+    seals,
+    { logId: options.sealDir !== undefined ? readLogId(options.sealDir) : undefined, project: options.project },
+    log.add,
+  );
   const problems = [...log.list].sort((a, b) => a.line - b.line);
   return decideVerdict({
     file,

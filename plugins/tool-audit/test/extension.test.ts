@@ -46,7 +46,7 @@ interface RunOptions {
 /** Verifies a project's log the way `gatehouse audit verify` does: with the home's key and seals. */
 function verifyIn(home: string, cwd: string, file?: string) {
   const location = auditLocation({ home, cwd, file });
-  const key = readAuditKey(location.keyFile, { private: true });
+  const key = readAuditKey(location.keyFile);
   return verifyAuditFile(location.file, { key, sealDir: location.sealDir });
 }
 

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { chmodSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { defineExtension, type ExtensionDefinition } from "@gatehouse/sdk";
 import { createTestHost } from "@gatehouse/testing";
@@ -49,7 +49,7 @@ describe("the audit key", () => {
     expect(location.keyFile).toBe(join(home, "keys", "audit.key"));
     expect(statSync(location.keyFile).mode & 0o777).toBe(0o600);
     expect(statSync(join(home, "keys")).mode & 0o777).toBe(0o700);
-    const key = readAuditKey(location.keyFile, { private: true });
+    const key = readAuditKey(location.keyFile);
     const first = JSON.parse(readFileSync(location.file, "utf8").split("\n")[0]!);
     expect(first).toMatchObject({ kind: "session_start", keyId: key?.id });
     // A second run keeps the same key.
@@ -60,7 +60,7 @@ describe("the audit key", () => {
   it("a team key named by the settings is used as is, and verifies the log", async () => {
     const keyDir = tempDir("gh-team-");
     const keyFile = join(keyDir, "team.key");
-    writeFileSync(keyFile, `${randomBytes(32).toString("hex")}\n`, { mode: 0o640 });
+    writeFileSync(keyFile, `${randomBytes(32).toString("hex")}\n`, { mode: 0o600 });
     const { location, result } = await run({ turns: [say("hi")], config: { key: keyFile } });
     expect(result.stoppedBy).toBeUndefined();
     const key = readAuditKey(keyFile);
@@ -89,21 +89,52 @@ describe("the audit key", () => {
       "a team key that is too short",
       (dir: string) => {
         const file = join(dir, "short.key");
-        writeFileSync(file, "abc");
+        writeFileSync(file, "abc", { mode: 0o600 });
         return file;
       },
       /is too short \(3 bytes; at least 32\)/,
     ],
+    [
+      "a team key other users can read (a project naming /etc/passwd)",
+      (dir: string) => {
+        const file = join(dir, "public.key");
+        writeFileSync(file, randomBytes(32).toString("hex"));
+        chmodSync(file, 0o644);
+        return file;
+      },
+      /public\.key is readable by other users \(mode 644\)/,
+    ],
+    [
+      "a team key readable by its group",
+      (dir: string) => {
+        const file = join(dir, "group.key");
+        writeFileSync(file, randomBytes(32).toString("hex"));
+        chmodSync(file, 0o640);
+        return file;
+      },
+      /group\.key is readable by other users \(mode 640\)/,
+    ],
+    [
+      "a symbolic link to a private key",
+      (dir: string) => {
+        const file = join(dir, "real.key");
+        writeFileSync(file, randomBytes(32).toString("hex"), { mode: 0o600 });
+        symlinkSync(file, join(dir, "link.key"));
+        return join(dir, "link.key");
+      },
+      /link\.key is a symbolic link/,
+    ],
   ] as const) {
-    it(`${what} stops the run before any tool runs, naming the key`, async () => {
+    it(`${what} is refused before any tool runs, naming the key`, async () => {
       const cwd = tempDir();
-      const { result } = await run({
+      const started = run({
         cwd,
         turns: [{ content: [call("A", "write", { path: "marker.txt", content: "m" })] }, say("done")],
         config: { key: prepare(tempDir("gh-team-")) },
       });
-      expect(result.stoppedBy?.extension).toBe("tool-audit");
-      expect(result.stoppedBy?.reason).toMatch(reason);
+      await expect(started).rejects.toMatchObject({ code: "GH_GUARD_FAILED" });
+      await expect(started).rejects.toThrow(/config\.tool-audit\.key cannot be used: audit key /);
+      await expect(started).rejects.toThrow(reason);
       expect(() => statSync(join(cwd, "marker.txt"))).toThrow();
     });
   }

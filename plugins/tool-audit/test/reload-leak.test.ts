@@ -66,7 +66,7 @@ describe("tool-audit across reloads", () => {
 
     // Linux lists a process's descriptors in /proc (CI runs there); elsewhere only the log is checked.
     if (existsSync("/proc/self/fd")) expect(openDescriptors(location.file)).toBe(0);
-    const key = readAuditKey(location.keyFile, { private: true });
+    const key = readAuditKey(location.keyFile);
     const report = await verifyAuditFile(location.file, { key, sealDir: location.sealDir });
     expect(report.summary).toContain("INTACT");
     expect(report).toMatchObject({ verdict: "intact", status: "ok", authenticated: true });
