@@ -62,6 +62,11 @@ export function readSeals(dir: string, key: MacKey | undefined): SealEntry[] {
  */
 export function strayProblem(entry: SealEntry, other: OtherSealLine): string | undefined {
   const { parsed } = other;
+  // A slot whose bytes are not even JSON is what a power loss in the middle of its one `pwrite`
+  // leaves: the other slot counts, as when the slot is blank. Someone without the key gains
+  // nothing by writing one (no writer or check takes a line that does not verify); a well-formed
+  // line that does not verify is still reported.
+  if (!parsed.ok && !other.extra && parsed.error.startsWith("not JSON")) return undefined;
   if (!parsed.ok) return `${other.where} is not a seal (${parsed.error})`;
   if (parsed.authentic === false) return `${other.where} does not verify with the key: a forged seal line`;
   if (other.extra)

@@ -70,6 +70,24 @@ describe("seal lines that do not verify", () => {
     expect(report.problem?.message).toMatch(new RegExp(`00000001\\.seal:${older + 1} does not verify with the key`));
   });
 
+  it("a slot torn by a power loss mid-write (not JSON) is passed over: the other slot counts, the log is intact", async () => {
+    const log = testLog();
+    await writeSession(log, { calls: 2 });
+    const file = sealFile(log.sealDir, 1);
+    const slots = readFileSync(file, "utf8").split("\n");
+    const gens = slots.slice(0, 2).map((line) => Number(/"gen":(\d+)/.exec(line)?.[1] ?? -1));
+    const older = gens[0]! < gens[1]! ? 0 : 1;
+    // Half of a new line over the older slot, the rest of the old one after it.
+    const torn = slots[older]!.slice(0, 40).replace(/"gen":\d+/, '"gen":9') + "\u0000".repeat(8);
+    slots[older] = torn.padEnd(slots[older]!.length, " ");
+    writeFileSync(file, slots.join("\n"));
+    const report = await log.verify();
+    expect(report.verdict).toBe("intact");
+    // Beyond the two slots the same bytes are no tear: a writer never puts a line there.
+    writeFileSync(file, `${slots.join("\n")}\n${torn}\n`);
+    expect((await log.verify()).verdict).toBe("tampered");
+  });
+
   it("an authentic seal line of another session copied beyond the two slots is reported too", async () => {
     const log = testLog();
     await writeSession(log, { calls: 1 });
