@@ -4,9 +4,9 @@ import { dirname, extname, isAbsolute, join, sep } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { Jiti, JitiOptions } from "jiti";
 import { errorMessage } from "../common/errors.ts";
-import { readRegularFile } from "../common/read-regular-file.ts";
 import { realOr } from "../common/real-or.ts";
 import { hostInstallRoots, isInside } from "./code-origin.ts";
+import { packageTypeOf } from "./package-type.ts";
 import { createFastTransform, transformVersion } from "./sucrase-transform.mjs";
 import { createCachedTransform } from "./transpile-cache.mjs";
 import { openTranspileCache, type TranspileCacheLocation } from "./transpile-cache-dir.ts";
@@ -164,24 +164,6 @@ export async function loadModule(
 function isHostCode(file: string): boolean {
   const real = realOr(file);
   return hostInstallRoots().some((root) => isInside(root, real));
-}
-
-/** The `type` of the package.json nearest to `file`, read as jiti reads it (the first that parses). */
-function packageTypeOf(file: string): unknown {
-  for (let dir = dirname(file), last = ""; dir !== last; last = dir, dir = dirname(dir)) {
-    let text: string;
-    try {
-      text = readRegularFile(join(dir, "package.json"), "utf8");
-    } catch {
-      continue;
-    }
-    try {
-      return (JSON.parse(text) as { type?: unknown } | null)?.type;
-    } catch {
-      return undefined;
-    }
-  }
-  return undefined;
 }
 
 /**

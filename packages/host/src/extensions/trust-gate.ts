@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { Module } from "node:module";
-import { dirname, extname, isAbsolute, join, relative } from "node:path";
+import { extname, isAbsolute, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { GatehouseError } from "../common/errors.ts";
 import { readRegularFile } from "../common/read-regular-file.ts";
@@ -8,6 +8,7 @@ import { realOr } from "../common/real-or.ts";
 import { hostInstallRoots, isInside } from "./code-origin.ts";
 import { type EsmGateState, installEsmGate, publishEsmGate } from "./esm-gate.ts";
 import { linkEscape } from "./link-escape.ts";
+import { packageTypeOf } from "./package-type.ts";
 
 /** What trust approved for one project: file real path → sha256, or everything (`--trust`). */
 export type Approval = ReadonlyMap<string, string> | "all";
@@ -241,21 +242,7 @@ export function withImportGuard(code: string): string {
 function isNativeEsm(file: string): boolean {
   const ext = extname(file);
   if (ext === ".mjs" || ext === ".mts") return true;
-  if (ext !== ".js" && ext !== ".ts") return false;
-  for (let dir = dirname(file), last = ""; dir !== last; last = dir, dir = dirname(dir)) {
-    let text: string;
-    try {
-      text = readRegularFile(join(dir, "package.json"), "utf8");
-    } catch {
-      continue;
-    }
-    try {
-      return (JSON.parse(text) as { type?: unknown } | null)?.type === "module";
-    } catch {
-      return false;
-    }
-  }
-  return false;
+  return (ext === ".js" || ext === ".ts") && packageTypeOf(file) === "module";
 }
 
 function addonRefused(file: string): GatehouseError {
