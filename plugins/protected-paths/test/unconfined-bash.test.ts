@@ -843,3 +843,27 @@ describe("bash without a sandbox: round 17 — a destination the line makes a fo
     ]);
   });
 });
+
+describe("bash without a sandbox: round 18 — find puts what it finds into a folder", () => {
+  it.each([
+    // `{}` lands in the folder under the name of each file find finds: any name a rule protects there.
+    ["mkdir -p t/c && printf x > t/c/config && find t/c -name config -exec cp {} .git/ \\;"],
+    ["mkdir -p t/c && find t/c -name settings.json -exec cp {} .claude/ \\;"],
+    ["find docs -type f -exec mv -t .vscode {} +"],
+    ["find docs -name x -exec ln -s {} .claude/ \\;"],
+    ["find docs -type f -exec cp -t .git/hooks {} +"],
+    ["find docs -type f -exec cp {} .codex \\;"],
+  ])("refuses %j", (command) => {
+    const f = createFixture();
+    expect(unconfined(f).check(exec(command)).allow).toBe(false);
+  });
+
+  it("lets find copy what it finds into an ordinary folder, and act on {} itself", () => {
+    const f = createFixture();
+    expectAllowed(unconfined(f), [
+      "mkdir -p out && find docs -name '*.md' -exec cp {} out/ \\;",
+      "find docs -type f -exec cat {} \\;",
+      "find docs -name '*.md' -exec grep -l env {} +",
+    ]);
+  });
+});

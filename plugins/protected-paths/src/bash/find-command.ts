@@ -14,6 +14,7 @@ function substitute(word: ShellWord, start: ShellWord): ShellWord {
     raw: word.raw,
     glob: undefined,
     unresolved: word.unresolved ?? start.unresolved ?? (start.glob !== undefined ? "glob pattern" : undefined),
+    found: true,
   };
 }
 

@@ -8,6 +8,11 @@ export interface ShellWord {
   glob: string | undefined;
   /** Why the value is only known when the shell runs, e.g. "variable" or "command substitution". */
   unresolved: string | undefined;
+  /**
+   * True for find's `{}`, whose text is the start path: it stands for every path find finds at or
+   * below it, so a command that puts it INTO a folder (`cp {} .git/`) lands it under any name.
+   */
+  found?: true;
 }
 
 /** A token of a shell command line. */

@@ -105,6 +105,14 @@ function checkInto(check: TargetCheck, destination: string, dir: string): Decisi
       const cause = `the name it lands under depends on a ${source.unresolved}`;
       return unresolved(subjectOf(target, source.raw), cause, "spell the source path literally");
     }
+    if (source.found) {
+      // find's `{}` lands under the name of whatever file find finds: anything a rule protects
+      // inside the destination (`find t -exec cp {} .git/ ;` makes .git/config).
+      const options = { cwd: dir, expandHome: false, rulesOnly: check.precheck, through: true };
+      const verdict = evaluatePath(ctx, "write", destination, options);
+      if (!verdict.ok) return refused(subjectOf(target, destination), verdict);
+      continue;
+    }
     const names = expandGlob(source, { cwd: dir, fs: ctx.fs, folding: ctx.folding }) ?? [source.text];
     for (const name of names) {
       const landed = path.join(destination, path.basename(name));

@@ -58,7 +58,7 @@ function madePaths(ctx: PolicyContext, target: BashTarget, dir: string): string[
     return placesOf(ctx, dest, dir);
   }
   return target.into.sources.flatMap((source) =>
-    source.unresolved !== undefined || source.glob !== undefined
+    source.unresolved !== undefined || source.glob !== undefined || source.found
       ? placesOf(ctx, dest, dir)
       : placesOf(ctx, path.join(dest, path.basename(source.text)), dir),
   );
