@@ -1,7 +1,14 @@
 import { isPromiseLike } from "../common/is-promise.ts";
 
-/** A tap as the bus registers it: synchronous when its handler is, a promise only when it is not. */
-type TapFn<A extends unknown[], R> = (...args: A) => R | Promise<R>;
+/**
+ * How a tap is called: with the stage's state (or event and context) and `next`, the dispatcher's
+ * next step. A tap answers synchronously with its value, or, when its handler is asynchronous, with
+ * a promise of what `next` returned on its value (it applied `next` itself, in the step that
+ * settled the handler: see `handlerRunner`'s `after`). So an asynchronous handler costs its stage
+ * one promise, not two, and no microtask of the dispatcher's own.
+ * Contract: a tap returns a promise only once it has handed its answer to `next`.
+ */
+type Tap<A extends unknown[], R> = (...args: [...A, next: (value: R) => unknown]) => R | Promise<unknown>;
 
 /** A tapable hook, as far as dispatch is concerned: its taps, already in order. */
 interface TappedHook {
@@ -9,8 +16,8 @@ interface TappedHook {
 }
 
 /** The functions tapped on `hook`, in tapable's order (stage, then registration). */
-function tapsOf<A extends unknown[], R>(hook: TappedHook): readonly TapFn<A, R>[] {
-  return hook.taps.map((tap) => tap.fn as TapFn<A, R>);
+function tapsOf<A extends unknown[], R>(hook: TappedHook): readonly Tap<A, R>[] {
+  return hook.taps.map((tap) => tap.fn as Tap<A, R>);
 }
 
 /**
@@ -39,11 +46,10 @@ export function bailDispatch<S, R>(hook: TappedHook): StageDispatch<S, R | undef
   const taps = tapsOf<[S], R | undefined>(hook);
   const from = <T>(state: S, start: number, end: (value: R | undefined) => T | Promise<T>): T | Promise<T> => {
     for (let i = start; i < taps.length; i++) {
-      const out = (taps[i] as TapFn<[S], R | undefined>)(state);
-      if (isPromiseLike<R | undefined>(out)) {
-        return Promise.resolve(out).then((value) => (value !== undefined ? end(value) : from(state, i + 1, end)));
-      }
-      if (out !== undefined) return end(out);
+      const next = (value: R | undefined) => (value !== undefined ? end(value) : from(state, i + 1, end));
+      const out = (taps[i] as Tap<[S], R | undefined>)(state, next);
+      if (isPromiseLike<T>(out)) return out as unknown as Promise<T>;
+      if (out !== undefined) return end(out as R);
     }
     return end(undefined);
   };
@@ -56,12 +62,11 @@ export function waterfallDispatch<S>(hook: TappedHook): StageDispatch<S, S> {
   const from = <T>(state: S, start: number, end: (value: S) => T | Promise<T>): T | Promise<T> => {
     let value = state;
     for (let i = start; i < taps.length; i++) {
-      const out = (taps[i] as TapFn<[S], S | undefined>)(value);
-      if (isPromiseLike<S | undefined>(out)) {
-        const current = value;
-        return Promise.resolve(out).then((next) => from(next !== undefined ? next : current, i + 1, end));
-      }
-      if (out !== undefined) value = out;
+      const current = value;
+      const next = (out: S | undefined) => from(out !== undefined ? out : current, i + 1, end);
+      const out = (taps[i] as Tap<[S], S | undefined>)(value, next);
+      if (isPromiseLike<T>(out)) return out as unknown as Promise<T>;
+      if (out !== undefined) value = out as S;
     }
     return end(value);
   };
@@ -73,8 +78,8 @@ export function seriesDispatch<A, B>(hook: TappedHook): Dispatch<[A, B], void> {
   const taps = tapsOf<[A, B], void>(hook);
   const from = (a: A, b: B, start: number): void | Promise<void> => {
     for (let i = start; i < taps.length; i++) {
-      const out = (taps[i] as TapFn<[A, B], void>)(a, b);
-      if (isPromiseLike<void>(out)) return Promise.resolve(out).then(() => from(a, b, i + 1));
+      const out = (taps[i] as Tap<[A, B], void>)(a, b, () => from(a, b, i + 1));
+      if (isPromiseLike<void>(out)) return out as Promise<void>;
     }
     return undefined;
   };

@@ -55,11 +55,11 @@ function observerHook(taps: readonly Observer[], type: string, options: StageOpt
       if (!out.ok) options.onError({ extension, hook: type, error: out.error, timedOut: out.timedOut });
     };
     const run = handlerRunner(handler as (event: GatehouseEvent, ctx: HandlerContext) => unknown, options.deadlines);
-    hook.tap(extension, (event, ctx) => {
+    hook.tap(extension, ((event: GatehouseEvent, ctx: HandlerContext, next: () => unknown) => {
       // A matcher keeps the handler from being called at all for other tools' events.
       if (match && !("toolName" in event && match.matches(event.toolName))) return;
-      return run(event, ctx, report);
-    });
+      return run(event, ctx, report, next);
+    }) as (event: GatehouseEvent, ctx: HandlerContext) => void | Promise<void>);
   }
   return seriesDispatch<GatehouseEvent, HandlerContext>(hook);
 }

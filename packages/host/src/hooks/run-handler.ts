@@ -13,11 +13,15 @@ function succeeded<T>(value: T): HandlerOutcome<T> {
   return value === undefined ? NOTHING : { ok: true, value };
 }
 
-/** Calls one handler of one extension, then `then` on its outcome (see `handlerRunner`). */
+/**
+ * Calls one handler of one extension, then `then` on its outcome (see `handlerRunner`); for an
+ * asynchronous handler, also `after` on what `then` returned, in the same step.
+ */
 export type HandlerRun<E, T> = <R = HandlerOutcome<T>>(
   event: E,
   ctx: HandlerContext,
   then?: (outcome: HandlerOutcome<T>) => R,
+  after?: (value: R) => unknown,
 ) => R | Promise<R>;
 
 /**
@@ -25,15 +29,23 @@ export type HandlerRun<E, T> = <R = HandlerOutcome<T>>(
  * Contract: the run never throws or rejects because of the handler; a throw, a rejection or a
  * timeout becomes `{ ok: false }`. A synchronous handler's outcome is handed to `then` at once (no
  * promise, no microtask): a synchronous handler cannot be interrupted, so the limit applies to the
- * promise a handler returns. For an asynchronous handler, `then` runs in the same step that settles
- * the outcome, so a stage's continuation costs no promise and no microtask of its own; a throw of
- * `then` itself rejects the returned promise (as a `.then` continuation would).
+ * promise a handler returns, and `after` is not called (the caller goes on with `then`'s value
+ * itself). For an asynchronous handler, `then` runs in the same step that settles the outcome, and
+ * so does `after` on its value when given (a dispatcher's next step: the next handler, or the
+ * stage's end), so neither costs a promise or a microtask of its own; the returned promise settles
+ * with what `after` (else `then`) returned. A throw of `then` or `after` rejects the returned
+ * promise (as a `.then` continuation would).
  */
 export function handlerRunner<E, T>(
   handler: (event: E, ctx: HandlerContext) => T | Promise<T>,
   deadlines: DeadlineQueue,
 ): HandlerRun<E, T> {
-  return <R>(event: E, ctx: HandlerContext, then?: (outcome: HandlerOutcome<T>) => R): R | Promise<R> => {
+  return <R>(
+    event: E,
+    ctx: HandlerContext,
+    then?: (outcome: HandlerOutcome<T>) => R,
+    after?: (value: R) => unknown,
+  ): R | Promise<R> => {
     const finish = then ?? ((outcome: HandlerOutcome<T>) => outcome as R);
     let returned: T | Promise<T>;
     try {
@@ -46,7 +58,8 @@ export function handlerRunner<E, T>(
     return new Promise<R>((resolve, reject) => {
       const settle = (outcome: HandlerOutcome<T>) => {
         try {
-          resolve(finish(outcome));
+          const value = finish(outcome);
+          resolve((after ? after(value) : value) as R);
         } catch (error) {
           reject(error);
         }

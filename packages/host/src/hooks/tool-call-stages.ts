@@ -113,12 +113,12 @@ export function transformStage(
   const hook: StageHook<TransformState> = new (tapable().AsyncSeriesBailHook)(["state"]);
   for (const { extension, handler } of taps) {
     const run = handlerRunner(handler, options.deadlines);
-    hook.tap(extension, (state) => {
+    hook.tap(extension, ((state: TransformState, next: (answer: StageAnswer) => unknown) => {
       const tracked = trackMutations(state.input);
       const { toolCall } = state.request;
       const event = { toolCallId: toolCall.id, toolName: toolCall.name, input: tracked.proxy };
-      return run(event, state.ctx, (out) => afterTransform(out, extension, state, tracked, options));
-    });
+      return run(event, state.ctx, (out) => afterTransform(out, extension, state, tracked, options), next);
+    }) as (state: TransformState) => StageAnswer | Promise<StageAnswer>);
   }
   return hook;
 }
@@ -139,13 +139,14 @@ export function enforceStage(
   const hook: StageHook<EnforceState> = new (tapable().AsyncSeriesBailHook)(["state"]);
   for (const { extension, handler } of taps) {
     const run = handlerRunner(handler, options.deadlines);
-    hook.tap(extension, (state) => {
+    hook.tap(extension, ((state: EnforceState, next: (answer: StageAnswer) => unknown) => {
       state.grants.current = extension;
-      return run(state.event, state.ctx, (out) => {
+      const answer = (out: HandlerOutcome<unknown>) => {
         state.grants.current = undefined;
         return afterEnforce(out, extension, options);
-      });
-    });
+      };
+      return run(state.event, state.ctx, answer, next);
+    }) as (state: EnforceState) => StageAnswer | Promise<StageAnswer>);
   }
   return hook;
 }

@@ -55,7 +55,7 @@ export function toolResultChain(
   const hook: ResultChainHook = new (tapable().AsyncSeriesWaterfallHook)(["state"]);
   for (const { extension, handler } of taps) {
     const run = handlerRunner(handler, options.deadlines);
-    hook.tap(extension, (state) => {
+    hook.tap(extension, ((state: ResultState, next: (value: ResultState) => unknown) => {
       const { toolCall, input } = state.request;
       const event = {
         toolCallId: toolCall.id,
@@ -65,10 +65,10 @@ export function toolResultChain(
         details: state.result.details,
         isError: state.isError,
       };
-      return run(event, state.ctx, (out) =>
-        afterHandler(out as HandlerOutcome<ResultAnswer>, extension, state, options),
-      );
-    });
+      const answer = (out: HandlerOutcome<unknown>) =>
+        afterHandler(out as HandlerOutcome<ResultAnswer>, extension, state, options);
+      return run(event, state.ctx, answer, next);
+    }) as (state: ResultState) => ResultState | Promise<ResultState>);
   }
   return hook;
 }
