@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { Module } from "node:module";
-import { extname, isAbsolute, relative } from "node:path";
+import { extname, isAbsolute, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { GatehouseError } from "../common/errors.ts";
 import { readRegularFile } from "../common/read-regular-file.ts";
@@ -9,6 +9,7 @@ import { hostInstallRoots, isInside } from "./code-origin.ts";
 import { type EsmGateState, installEsmGate, publishEsmGate } from "./esm-gate.ts";
 import { linkEscape } from "./link-escape.ts";
 import { packageTypeOf } from "./package-type.ts";
+import { installWorkerGate } from "./worker-gate.ts";
 
 /** What trust approved for one project: file real path → sha256, or everything (`--trust`). */
 export type Approval = ReadonlyMap<string, string> | "all";
@@ -56,6 +57,7 @@ function esmState(): EsmGateState {
  * hook sees.
  */
 export function armNativeGate(): void {
+  installWorkerGate({ isGated, active: () => registrations.size > 0 });
   installEsmGate(esmState);
 }
 
@@ -192,15 +194,7 @@ function guardImports<F extends RequireLike>(original: F, parent: string, resolv
     } catch {
       return;
     }
-    const real = realOr(parent);
-    for (const reg of registrations) {
-      if (!isInside(reg.root, real) && !isLinked(reg, real)) continue;
-      const leak = linkEscape({ spec, parent: real, resolved, root: reg.root });
-      if (leak && !reg.linked.has(leak.target)) {
-        reg.linked.add(leak.target);
-        publishEsmGate();
-      }
-    }
+    noteLinks(spec, parent, resolved);
   };
   const guarded = function (this: unknown, spec: string, ...rest: unknown[]) {
     check(spec);
@@ -211,6 +205,29 @@ function guardImports<F extends RequireLike>(original: F, parent: string, resolv
     Object.defineProperty(guarded, key, Object.getOwnPropertyDescriptor(original, key) as PropertyDescriptor);
   }
   return guarded as unknown as F;
+}
+
+/**
+ * Records a link out of a project that `spec`, imported from `parent`, passes through: its target is
+ * gated from then on like project code (the loader then refuses it unless trust recorded it). An
+ * absolute `spec` spelled inside a project counts whoever imports it.
+ */
+function noteLinks(spec: string, parent: string | undefined, resolved: string): void {
+  const real = parent === undefined ? undefined : realOr(parent);
+  for (const reg of registrations) {
+    const from =
+      real !== undefined && (isInside(reg.root, real) || isLinked(reg, real))
+        ? real
+        : isAbsolute(spec) && isInside(reg.root, spec)
+          ? join(reg.root, "(importer)")
+          : undefined;
+    if (from === undefined) continue;
+    const leak = linkEscape({ spec, parent: from, resolved, root: reg.root });
+    if (leak && !reg.linked.has(leak.target)) {
+      reg.linked.add(leak.target);
+      publishEsmGate();
+    }
+  }
 }
 
 const GATE = Symbol.for("gatehouse.trust-gate");
@@ -275,6 +292,20 @@ let installed = false;
 function installCommonJsGate(): void {
   if (installed) return;
   installed = true;
+  installWorkerGate({ isGated, active: () => registrations.size > 0 });
+  // Every CommonJS resolution (a `createRequire` of a project file, not only a gated module's own
+  // `require`) notes a link out of a project before the loader sees the target's real path.
+  const moduleStatics = Module as unknown as {
+    _resolveFilename(request: string, parent: { filename?: string | null } | undefined, ...rest: unknown[]): string;
+  };
+  const resolveFilename = moduleStatics._resolveFilename;
+  moduleStatics._resolveFilename = function gatedResolveFilename(request, parent, ...rest) {
+    const resolved = resolveFilename.call(this, request, parent, ...rest);
+    if (registrations.size > 0 && typeof request === "string" && typeof resolved === "string") {
+      noteLinks(request, parent?.filename ?? undefined, resolved);
+    }
+    return resolved;
+  };
   const handlers = (Module as unknown as { _extensions: Record<string, Loader> })._extensions;
   const original = { ...handlers };
   const strip = (text: string) => (text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
