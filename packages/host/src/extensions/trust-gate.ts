@@ -57,7 +57,6 @@ function esmState(): EsmGateState {
  * hook sees.
  */
 export function armNativeGate(): void {
-  installWorkerGate({ isGated, active: () => registrations.size > 0 });
   installEsmGate(esmState);
 }
 
@@ -231,6 +230,11 @@ function noteLinks(spec: string, parent: string | undefined, resolved: string): 
 }
 
 const GATE = Symbol.for("gatehouse.trust-gate");
+
+// Worker threads and forks are gated from the moment the host is loaded, before any module (pino's
+// thread-stream, a dependency) takes its own reference to `Worker`; they refuse nothing until a
+// project is registered.
+installWorkerGate({ isGated, active: () => registrations.size > 0 });
 (globalThis as Record<symbol, unknown>)[GATE] = { guardImports };
 
 /**
@@ -292,7 +296,6 @@ let installed = false;
 function installCommonJsGate(): void {
   if (installed) return;
   installed = true;
-  installWorkerGate({ isGated, active: () => registrations.size > 0 });
   // Every CommonJS resolution (a `createRequire` of a project file, not only a gated module's own
   // `require`) notes a link out of a project before the loader sees the target's real path.
   const moduleStatics = Module as unknown as {

@@ -77,7 +77,8 @@ function refused(what: string): GatehouseError {
 let installed = false;
 
 /**
- * Puts worker threads and `child_process.fork` behind the trust gate, once per process: Node runs a
+ * Puts worker threads and `child_process.fork` behind the trust gate, once per process (as early as
+ * possible: a module that took its own reference to `Worker` before this ran is not covered): Node runs a
  * worker's modules on a thread the gate's CommonJS hook and ES module hooks do not reach (Node 20
  * passes no `module.register` hooks to workers), and a forked process has no gate at all, so a
  * project file started that way would run unchecked.
@@ -115,6 +116,8 @@ export function installWorkerGate(options: WorkerGateOptions): void {
     }
   }
   Object.defineProperty(GatedWorker, "name", { value: "Worker" });
+  // A worker made through a reference taken before this ran is still a `Worker`.
+  Object.defineProperty(GatedWorker, Symbol.hasInstance, { value: (value: unknown) => value instanceof Original });
   workerThreads.Worker = GatedWorker;
 
   const originalFork = childProcess.fork;

@@ -1,5 +1,7 @@
-import { mkdirSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { join, relative } from "node:path";
+import { pathToFileURL } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { call, say, tempDir } from "../helpers/scenario.ts";
 import { closeHosts, makeProject, openHost, trustProject } from "./project.ts";
@@ -219,6 +221,34 @@ describe("project code started as a worker thread or a forked process", () => {
     expect(texts[4]).toMatch(/project file .*forked\.js was forked/);
     expect(texts[5]).toBe("loaded undefined");
     expect(readdirSync(outside).sort()).toEqual(["fine.js", "ran-fine"]);
+  });
+
+  it("a worker from outside the project runs while a project is open, unless handed a project module to load", async () => {
+    const p = loaderProject();
+    trustProject(p);
+    const outside = tempDir("gh-outside-");
+    p.write("lib/transport.js", marking(join(outside, "ran-transport")));
+    // Like a logging transport's worker: loads the module it is handed, writes to the log it is handed.
+    const runner = writeFile(
+      join(outside, "runner.js"),
+      `const { workerData } = require("node:worker_threads");
+if (workerData.module) require(workerData.module);
+require("node:fs").writeFileSync(workerData.log, "logged");
+`,
+    );
+    await openLoaders(p, []);
+    const { Worker } = createRequire(import.meta.url)("node:worker_threads") as typeof import("node:worker_threads");
+    const log = join(p.dir, "app.log");
+    await new Promise((resolve, reject) =>
+      new Worker(runner, { workerData: { log } }).on("exit", resolve).on("error", reject),
+    );
+    expect(readFileSync(log, "utf8")).toBe("logged");
+    for (const module of [join(p.dir, "lib/transport.js"), pathToFileURL(join(p.dir, "lib/transport.js")).href]) {
+      expect(() => new Worker(runner, { workerData: { log, options: { module } } })).toThrow(
+        /project file .*transport\.js was handed to a worker/,
+      );
+    }
+    expect(readdirSync(outside)).toEqual(["runner.js"]);
   });
 });
 
