@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { Module } from "node:module";
-import { extname, isAbsolute, join, relative } from "node:path";
+import { basename, dirname, extname, isAbsolute, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { GatehouseError } from "../common/errors.ts";
 import { readRegularFile } from "../common/read-regular-file.ts";
@@ -103,6 +103,17 @@ export function registerProjectGate(options: { root: string; retrust: string; ap
       publishEsmGate();
     },
   };
+}
+
+/**
+ * True when `file` is gated, or spelled inside a registered project (or a link target) while its real
+ * path is not the host's own: a link made there after trust leads to code no one approved.
+ */
+function isProjectCode(file: string): boolean {
+  if (isGated(file)) return true;
+  const spellings = [file, join(realOr(dirname(file)), basename(file))];
+  const spelled = [...registrations].some((r) => spellings.some((s) => isInside(r.root, s) || isLinked(r, s)));
+  return spelled && !hostInstallRoots().some((root) => isInside(root, realOr(file)));
 }
 
 /** True when `file` is project code of a registered project (it would be gated). */
@@ -234,7 +245,7 @@ const GATE = Symbol.for("gatehouse.trust-gate");
 // Worker threads and forks are gated from the moment the host is loaded, before any module (pino's
 // thread-stream, a dependency) takes its own reference to `Worker`; they refuse nothing until a
 // project is registered.
-installWorkerGate({ isGated, active: () => registrations.size > 0 });
+installWorkerGate({ isGated: isProjectCode, active: () => registrations.size > 0 });
 (globalThis as Record<symbol, unknown>)[GATE] = { guardImports };
 
 /**

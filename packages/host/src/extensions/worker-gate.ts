@@ -4,11 +4,13 @@ import { isAbsolute, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import type * as WorkerThreads from "node:worker_threads";
 import { GatehouseError } from "../common/errors.ts";
-import { realOr } from "../common/real-or.ts";
 
 /** What the worker gate decides with: the trust gate's own view of which files are project code. */
 export interface WorkerGateOptions {
-  /** True when `file` (a real path) is project code the trust gate would check. */
+  /**
+   * True when `file` is project code: its real path is gated, or it is spelled inside a project (a
+   * link there to a file outside, made after trust, leads to code no one approved).
+   */
   isGated(file: string): boolean;
   /** True while at least one project is registered with the trust gate. */
   active(): boolean;
@@ -48,7 +50,7 @@ function gatedPathIn(value: unknown, gated: (file: string) => boolean, depth = 0
       }
     } else if (isAbsolute(value)) file = value;
     // Only module files: a log file or data path in the project is not code the worker could run.
-    return file !== undefined && CODE.test(file) && gated(realOr(file)) ? file : undefined;
+    return file !== undefined && CODE.test(file) && gated(file) ? file : undefined;
   }
   if (value instanceof URL) return gatedPathIn(value.href, gated, depth + 1, seen);
   if (Array.isArray(value)) {
@@ -65,6 +67,12 @@ function gatedPathIn(value: unknown, gated: (file: string) => boolean, depth = 0
     }
   }
   return undefined;
+}
+
+/** Node flags with their values split off (`--require=/x.js` → `/x.js` too): what a preload names. */
+function flagValues(execArgv: unknown): string[] {
+  if (!Array.isArray(execArgv)) return [];
+  return execArgv.flatMap((flag) => (typeof flag === "string" ? [flag, flag.slice(flag.indexOf("=") + 1)] : []));
 }
 
 function refused(what: string): GatehouseError {
@@ -99,7 +107,7 @@ export function installWorkerGate(options: WorkerGateOptions): void {
   const builtin = createRequire(import.meta.url);
   const workerThreads = builtin("node:worker_threads") as typeof WorkerThreads;
   const childProcess = builtin("node:child_process") as typeof ChildProcess;
-  const gated = (file: string) => isGated(realOr(file));
+  const gated = (file: string) => isGated(file);
   const Original = workerThreads.Worker;
 
   class GatedWorker extends Original {
@@ -109,7 +117,10 @@ export function installWorkerGate(options: WorkerGateOptions): void {
         const target = entryOf(entry, process.cwd());
         if (target && "protocol" in target) throw refused(`a worker from a ${target.protocol} URL`);
         if (target && gated(target.file)) throw refused(`project file ${target.file} was started as a worker`);
-        const handed = gatedPathIn([workerOptions?.workerData, workerOptions?.argv], gated);
+        const handed = gatedPathIn(
+          [workerOptions?.workerData, workerOptions?.argv, flagValues(workerOptions?.execArgv)],
+          gated,
+        );
         if (handed) throw refused(`project file ${handed} was handed to a worker`);
       }
       super(entry, workerOptions);
@@ -135,6 +146,10 @@ export function installWorkerGate(options: WorkerGateOptions): void {
       if (target && "file" in target && gated(target.file)) {
         throw refused(`project file ${target.file} was forked`);
       }
+      const args = Array.isArray(rest[0]) ? rest[0] : [];
+      const execArgv = (forkOptions as { execArgv?: unknown }).execArgv;
+      const handed = gatedPathIn([args, flagValues(execArgv)], (file) => gated(resolve(cwd, file)));
+      if (handed) throw refused(`project file ${handed} was handed to a forked process`);
     }
     return (originalFork as (...args: unknown[]) => unknown).call(this, modulePath, ...rest);
   } as typeof childProcess.fork;

@@ -41,6 +41,10 @@ export default defineExtension({ name: "native-loaders", setup(api) {
     known: () => jsLoader.known(),
     worker: (file) => jsLoader.worker(join(api.cwd, file)),
     workerUrl: async (file) => (await jsLoader.known()).worker(url(file)),
+    workerPreload: (files) => {
+      const [entry, preload] = files.split("|");
+      return jsLoader.worker(join(api.cwd, entry!), { execArgv: [\`--require=\${join(api.cwd, preload!)}\`] });
+    },
     workerEval: (file) => jsLoader.worker(\`require(\${JSON.stringify(join(api.cwd, file))})\`, { eval: true }),
     fork: (file) => jsLoader.fork(join(api.cwd, file)),
     createRequire: async (file) => jsLoader.creq(file),
@@ -202,6 +206,7 @@ describe("project code started as a worker thread or a forked process", () => {
       `import { writeFileSync } from "node:fs"; writeFileSync(${JSON.stringify(marker("esm"))}, "ran");\n`,
     );
     p.write("lib/plugins/forked.js", marking(marker("fork")));
+    symlinkSync(writeFile(join(outside, "evil.js"), marking(marker("linked"))), join(p.dir, "lib/plugins/l.worker.js"));
     const fine = join(outside, "fine.js");
     writeFileSync(fine, marking(marker("fine")));
     const texts = await (
@@ -212,15 +217,19 @@ describe("project code started as a worker thread or a forked process", () => {
         { how: "workerEval", file: "lib/plugins/w.worker.js" },
         { how: "fork", file: "lib/plugins/forked.js" },
         { how: "worker", file: relative(p.dir, fine) },
+        { how: "worker", file: "lib/plugins/l.worker.js" },
+        { how: "workerPreload", file: `${relative(p.dir, fine)}|lib/plugins/w.worker.js` },
       ])
     )();
+    expect(texts[6]).toMatch(/project file .*l\.worker\.js was started as a worker/);
+    expect(texts[7]).toMatch(/project file .*w\.worker\.js was handed to a worker/);
     expect(texts[0]).toMatch(/project file .*w\.worker\.js was started as a worker.*runs outside the trust gate/);
     expect(texts[1]).toMatch(/project file .*w\.worker\.mjs was started as a worker/);
     expect(texts[2]).toMatch(/project file .*w\.worker\.mjs was started as a worker/);
     expect(texts[3]).toContain("an eval worker");
     expect(texts[4]).toMatch(/project file .*forked\.js was forked/);
     expect(texts[5]).toBe("loaded undefined");
-    expect(readdirSync(outside).sort()).toEqual(["fine.js", "ran-fine"]);
+    expect(readdirSync(outside).sort()).toEqual(["evil.js", "fine.js", "ran-fine"]);
   });
 
   it("a worker from outside the project runs while a project is open, unless handed a project module to load", async () => {
