@@ -241,12 +241,12 @@ function noteLinks(spec: string, parent: string | undefined, resolved: string): 
 }
 
 const GATE = Symbol.for("gatehouse.trust-gate");
+(globalThis as Record<symbol, unknown>)[GATE] = { guardImports };
 
 // Worker threads and forks are gated from the moment the host is loaded, before any module (pino's
 // thread-stream, a dependency) takes its own reference to `Worker`; they refuse nothing until a
 // project is registered.
 installWorkerGate({ isGated: isProjectCode, active: () => registrations.size > 0 });
-(globalThis as Record<symbol, unknown>)[GATE] = { guardImports };
 
 /**
  * The line a gated module's code starts with (after its "use strict"): its `require` and

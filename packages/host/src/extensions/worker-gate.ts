@@ -92,9 +92,10 @@ let installed = false;
  * project file started that way would run unchecked.
  * Contract: while a project is registered, `new Worker(entry)` throws GatehouseError
  * `GH_UNTRUSTED_CODE` when the entry (path, `file:` URL string or URL object) is project code, when
- * its `workerData`/`argv` names project code, and for `eval: true`, `data:` and `blob:` entries (code
- * that may import project files with no gate); `fork(modulePath)` throws the same when `modulePath`
- * is project code. Other workers (Gatehouse's own, its dependencies' such as pino's transports) and
+ * its `workerData`, `argv` or `execArgv` names a project module, and for `eval: true`, `data:` and
+ * `blob:` entries (code that may import project files with no gate); `fork(modulePath)` throws the
+ * same when `modulePath` is project code or its arguments name a project module. "Project code" is
+ * what `options.isGated` says (the trust gate counts a path spelled inside a project too). Other workers (Gatehouse's own, its dependencies' such as pino's transports) and
  * forks start as before. `require("node:worker_threads").Worker` and the ES module named export are
  * both replaced.
  */
@@ -107,7 +108,7 @@ export function installWorkerGate(options: WorkerGateOptions): void {
   const builtin = createRequire(import.meta.url);
   const workerThreads = builtin("node:worker_threads") as typeof WorkerThreads;
   const childProcess = builtin("node:child_process") as typeof ChildProcess;
-  const gated = (file: string) => isGated(file);
+  const gated = isGated;
   const Original = workerThreads.Worker;
 
   class GatedWorker extends Original {
