@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { Module } from "node:module";
-import { extname, isAbsolute, relative } from "node:path";
+import { basename, dirname, extname, isAbsolute, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { GatehouseError } from "../common/errors.ts";
 import { readRegularFile } from "../common/read-regular-file.ts";
@@ -9,6 +9,7 @@ import { hostInstallRoots, isInside } from "./code-origin.ts";
 import { type EsmGateState, installEsmGate, publishEsmGate } from "./esm-gate.ts";
 import { linkEscape } from "./link-escape.ts";
 import { packageTypeOf } from "./package-type.ts";
+import { installWorkerGate } from "./worker-gate.ts";
 
 /** What trust approved for one project: file real path → sha256, or everything (`--trust`). */
 export type Approval = ReadonlyMap<string, string> | "all";
@@ -104,6 +105,17 @@ export function registerProjectGate(options: { root: string; retrust: string; ap
   };
 }
 
+/**
+ * True when `file` is gated, or spelled inside a registered project (or a link target) while its real
+ * path is not the host's own: a link made there after trust leads to code no one approved.
+ */
+function isProjectCode(file: string): boolean {
+  if (isGated(file)) return true;
+  const spellings = [file, join(realOr(dirname(file)), basename(file))];
+  const spelled = [...registrations].some((r) => spellings.some((s) => isInside(r.root, s) || isLinked(r, s)));
+  return spelled && !hostInstallRoots().some((root) => isInside(root, realOr(file)));
+}
+
 /** True when `file` is project code of a registered project (it would be gated). */
 export function isGated(file: string): boolean {
   return gatedRegistrations(file) !== undefined;
@@ -192,15 +204,7 @@ function guardImports<F extends RequireLike>(original: F, parent: string, resolv
     } catch {
       return;
     }
-    const real = realOr(parent);
-    for (const reg of registrations) {
-      if (!isInside(reg.root, real) && !isLinked(reg, real)) continue;
-      const leak = linkEscape({ spec, parent: real, resolved, root: reg.root });
-      if (leak && !reg.linked.has(leak.target)) {
-        reg.linked.add(leak.target);
-        publishEsmGate();
-      }
-    }
+    noteLinks(spec, parent, resolved);
   };
   const guarded = function (this: unknown, spec: string, ...rest: unknown[]) {
     check(spec);
@@ -213,8 +217,36 @@ function guardImports<F extends RequireLike>(original: F, parent: string, resolv
   return guarded as unknown as F;
 }
 
+/**
+ * Records a link out of a project that `spec`, imported from `parent`, passes through: its target is
+ * gated from then on like project code (the loader then refuses it unless trust recorded it). An
+ * absolute `spec` spelled inside a project counts whoever imports it.
+ */
+function noteLinks(spec: string, parent: string | undefined, resolved: string): void {
+  const real = parent === undefined ? undefined : realOr(parent);
+  for (const reg of registrations) {
+    const from =
+      real !== undefined && (isInside(reg.root, real) || isLinked(reg, real))
+        ? real
+        : isAbsolute(spec) && isInside(reg.root, spec)
+          ? join(reg.root, "(importer)")
+          : undefined;
+    if (from === undefined) continue;
+    const leak = linkEscape({ spec, parent: from, resolved, root: reg.root });
+    if (leak && !reg.linked.has(leak.target)) {
+      reg.linked.add(leak.target);
+      publishEsmGate();
+    }
+  }
+}
+
 const GATE = Symbol.for("gatehouse.trust-gate");
 (globalThis as Record<symbol, unknown>)[GATE] = { guardImports };
+
+// Worker threads and forks are gated from the moment the host is loaded, before any module (pino's
+// thread-stream, a dependency) takes its own reference to `Worker`; they refuse nothing until a
+// project is registered.
+installWorkerGate({ isGated: isProjectCode, active: () => registrations.size > 0 });
 
 /**
  * The line a gated module's code starts with (after its "use strict"): its `require` and
@@ -275,6 +307,19 @@ let installed = false;
 function installCommonJsGate(): void {
   if (installed) return;
   installed = true;
+  // Every CommonJS resolution (a `createRequire` of a project file, not only a gated module's own
+  // `require`) notes a link out of a project before the loader sees the target's real path.
+  const moduleStatics = Module as unknown as {
+    _resolveFilename(request: string, parent: { filename?: string | null } | undefined, ...rest: unknown[]): string;
+  };
+  const resolveFilename = moduleStatics._resolveFilename;
+  moduleStatics._resolveFilename = function gatedResolveFilename(request, parent, ...rest) {
+    const resolved = resolveFilename.call(this, request, parent, ...rest);
+    if (registrations.size > 0 && typeof request === "string" && typeof resolved === "string") {
+      noteLinks(request, parent?.filename ?? undefined, resolved);
+    }
+    return resolved;
+  };
   const handlers = (Module as unknown as { _extensions: Record<string, Loader> })._extensions;
   const original = { ...handlers };
   const strip = (text: string) => (text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
