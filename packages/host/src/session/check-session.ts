@@ -119,7 +119,7 @@ export function checkSession(file: string): SessionCheck {
     problems.push({
       severity: "warning",
       line: ids.get(orphan.entryId),
-      message: `tool call ${JSON.stringify(orphan.toolCallId)} (${JSON.stringify(orphan.toolName)}) has no recorded result; resuming answers it with an explicit error result`,
+      message: `tool call ${orphan.toolCallId} (${orphan.toolName}) has no recorded result; resuming answers it with an explicit error result`,
     });
   }
   return result(entries.length);
