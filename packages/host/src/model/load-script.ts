@@ -1,32 +1,69 @@
-import { readFile } from "node:fs/promises";
 import { describeZodIssues } from "../common/describe-zod-issues.ts";
 import { GatehouseError } from "../common/errors.ts";
+import { findTooDeep, MAX_JSON_DEPTH } from "../common/json-depth.ts";
 import { parseJsonSource } from "../common/json-source.ts";
 import { PARSE_ONCE } from "../common/parse-once.ts";
+import { readRegularFile } from "../common/read-regular-file.ts";
 import { type Script, scriptSchema } from "./script-schema.ts";
 
 /**
  * Reads and validates a script file for the scripted model.
  * Contract: an unreadable file throws GatehouseError `GH_SCRIPT_INVALID` naming the file and the OS
- * reason; malformed JSON throws `GH_JSON_SYNTAX` (file:line:column); a schema mismatch throws
- * `GH_SCRIPT_INVALID` listing every problem (see `parseScript`). A leading byte-order mark is ignored.
+ * reason — a FIFO, a device or a directory is refused at once, never waited on; bytes that are not
+ * UTF-8 throw `GH_SCRIPT_INVALID` naming file:line (never decoded to U+FFFD silently); malformed
+ * JSON throws `GH_JSON_SYNTAX` (file:line:column); a schema mismatch throws `GH_SCRIPT_INVALID`
+ * listing every problem (see `parseScript`). A leading byte-order mark is ignored.
  */
 export async function loadScript(file: string): Promise<Script> {
-  let text: string;
+  let bytes: Buffer;
   try {
-    text = await readFile(file, "utf8");
+    bytes = readRegularFile(file);
   } catch (error) {
     throw new GatehouseError("GH_SCRIPT_INVALID", `Cannot read script ${file}: ${osReason(error)}`, { cause: error });
   }
+  const text = decodeUtf8(bytes, file);
   return parseScript(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text, file);
+}
+
+/** The text of `bytes`; throws GH_SCRIPT_INVALID at the first line that is not valid UTF-8. */
+function decodeUtf8(bytes: Buffer, file: string): string {
+  const decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+  try {
+    return decoder.decode(bytes);
+  } catch {
+    let line = 1;
+    for (let start = 0; start <= bytes.length; line++) {
+      const end = bytes.indexOf(0x0a, start);
+      const stop = end < 0 ? bytes.length : end;
+      try {
+        decoder.decode(bytes.subarray(start, stop));
+      } catch {
+        break;
+      }
+      start = stop + 1;
+    }
+    throw new GatehouseError("GH_SCRIPT_INVALID", `${file}:${line}: bytes that are not UTF-8 — expected UTF-8 text`);
+  }
 }
 
 /**
  * Parses and validates script text; `file` is only used in messages.
- * Contract: malformed JSON throws `GH_JSON_SYNTAX`; a schema mismatch throws `GH_SCRIPT_INVALID`
+ * Contract: malformed JSON throws `GH_JSON_SYNTAX`; arrays and objects nested deeper than
+ * MAX_JSON_DEPTH throw `GH_SCRIPT_INVALID` at file:line:column (nothing that deep can be replayed
+ * without exhausting the stack); a schema mismatch throws `GH_SCRIPT_INVALID`
  * whose message has one line per problem: `file:line:column: field.path: what was expected`.
  */
 export function parseScript(text: string, file: string): Script {
+  const deep = findTooDeep(text);
+  if (deep !== undefined) {
+    const before = text.slice(0, deep);
+    const line = before.split("\n").length;
+    const column = deep - before.lastIndexOf("\n");
+    throw new GatehouseError(
+      "GH_SCRIPT_INVALID",
+      `${file}:${line}:${column}: arrays and objects nested deeper than ${MAX_JSON_DEPTH} — expected at most ${MAX_JSON_DEPTH} levels`,
+    );
+  }
   const source = parseJsonSource(text, file);
   const parsed = scriptSchema().safeParse(source.value, PARSE_ONCE);
   if (parsed.success) return parsed.data;

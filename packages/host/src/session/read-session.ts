@@ -1,5 +1,8 @@
 import { closeSync, constants, readFileSync } from "node:fs";
 import { errorMessage, GatehouseError } from "../common/errors.ts";
+import { findTooDeep } from "../common/json-depth.ts";
+import { corruptLineReason, MAX_LINE_DEPTH, tooDeepReason } from "./corrupt-line.ts";
+import { entryProblem } from "./entry-shape.ts";
 import { migrateEntry } from "./migrate.ts";
 import { SESSION_VERSION, type SessionEntry, type SessionHeader } from "./session-format.ts";
 import { openSessionFile } from "./session-path.ts";
@@ -21,11 +24,13 @@ function fail(file: string, line: number, what: string): GatehouseError {
 }
 
 function parseLine(file: string, line: number, text: string): Record<string, unknown> {
+  const deep = findTooDeep(text, MAX_LINE_DEPTH);
+  if (deep !== undefined) throw fail(file, line, tooDeepReason(deep));
   let value: unknown;
   try {
     value = JSON.parse(text);
-  } catch (error) {
-    throw fail(file, line, `corrupt line (${errorMessage(error)}); the session cannot be read past it safely`);
+  } catch {
+    throw fail(file, line, `${corruptLineReason(text)}; the session cannot be read past it safely`);
   }
   if (!value || typeof value !== "object" || Array.isArray(value))
     throw fail(file, line, "corrupt line (not a JSON object)");
@@ -37,7 +42,9 @@ function parseLine(file: string, line: number, text: string): Record<string, unk
  * Contract: a file that is not a regular file on storage (a pipe, a device, anything under /proc)
  * throws GH_SESSION without being read, so it can never hang. A torn last line (no trailing newline: the process died mid-append) is reported in
  * `tornTail` and ignored; a corrupt line anywhere else, a missing or malformed header, or an
- * entry without an id throws GH_SESSION naming the file and line — nothing is dropped silently.
+ * entry that is malformed (see `entryProblem`: a message of the wrong shape, a duplicate id, a parent
+ * or target that is not an earlier entry) throws GH_SESSION naming the file and line — nothing is
+ * dropped silently, and nothing malformed reaches the tree view or the model.
  * Entry types this build does not know are kept as they are. Older versions are migrated.
  */
 export function readSession(file: string): ReadSession {
@@ -60,7 +67,9 @@ export function readSession(file: string): ReadSession {
     migrated: false,
   };
   if (tail.length > 0) result.tornTail = { line: lines.length + 1, bytes: Buffer.byteLength(tail) };
-  if (lines.length === 0) throw fail(file, 1, "empty session file (no header line)");
+  if (lines.length === 0 || (lines.length === 1 && lines[0]?.trim() === "")) {
+    throw fail(file, 1, "empty session file (no header line)");
+  }
   const header = parseLine(file, 1, lines[0] as string);
   if (header.type !== "session" || typeof header.version !== "number" || typeof header.id !== "string") {
     throw fail(file, 1, 'the first line must be the session header {"type":"session","version":N,"id":…}');
@@ -73,14 +82,16 @@ export function readSession(file: string): ReadSession {
     );
   }
   result.migrated = header.version < SESSION_VERSION;
+  const ids = new Map<string, number>();
   for (let i = 1; i < lines.length; i++) {
     const raw = lines[i] as string;
     if (raw.trim() === "") throw fail(file, i + 1, "corrupt line (empty)");
-    const entry = parseLine(file, i + 1, raw);
-    if (typeof entry.id !== "string" || typeof entry.type !== "string") {
-      throw fail(file, i + 1, "corrupt entry (every entry needs a string id and type)");
-    }
-    result.entries.push(migrateEntry(entry as unknown as SessionEntry, header.version as number));
+    const parsed = parseLine(file, i + 1, raw);
+    const entry = migrateEntry(parsed as unknown as SessionEntry, header.version as number);
+    const problem = entryProblem(entry as unknown as Record<string, unknown>, ids);
+    if (problem !== undefined) throw fail(file, i + 1, problem);
+    ids.set(entry.id, i + 1);
+    result.entries.push(entry);
   }
   return { ...result, header: { ...(header as unknown as SessionHeader), version: SESSION_VERSION } };
 }

@@ -88,7 +88,12 @@ export function assertSessionLocation(file: string): void {
  */
 export function openSessionFile(file: string, flags: number, mode = 0o600): number {
   assertSessionLocation(file);
-  const existing = statSync(file, { throwIfNoEntry: false });
+  let existing: Stats | undefined;
+  try {
+    existing = statSync(file, { throwIfNoEntry: false });
+  } catch (error) {
+    throw fail(file, errorMessage(error), error); // a link loop (ELOOP), a path through a file (ENOTDIR), ...
+  }
   if (existing !== undefined && !existing.isFile()) {
     throw fail(file, `it is ${kind(existing)}; a session must be a regular file`);
   }

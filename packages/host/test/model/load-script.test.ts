@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -169,7 +170,62 @@ describe("loadScript", () => {
   it("names the OS reason when the path is a directory", async () => {
     await expect(loadScript(dir)).rejects.toMatchObject({
       code: "GH_SCRIPT_INVALID",
-      message: `Cannot read script ${dir}: illegal operation on a directory (EISDIR)`,
+      message: `Cannot read script ${dir}: is a directory (EISDIR)`,
     });
+  });
+
+  it("refuses a FIFO at once instead of waiting for a writer", async () => {
+    const fifo = join(dir, "fifo.json");
+    execFileSync("mkfifo", [fifo]);
+    await expect(loadScript(fifo)).rejects.toMatchObject({
+      code: "GH_SCRIPT_INVALID",
+      message: `Cannot read script ${fifo}: is not a regular file (ENOTREG)`,
+    });
+  });
+
+  it("refuses bytes that are not UTF-8, naming the line, rather than reading them as U+FFFD", async () => {
+    const file = join(dir, "latin1.json");
+    await writeFile(
+      file,
+      Buffer.concat([
+        Buffer.from('{"turns": [\n{"content": [{"type": "text", "text": "caf'),
+        Buffer.from([0xe9]),
+        Buffer.from('"}]}]}'),
+      ]),
+    );
+    await expect(loadScript(file)).rejects.toMatchObject({
+      code: "GH_SCRIPT_INVALID",
+      message: `${file}:2: bytes that are not UTF-8 — expected UTF-8 text`,
+    });
+    const fine = join(dir, "utf8.json");
+    await writeFile(fine, '{"turns": [{"content": [{"type": "text", "text": "café \uFFFD"}]}]}');
+    expect((await loadScript(fine)).turns[0]?.content).toEqual([{ type: "text", text: "café \uFFFD" }]);
+  });
+});
+
+describe("nesting depth", () => {
+  const turnWith = (args: string) =>
+    `{"turns": [{"content": [\n  {"type": "toolCall", "name": "t", "arguments": {"a": ${args}}}]}]}`;
+
+  it("refuses arguments nested past 256 levels at load, with file:line:column", () => {
+    const deep = `${"[".repeat(5000)}${"]".repeat(5000)}`;
+    const error = failure(() => parseScript(turnWith(deep), "deep.json"));
+    expect(error.code).toBe("GH_SCRIPT_INVALID");
+    // The document is 6 levels deep at the argument's value: the 251st bracket of it is level 257.
+    expect(error.message).toBe(
+      `deep.json:2:${'  {"type": "toolCall", "name": "t", "arguments": {"a": '.length + 251}: arrays and objects nested deeper than 256 — expected at most 256 levels`,
+    );
+  });
+
+  it("accepts nesting up to the limit, and brackets inside strings do not count", () => {
+    const script = parseScript(turnWith(`${"[".repeat(250)}"${"[".repeat(1000)}"${"]".repeat(250)}`), "ok.json");
+    const block = script.turns[0]?.content[0] as { arguments: { a: unknown } } | undefined;
+    let value: unknown = block?.arguments.a;
+    let depth = 0;
+    while (Array.isArray(value)) {
+      value = value[0];
+      depth++;
+    }
+    expect([depth, value]).toEqual([250, "[".repeat(1000)]);
   });
 });
