@@ -1,6 +1,6 @@
 import { execFileSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { gatehouseHome } from "../../src/config/gatehouse-home.ts";
 import { loadSettings } from "../../src/config/load-settings.ts";
@@ -13,10 +13,19 @@ beforeEach(() => {
 afterEach(() => fx.remove());
 
 describe("gatehouseHome", () => {
-  it("uses GATEHOUSE_HOME resolved to an absolute path", () => {
-    expect(gatehouseHome({ GATEHOUSE_HOME: "some/where", HOME: "/h" })).toBe(resolve("some/where"));
+  it("uses an absolute GATEHOUSE_HOME, normalized", () => {
     expect(gatehouseHome({ GATEHOUSE_HOME: "/opt/gh" })).toBe("/opt/gh");
+    expect(gatehouseHome({ GATEHOUSE_HOME: "/opt/x/../gh/" })).toBe("/opt/gh");
   });
+
+  it.each(["some/where", ".", "./gh", "../gh", "~/gh"])(
+    "refuses the relative GATEHOUSE_HOME %j: it would resolve into the directory the run starts in",
+    (value) => {
+      const error = expectGatehouseError(() => gatehouseHome({ GATEHOUSE_HOME: value, HOME: "/h" }), "GH_STATE_DIR");
+      expect(error.message).toContain("GATEHOUSE_HOME must be an absolute path");
+      expect(error.message).toContain(JSON.stringify(value));
+    },
+  );
 
   it("falls back to ~/.gatehouse when GATEHOUSE_HOME is unset or empty", () => {
     expect(gatehouseHome({ HOME: "/home/ada" })).toBe("/home/ada/.gatehouse");
@@ -55,10 +64,22 @@ describe("loadSettings", () => {
     expect(levels.user?.file).toBe(fx.files.user);
   });
 
-  it("resolves a relative GATEHOUSE_MANAGED_SETTINGS against cwd", () => {
+  it.each(["policy/m.json", "./policy/m.json", "m.json", "../m.json"])(
+    "refuses the relative GATEHOUSE_MANAGED_SETTINGS %j even when the project holds that file (a project must not supply its own floor)",
+    (value) => {
+      mkdirSync(join(fx.cwd, "policy"));
+      writeFileSync(join(fx.cwd, "policy", "m.json"), '{"watch": false}');
+      writeFileSync(join(fx.cwd, "m.json"), '{"watch": false}');
+      const error = expectGatehouseError(() => fx.load({ GATEHOUSE_MANAGED_SETTINGS: value }), "GH_SETTINGS_INVALID");
+      expect(error.message).toContain("GATEHOUSE_MANAGED_SETTINGS must be an absolute path");
+      expect(error.message).toContain(JSON.stringify(value));
+    },
+  );
+
+  it("reads an absolute GATEHOUSE_MANAGED_SETTINGS, normalized", () => {
     mkdirSync(join(fx.cwd, "policy"));
     writeFileSync(join(fx.cwd, "policy", "m.json"), '{"watch": false}');
-    const levels = fx.load({ GATEHOUSE_MANAGED_SETTINGS: "policy/m.json" });
+    const levels = fx.load({ GATEHOUSE_MANAGED_SETTINGS: join(fx.cwd, "x", "..", "policy", "m.json") });
     expect(levels.managed).toMatchObject({ file: join(fx.cwd, "policy", "m.json"), dir: join(fx.cwd, "policy") });
   });
 
