@@ -4,6 +4,8 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { gatehouseHome } from "../../src/config/gatehouse-home.ts";
 import { loadSettings } from "../../src/config/load-settings.ts";
+import { mergeSettings } from "../../src/config/merge-settings.ts";
+import { MAX_JSON_DEPTH } from "../../src/config/read-json-file.ts";
 import { expectGatehouseError, type SettingsFixture, settingsFixture } from "./settings-fixture.ts";
 
 let fx: SettingsFixture;
@@ -151,6 +153,32 @@ describe("loadSettings", () => {
     // The same key in different objects, or a string that looks like a key, is fine.
     fx.write("project", '{"config": {"a": {"x": 1}, "b": {"x": ["\\"x\\": 1", "x"]}}, "watch": true}');
     expect(fx.load().project?.settings).toEqual({ config: { a: { x: 1 }, b: { x: ['"x": 1', "x"] } }, watch: true });
+  });
+
+  it.each(["managed", "project", "projectLocal", "user"] as const)(
+    "refuses %s settings nested deeper than MAX_JSON_DEPTH, naming where, before anything recurses into them",
+    (level) => {
+      const n = 5000;
+      fx.write(level, `{\n  "config": {"x": ${"[".repeat(n)}${"]".repeat(n)}}}`);
+      const error = expectGatehouseError(() => fx.load(), "GH_SETTINGS_INVALID");
+      const [header, detail] = error.message.split("\n");
+      expect(header).toContain(fx.files[level]);
+      // Root object and "config" are levels 1 and 2; the 255th "[" (column 19 + 254) is level 257.
+      expect(detail?.trim()).toBe(
+        `${fx.files[level]}:2:273: an array nested more than ${MAX_JSON_DEPTH} levels deep — expected at most ${MAX_JSON_DEPTH} levels of nested arrays and objects`,
+      );
+    },
+  );
+
+  it("accepts exactly MAX_JSON_DEPTH levels, merges them, and does not count brackets inside strings", () => {
+    const inner = MAX_JSON_DEPTH - 2;
+    const tricky = JSON.stringify("[{".repeat(400) + '\\"[[');
+    fx.write("project", `{"config": {"x": ${"[".repeat(inner)}${tricky}${"]".repeat(inner)}}}`);
+    fx.write("user", `{"config": {"x": ${"{\"a\":".repeat(inner)}1${"}".repeat(inner)}}}`);
+    const merged = mergeSettings(fx.load());
+    let value: unknown = merged.config.x;
+    for (let i = 0; i < inner; i++) value = (value as unknown[])[0];
+    expect(value).toBe(JSON.parse(tricky));
   });
 
   it("refuses a settings file that is a FIFO at once instead of waiting for a writer", () => {
