@@ -6,6 +6,7 @@ import { gatehouseHome } from "../../src/config/gatehouse-home.ts";
 import { loadSettings } from "../../src/config/load-settings.ts";
 import { mergeSettings } from "../../src/config/merge-settings.ts";
 import { MAX_JSON_DEPTH } from "../../src/config/read-json-file.ts";
+import { MAX_TIMER_MS } from "../../src/config/settings-schema.ts";
 import { expectGatehouseError, type SettingsFixture, settingsFixture } from "./settings-fixture.ts";
 
 let fx: SettingsFixture;
@@ -129,6 +130,23 @@ describe("loadSettings", () => {
       `${file}:6:20: toolExecution: expected one of "parallel", "sequential", received "fast"`,
       `${file}:7:12: watch: expected boolean, received string`,
     ]);
+  });
+
+  it("caps timer settings at what Node's timers can wait and says a number too large for JSON must be finite", () => {
+    const file = fx.write(
+      "project",
+      '{\n"hookTimeoutMs": 1e12,\n"maxArgumentBytes": 1e400,\n"model": {"retryBaseMs": 2147483648, "temperature": -1e999}\n}',
+    );
+    const error = expectGatehouseError(() => fx.load(), "GH_SETTINGS_INVALID");
+    expect(error.message.split("\n").map((line) => line.trim())).toEqual([
+      `Invalid settings ${file} (4 problems):`,
+      `${file}:2:18: hookTimeoutMs: must be <= ${MAX_TIMER_MS}, received 1000000000000`,
+      `${file}:3:21: maxArgumentBytes: expected a finite number, received Infinity (out of range)`,
+      `${file}:4:26: model.retryBaseMs: must be <= ${MAX_TIMER_MS}, received 2147483648`,
+      `${file}:4:53: model.temperature: expected a finite number, received -Infinity (out of range)`,
+    ]);
+    fx.write("project", { hookTimeoutMs: MAX_TIMER_MS, model: { retryBaseMs: MAX_TIMER_MS } });
+    expect(fx.load().project?.settings.hookTimeoutMs).toBe(MAX_TIMER_MS);
   });
 
   it("rejects a managed file with a schema violation rather than ignoring the level", () => {
