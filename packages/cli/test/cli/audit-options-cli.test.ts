@@ -53,6 +53,8 @@ describe("audit verify: options that name nothing usable", () => {
     });
     const verify = await runCli(["audit", "verify", "--cwd", q.dir], { env: q.env });
     expect(verify.code).toBe(2);
-    expect(verify.stderr).toBe(`gatehouse: the audit key configured in config["tool-audit"].key, ${key}: no such file\n`);
+    expect(verify.stderr).toBe(
+      `gatehouse: the audit key configured in config["tool-audit"].key, ${key}: no such file\n`,
+    );
   });
 });

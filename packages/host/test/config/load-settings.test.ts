@@ -190,9 +190,9 @@ describe("loadSettings", () => {
 
   it("accepts exactly MAX_JSON_DEPTH levels, merges them, and does not count brackets inside strings", () => {
     const inner = MAX_JSON_DEPTH - 2;
-    const tricky = JSON.stringify("[{".repeat(400) + '\\"[[');
+    const tricky = JSON.stringify(`${"[{".repeat(400)}\\"[[`);
     fx.write("project", `{"config": {"x": ${"[".repeat(inner)}${tricky}${"]".repeat(inner)}}}`);
-    fx.write("user", `{"config": {"x": ${"{\"a\":".repeat(inner)}1${"}".repeat(inner)}}}`);
+    fx.write("user", `{"config": {"x": ${'{"a":'.repeat(inner)}1${"}".repeat(inner)}}}`);
     const merged = mergeSettings(fx.load());
     let value: unknown = merged.config.x;
     for (let i = 0; i < inner; i++) value = (value as unknown[])[0];
