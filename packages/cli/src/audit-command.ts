@@ -136,7 +136,8 @@ async function tail(io: CliIo, args: string[]): Promise<number> {
  * tail, 4 not authenticated, 5 no log, 6 tampered, 7 truncated, 8 session deleted, 9 emptied or
  * replaced, 10 reordered, 1 unreadable). A missing or empty log gets the same message and exit
  * code from verify, tail and stats (5, or 9 when seals vouch for records); a log or key that
- * cannot be used exits 1 naming it — never a stack trace, never a hang.
+ * cannot be used exits 1 naming it; a --seals that is not a folder, or a named key that does not
+ * exist, is bad input (exit 2) naming the option and path — never a stack trace, never a hang.
  */
 export async function auditCommand(args: string[], io: CliIo): Promise<number> {
   const { name, args: rest } = pickSubcommand(auditSpec, args);

@@ -1,6 +1,6 @@
-import { statSync } from "node:fs";
+import { lstatSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { gatehouseHome, openProject } from "@gatehouse/host";
+import { GatehouseError, gatehouseHome, openProject } from "@gatehouse/host";
 import {
   type AuditKey,
   AuditKeyError,
@@ -25,8 +25,10 @@ export interface AuditLog {
   sealsGiven: boolean;
   /** The key file to authenticate with (it may not exist: then verify checks structure only). */
   keyFile: string;
-  /** True when the key was named with --key (it must then exist). */
+  /** True when the key was named with --key or by the settings (it must then exist). */
   keyGiven: boolean;
+  /** True when the key was named with --key. */
+  keyFromFlag: boolean;
   /** The project the log belongs to, when it was found from a project directory. */
   project?: string;
   /** True when the log is that project's own per-project log (every session in it ran there). */
@@ -45,6 +47,8 @@ export interface AuditLogFlags {
  * settings, else its per-project log in the Gatehouse home). Seals: --seals, else the log's seal
  * folder in the home. Key: --key, else `config["tool-audit"].key`, else the per-user key.
  * Contract: reads settings only; creates nothing; a bad --cwd or settings file is a GatehouseError.
+ * A --seals that is not an existing directory (missing, a file, a FIFO) is bad input: GatehouseError
+ * `GH_USAGE` naming the option and path, before anything is read — never "no seals were found".
  */
 export function findAuditLog(io: CliIo, flags: AuditLogFlags, positional: string | undefined): AuditLog {
   const home = gatehouseHome(io.env);
@@ -64,16 +68,58 @@ export function findAuditLog(io: CliIo, flags: AuditLogFlags, positional: string
     key: typeof section?.key === "string" ? section.key : undefined,
   });
   const file = location.file;
+  const sealsGiven = flags.seals !== undefined ? givenSealDir(resolve(io.cwd, flags.seals)) : undefined;
   return {
     file,
-    sealDir: flags.seals ? resolve(io.cwd, flags.seals) : join(home, ...sealSegments(file)),
-    sealsGiven: flags.seals !== undefined,
+    sealDir: sealsGiven ?? join(home, ...sealSegments(file)),
+    sealsGiven: sealsGiven !== undefined,
     keyFile: flags.key ? resolve(io.cwd, flags.key) : location.keyFile,
     // A key the settings name must exist, like one named with --key: only the default key may be absent.
     keyGiven: flags.key !== undefined || !location.defaultKey,
+    keyFromFlag: flags.key !== undefined,
     ...(positional ? {} : { project: cwd }),
     ownLog: !positional && location.defaultFile,
   };
+}
+
+/** Checks that the folder --seals names exists and is a folder (a link to one is fine). */
+function givenSealDir(dir: string): string {
+  let isDir: boolean;
+  try {
+    isDir = statSync(dir).isDirectory();
+  } catch (error) {
+    throw new GatehouseError("GH_USAGE", `--seals ${dir}: ${missingOrReason(error, "no such directory")}`);
+  }
+  if (!isDir) throw new GatehouseError("GH_USAGE", `--seals ${dir}: not a directory`);
+  return dir;
+}
+
+/** "no such …" for a path that does not exist, else the OS reason without Node's doubled code. */
+function missingOrReason(error: unknown, missing: string): string {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === "ENOENT" || code === "ENOTDIR") return missing;
+  return dedupeCode((error as Error).message);
+}
+
+/** Node's messages repeat the code when wrapped once more: "ENOENT: ENOENT: no such file" → one. */
+function dedupeCode(message: string): string {
+  return message.replace(/\b([A-Z][A-Z0-9_]+): (?:\1: )+/g, "$1: ");
+}
+
+/**
+ * A key named with --key or by the settings that does not exist is bad input (exit 2), said once:
+ * which option or setting named it and where it was looked for.
+ */
+function checkKeyExists(log: AuditLog): void {
+  if (!log.keyGiven) return;
+  try {
+    lstatSync(log.keyFile);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== "ENOENT" && code !== "ENOTDIR") return; // readAuditKey names any other problem
+    const by = log.keyFromFlag ? "--key" : 'the audit key configured in config["tool-audit"].key,';
+    throw new GatehouseError("GH_USAGE", `${by} ${log.keyFile}: no such file`);
+  }
 }
 
 /**
@@ -81,13 +127,17 @@ export function findAuditLog(io: CliIo, flags: AuditLogFlags, positional: string
  * structure only and says so). Contract: a key named with --key or by the settings must exist; a
  * key that exists but cannot be used (a symbolic link, not a regular file, someone else's, readable
  * or writable by others, too short) is an AuditLogError naming it: a key others can read proves
- * nothing, since they could have forged the history with it.
+ * nothing, since they could have forged the history with it. A named key that does not exist is
+ * GatehouseError `GH_USAGE` (bad input, exit 2) naming the option or setting.
  */
 export function auditKeyFor(log: AuditLog): AuditKey | undefined {
+  checkKeyExists(log);
   try {
     return readAuditKey(log.keyFile, { missingOk: !log.keyGiven });
   } catch (error) {
-    if (error instanceof AuditKeyError) throw new AuditLogError(`the audit key cannot be used: ${error.message}`);
+    if (error instanceof AuditKeyError) {
+      throw new AuditLogError(`the audit key cannot be used: ${dedupeCode(error.message)}`);
+    }
     throw error;
   }
 }

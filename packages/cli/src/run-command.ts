@@ -1,5 +1,5 @@
 import { basename } from "node:path";
-import { createHost, type Host } from "@gatehouse/host";
+import { createHost, ensureWritableHome, gatehouseHome, type Host } from "@gatehouse/host";
 import { chooseModel } from "./choose-model.ts";
 import { colorEnabled } from "./color-support.ts";
 import { ExitCode } from "./exit-codes.ts";
@@ -19,7 +19,7 @@ import { createLiveView } from "./view/index.ts";
  * `gatehouse run`: the agent loop on the scripted or a real model, with a live view or JSON lines,
  * recorded as a session (see sessions/run-session.ts).
  * Contract: returns an exit code of ExitCode. Everything that can be refused (flags, --cwd, the
- * script or model, the session and --branch target) is checked before any file is written, and a
+ * script or model, the session and --branch target, a Gatehouse home that cannot be written) is checked before any file is written, and a
  * new session file is removed again when the host cannot start (exit 2, a required guard that
  * cannot run). Ctrl-C aborts the run and says what was left unfinished (exit 130); a second one
  * exits at once. A reader that closes the output (`| head`) stops the run cleanly (exit 0).
@@ -27,6 +27,9 @@ import { createLiveView } from "./view/index.ts";
 export async function runCommand(args: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseCommand(runSpec, args);
   const cwd = projectDir(io, values.cwd);
+  // With or without a session, the run writes its audit log, key and sandbox masks to the home: a
+  // home that cannot take them is refused now (exit 2), not at the first tool call (exit 1).
+  ensureWritableHome(gatehouseHome(io.env));
   const maxTurns = values["max-turns"] === undefined ? undefined : Number(values["max-turns"]);
   if (maxTurns !== undefined && (!Number.isInteger(maxTurns) || maxTurns < 1)) {
     throw usageError(runSpec, "--max-turns must be a positive whole number");

@@ -6,6 +6,7 @@ export {
   type AgentHookSettings,
   type ExtensionCode,
   ensurePrivateDir,
+  ensureWritableHome,
   gatehouseHome,
   grantTrust,
   revokeTrust,

@@ -1,10 +1,22 @@
 import type { ConfigMergeRule } from "@gatehouse/sdk";
 import { z } from "zod";
 import { checkPathText } from "./paths/path-text.ts";
+import { reversedGlobRange } from "./rules/reversed-glob-range.ts";
 
 const pathText = z
   .string()
   .refine((s) => checkPathText(s) === undefined, "must be a non-empty path or glob without control characters");
+
+/** A deny glob: a path text whose bracket classes hold no reversed range (minimatch drops one silently). */
+const denyGlob = pathText.superRefine((pattern, ctx) => {
+  const range = reversedGlobRange(pattern);
+  if (range !== undefined) {
+    ctx.addIssue({
+      code: "custom",
+      message: `is not a valid glob: the range ${range} is reversed and would match nothing (write it low-high)`,
+    });
+  }
+});
 
 const outside = z.strictObject({
   /** Reads outside every workspace root (default allowed: reading a library's source is normal). */
@@ -21,9 +33,9 @@ export const protectedPathsConfigSchema = z.strictObject({
   /** Workspace roots; relative ones resolve against the project directory. Default: the project directory. */
   workspace: z.array(pathText).min(1).optional(),
   /** Extra write denies (minimatch globs, `dot: true`), added to the defaults. */
-  denyWrite: z.array(pathText).default([]),
+  denyWrite: z.array(denyGlob).default([]),
   /** Read denies (minimatch globs, `dot: true`). */
-  denyRead: z.array(pathText).default([]),
+  denyRead: z.array(denyGlob).default([]),
   /**
    * More directories `./` patterns are anchored at, besides the project directory and the
    * workspace roots. The extension adds every settings level's `workspace` roots itself, so a

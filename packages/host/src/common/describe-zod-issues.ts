@@ -59,6 +59,12 @@ function explain(issue: Issue, root: unknown): { path: readonly Segment[]; text:
   const actual = valueAt(root, path);
   switch (issue.code) {
     case "invalid_type":
+      // JSON numbers too large for a double (1e400) parse to Infinity, which zod reports as "not a number".
+      if (!actual.missing && typeof actual.value === "number" && !Number.isFinite(actual.value)) {
+        return [
+          { path, text: `expected a finite ${typeName(issue.expected)}, received ${actual.value} (out of range)` },
+        ];
+      }
       return [
         { path, text: `${actual.missing ? "missing, " : ""}expected ${typeName(issue.expected)}${received(actual)}` },
       ];
@@ -118,7 +124,8 @@ function typeName(expected: string): string {
 }
 
 function preview(value: unknown): string {
-  const text = JSON.stringify(value) ?? String(value);
+  const text =
+    typeof value === "number" && !Number.isFinite(value) ? String(value) : (JSON.stringify(value) ?? String(value));
   return text.length > 40 ? `${text.slice(0, 37)}...` : text;
 }
 

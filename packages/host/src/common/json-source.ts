@@ -134,6 +134,11 @@ function arrayIndex(segment: string | number): number {
   return /^(0|[1-9]\d*)$/.test(segment) ? Number(segment) : -1;
 }
 
+/** The 1-based line and column of `offset` in `text`. */
+export function positionAt(text: string, offset: number): JsonPosition {
+  return positionOf(lineStartsOf(text.slice(0, offset)), offset);
+}
+
 function lineStartsOf(text: string): Int32Array {
   let count = 1;
   for (let i = text.indexOf("\n"); i !== -1; i = text.indexOf("\n", i + 1)) count++;

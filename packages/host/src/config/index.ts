@@ -33,3 +33,4 @@ export {
   trustCommand,
   trustStatuses,
 } from "./trust-store.ts";
+export { ensureWritableHome } from "./writable-home.ts";

@@ -1,7 +1,8 @@
 import type { z } from "zod";
 import { describeZodIssues } from "../common/describe-zod-issues.ts";
 import { GatehouseError } from "../common/errors.ts";
-import { type JsonSource, parseJsonSource } from "../common/json-source.ts";
+import { findTooDeep, MAX_JSON_DEPTH } from "../common/json-depth.ts";
+import { type JsonSource, parseJsonSource, positionAt } from "../common/json-source.ts";
 import { PARSE_ONCE } from "../common/parse-once.ts";
 import { readRegularFile } from "../common/read-regular-file.ts";
 import { osReason } from "./os-reason.ts";
@@ -31,7 +32,8 @@ export interface JsonFile<Value> {
  * Contract: every problem throws GatehouseError `GH_SETTINGS_INVALID` naming the file: unreadable
  * (the OS reason; a missing file only when not `optional` — a missing parent directory counts as
  * missing), malformed JSON (`file:line:column: found — expected`, the `GH_JSON_SYNTAX` error as
- * cause), schema mismatch (one `file:line:column: field: expectation` line per problem). A leading
+ * cause), arrays and objects nested more than `MAX_JSON_DEPTH` levels (`file:line:column` of the
+ * first too deep), schema mismatch (one `file:line:column: field: expectation` line per problem). A leading
  * byte-order mark is ignored.
  */
 export function readJsonFile<Schema extends z.ZodType>(
@@ -63,6 +65,14 @@ function parseJsonFile<Schema extends z.ZodType>(
     throw new GatehouseError("GH_SETTINGS_INVALID", `Invalid ${what} ${file} (malformed JSON):\n  ${error.message}`, {
       cause: error,
     });
+  }
+  const deep = findTooDeep(text, MAX_JSON_DEPTH);
+  if (deep !== undefined) {
+    const { line, column } = positionAt(text, deep);
+    throw new GatehouseError(
+      "GH_SETTINGS_INVALID",
+      `Invalid ${what} ${file}:\n  ${file}:${line}:${column}: ${text[deep] === "[" ? "an array" : "an object"} nested more than ${MAX_JSON_DEPTH} levels deep — expected at most ${MAX_JSON_DEPTH} levels of nested arrays and objects`,
+    );
   }
   const parsed = schema.safeParse(source.value, PARSE_ONCE);
   if (parsed.success) return { value: parsed.data, source };

@@ -1,4 +1,4 @@
-import { dirname, join, resolve } from "node:path";
+import { dirname, isAbsolute, join, resolve } from "node:path";
 import { GatehouseError } from "../common/errors.ts";
 import { gatehouseHome } from "./gatehouse-home.ts";
 import type { SettingsLevelName } from "./settings-levels.ts";
@@ -29,9 +29,10 @@ export const MANAGED_VARIABLE = "GATEHOUSE_MANAGED_SETTINGS";
 
 /**
  * The settings files Gatehouse reads, strongest first; useful to watch them or to hash them for trust.
- * Contract: the managed file is listed only when `GATEHOUSE_MANAGED_SETTINGS` is set, resolved
- * against `cwd` when relative; a set but empty variable throws `GH_SETTINGS_INVALID` (managed
- * policy fails closed). Both project files have `cwd` as their `dir`, the user file the home.
+ * Contract: the managed file is listed only when `GATEHOUSE_MANAGED_SETTINGS` is set; a set but
+ * empty or relative variable throws `GH_SETTINGS_INVALID` (managed policy fails closed: a relative
+ * name would resolve into whatever directory the run starts in, so a project could supply its own
+ * "managed" floor). Both project files have `cwd` as their `dir`, the user file the home.
  */
 export function settingsFileLocations(options: LoadSettingsOptions): SettingsFileLocation[] {
   const env = options.env ?? process.env;
@@ -46,7 +47,13 @@ export function settingsFileLocations(options: LoadSettingsOptions): SettingsFil
         `${MANAGED_VARIABLE} is set but empty; it must name the managed settings file (managed policy fails closed)`,
       );
     }
-    const file = resolve(cwd, managed);
+    if (!isAbsolute(managed)) {
+      throw new GatehouseError(
+        "GH_SETTINGS_INVALID",
+        `${MANAGED_VARIABLE} must be an absolute path, not ${JSON.stringify(managed)}: a relative one would be read from the project, which must not set its own managed policy (managed policy fails closed)`,
+      );
+    }
+    const file = resolve(managed);
     locations.push({ level: "managed", file, dir: dirname(file), required: true });
   }
   locations.push(

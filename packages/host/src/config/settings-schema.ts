@@ -7,6 +7,12 @@ export const COMMAND_HOOK_EVENTS = ["PreToolUse", "PostToolUse", "PostToolUseFai
 /** How the agent hooks treat shell calls, from the loosest to the strictest. */
 export const AGENT_BASH_MODES = ["analyze", "strict", "deny"] as const;
 
+/**
+ * The longest delay Node's timers can wait (2^31-1 ms, about 24.8 days): a larger one is replaced
+ * by 1 ms with a TimeoutOverflowWarning, which would turn a generous timeout into an instant one.
+ */
+export const MAX_TIMER_MS = 2_147_483_647;
+
 /** One command of a hook group: run with the event as JSON on stdin. */
 const commandHookSchema = strictObject({
   type: z.literal("command"),
@@ -56,7 +62,7 @@ export const settingsFileSchema = strictObject({
   disabledExtensions: z.array(z.string().min(1)).optional(),
   config: z.record(z.string(), z.unknown()).optional(),
   toolExecution: z.enum(["parallel", "sequential"]).optional(),
-  hookTimeoutMs: z.number().int().positive().optional(),
+  hookTimeoutMs: z.number().int().positive().max(MAX_TIMER_MS).optional(),
   watch: z.boolean().optional(),
   /** The model to run when none is given on the command line; API keys never belong here. */
   model: strictObject({
@@ -65,7 +71,7 @@ export const settingsFileSchema = strictObject({
     name: z.string().min(1).optional(),
     headers: z.record(z.string(), z.string()).optional(),
     maxRetries: z.number().int().min(0).optional(),
-    retryBaseMs: z.number().int().min(0).optional(),
+    retryBaseMs: z.number().int().min(0).max(MAX_TIMER_MS).optional(),
     temperature: z.number().optional(),
     maxOutputTokens: z.number().int().positive().optional(),
   }).optional(),

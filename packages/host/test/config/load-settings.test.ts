@@ -1,9 +1,12 @@
 import { execFileSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { MAX_JSON_DEPTH } from "../../src/common/json-depth.ts";
 import { gatehouseHome } from "../../src/config/gatehouse-home.ts";
 import { loadSettings } from "../../src/config/load-settings.ts";
+import { mergeSettings } from "../../src/config/merge-settings.ts";
+import { MAX_TIMER_MS } from "../../src/config/settings-schema.ts";
 import { expectGatehouseError, type SettingsFixture, settingsFixture } from "./settings-fixture.ts";
 
 let fx: SettingsFixture;
@@ -13,10 +16,19 @@ beforeEach(() => {
 afterEach(() => fx.remove());
 
 describe("gatehouseHome", () => {
-  it("uses GATEHOUSE_HOME resolved to an absolute path", () => {
-    expect(gatehouseHome({ GATEHOUSE_HOME: "some/where", HOME: "/h" })).toBe(resolve("some/where"));
+  it("uses an absolute GATEHOUSE_HOME, normalized", () => {
     expect(gatehouseHome({ GATEHOUSE_HOME: "/opt/gh" })).toBe("/opt/gh");
+    expect(gatehouseHome({ GATEHOUSE_HOME: "/opt/x/../gh/" })).toBe("/opt/gh");
   });
+
+  it.each(["some/where", ".", "./gh", "../gh", "~/gh"])(
+    "refuses the relative GATEHOUSE_HOME %j: it would resolve into the directory the run starts in",
+    (value) => {
+      const error = expectGatehouseError(() => gatehouseHome({ GATEHOUSE_HOME: value, HOME: "/h" }), "GH_STATE_DIR");
+      expect(error.message).toContain("GATEHOUSE_HOME must be an absolute path");
+      expect(error.message).toContain(JSON.stringify(value));
+    },
+  );
 
   it("falls back to ~/.gatehouse when GATEHOUSE_HOME is unset or empty", () => {
     expect(gatehouseHome({ HOME: "/home/ada" })).toBe("/home/ada/.gatehouse");
@@ -55,10 +67,22 @@ describe("loadSettings", () => {
     expect(levels.user?.file).toBe(fx.files.user);
   });
 
-  it("resolves a relative GATEHOUSE_MANAGED_SETTINGS against cwd", () => {
+  it.each(["policy/m.json", "./policy/m.json", "m.json", "../m.json"])(
+    "refuses the relative GATEHOUSE_MANAGED_SETTINGS %j even when the project holds that file (a project must not supply its own floor)",
+    (value) => {
+      mkdirSync(join(fx.cwd, "policy"));
+      writeFileSync(join(fx.cwd, "policy", "m.json"), '{"watch": false}');
+      writeFileSync(join(fx.cwd, "m.json"), '{"watch": false}');
+      const error = expectGatehouseError(() => fx.load({ GATEHOUSE_MANAGED_SETTINGS: value }), "GH_SETTINGS_INVALID");
+      expect(error.message).toContain("GATEHOUSE_MANAGED_SETTINGS must be an absolute path");
+      expect(error.message).toContain(JSON.stringify(value));
+    },
+  );
+
+  it("reads an absolute GATEHOUSE_MANAGED_SETTINGS, normalized", () => {
     mkdirSync(join(fx.cwd, "policy"));
     writeFileSync(join(fx.cwd, "policy", "m.json"), '{"watch": false}');
-    const levels = fx.load({ GATEHOUSE_MANAGED_SETTINGS: "policy/m.json" });
+    const levels = fx.load({ GATEHOUSE_MANAGED_SETTINGS: join(fx.cwd, "x", "..", "policy", "m.json") });
     expect(levels.managed).toMatchObject({ file: join(fx.cwd, "policy", "m.json"), dir: join(fx.cwd, "policy") });
   });
 
@@ -108,6 +132,23 @@ describe("loadSettings", () => {
     ]);
   });
 
+  it("caps timer settings at what Node's timers can wait and says a number too large for JSON must be finite", () => {
+    const file = fx.write(
+      "project",
+      '{\n"hookTimeoutMs": 1e12,\n"maxArgumentBytes": 1e400,\n"model": {"retryBaseMs": 2147483648, "temperature": -1e999}\n}',
+    );
+    const error = expectGatehouseError(() => fx.load(), "GH_SETTINGS_INVALID");
+    expect(error.message.split("\n").map((line) => line.trim())).toEqual([
+      `Invalid settings ${file} (4 problems):`,
+      `${file}:2:18: hookTimeoutMs: must be <= ${MAX_TIMER_MS}, received 1000000000000`,
+      `${file}:3:21: maxArgumentBytes: expected a finite number, received Infinity (out of range)`,
+      `${file}:4:26: model.retryBaseMs: must be <= ${MAX_TIMER_MS}, received 2147483648`,
+      `${file}:4:53: model.temperature: expected a finite number, received -Infinity (out of range)`,
+    ]);
+    fx.write("project", { hookTimeoutMs: MAX_TIMER_MS, model: { retryBaseMs: MAX_TIMER_MS } });
+    expect(fx.load().project?.settings.hookTimeoutMs).toBe(MAX_TIMER_MS);
+  });
+
   it("rejects a managed file with a schema violation rather than ignoring the level", () => {
     fx.write("managed", { config: [] });
     const error = expectGatehouseError(() => fx.load(), "GH_SETTINGS_INVALID");
@@ -130,6 +171,32 @@ describe("loadSettings", () => {
     // The same key in different objects, or a string that looks like a key, is fine.
     fx.write("project", '{"config": {"a": {"x": 1}, "b": {"x": ["\\"x\\": 1", "x"]}}, "watch": true}');
     expect(fx.load().project?.settings).toEqual({ config: { a: { x: 1 }, b: { x: ['"x": 1', "x"] } }, watch: true });
+  });
+
+  it.each(["managed", "project", "projectLocal", "user"] as const)(
+    "refuses %s settings nested deeper than MAX_JSON_DEPTH, naming where, before anything recurses into them",
+    (level) => {
+      const n = 5000;
+      fx.write(level, `{\n  "config": {"x": ${"[".repeat(n)}${"]".repeat(n)}}}`);
+      const error = expectGatehouseError(() => fx.load(), "GH_SETTINGS_INVALID");
+      const [header, detail] = error.message.split("\n");
+      expect(header).toContain(fx.files[level]);
+      // Root object and "config" are levels 1 and 2; the 255th "[" (column 19 + 254) is level 257.
+      expect(detail?.trim()).toBe(
+        `${fx.files[level]}:2:273: an array nested more than ${MAX_JSON_DEPTH} levels deep — expected at most ${MAX_JSON_DEPTH} levels of nested arrays and objects`,
+      );
+    },
+  );
+
+  it("accepts exactly MAX_JSON_DEPTH levels, merges them, and does not count brackets inside strings", () => {
+    const inner = MAX_JSON_DEPTH - 2;
+    const tricky = JSON.stringify(`${"[{".repeat(400)}\\"[[`);
+    fx.write("project", `{"config": {"x": ${"[".repeat(inner)}${tricky}${"]".repeat(inner)}}}`);
+    fx.write("user", `{"config": {"x": ${'{"a":'.repeat(inner)}1${"}".repeat(inner)}}}`);
+    const merged = mergeSettings(fx.load());
+    let value: unknown = merged.config.x;
+    for (let i = 0; i < inner; i++) value = (value as unknown[])[0];
+    expect(value).toBe(JSON.parse(tricky));
   });
 
   it("refuses a settings file that is a FIFO at once instead of waiting for a writer", () => {
