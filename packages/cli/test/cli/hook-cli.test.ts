@@ -180,6 +180,7 @@ describe("gatehouse hook claude-code", () => {
   it("follows links the model planted: a write through a linked folder is a write to its target", async () => {
     const p = project();
     mkdirSync(join(p.dir, ".git", "hooks"), { recursive: true });
+    mkdirSync(join(p.dir, "src"));
     symlinkSync(join(p.dir, ".git", "hooks"), join(p.dir, "tools"));
     const payload = {
       ...recorded("claude-code", "Write", p.dir),
@@ -281,6 +282,36 @@ describe("gatehouse hook fails closed", () => {
   it("refuses a call it cannot audit", async () => {
     const p = project({ ...BOTH, config: { "tool-audit": { key: "/nonexistent/audit.key" } } });
     expect(denial(await hook("claude-code", p, recorded("claude-code", "Write", p.dir)))).toMatch(/audit/);
+  });
+
+  it("refuses a call whose project directory is missing, a file or relative, never answering no opinion", async () => {
+    const p = project();
+    const file = join(p.dir, "a-file");
+    writeFileSync(file, "");
+    const missing = join(p.dir, "missing");
+    const write = recorded("claude-code", "Write", p.dir);
+    const env = (dir: string) => ({ CLAUDE_PROJECT_DIR: dir });
+    expect(denial(await hook("claude-code", p, write, env(file)))).toMatch(
+      /CLAUDE_PROJECT_DIR .*a-file is not a directory/,
+    );
+    expect(denial(await hook("claude-code", p, write, env(missing)))).toMatch(/CLAUDE_PROJECT_DIR .*missing.*ENOENT/);
+    expect(denial(await hook("claude-code", p, write, env(".")))).toMatch(/CLAUDE_PROJECT_DIR "\." is not an absolute/);
+    const stdin = JSON.stringify(write);
+    for (const dir of [file, missing]) {
+      for (const flags of [["--cwd", dir], [`--cwd=${dir}`], ["--cwd", dir, "--cwd", dir]]) {
+        const run = await runCli(["hook", "claude-code", ...flags], { stdin, env: { GATEHOUSE_HOME: p.home } });
+        expect(denial(run)).toMatch(/project directory \(--cwd\)/);
+      }
+    }
+    // The agent's own cwd: where its relative paths start, and the project when nothing names one.
+    const gone = { ...write, cwd: missing };
+    expect(denial(await hook("claude-code", p, gone))).toMatch(/agent's cwd .*missing/);
+    expect(denial(await hook("claude-code", p, gone, env(p.dir)))).toMatch(/agent's cwd .*missing/);
+    const codex = await hook("codex", p, { ...recorded("codex", "Bash", p.dir), cwd: file });
+    expect([codex.code, codex.stdout]).toEqual([2, ""]);
+    expect(codex.stderr).toMatch(/agent's cwd .*a-file is not a directory/);
+    const post = await hook("claude-code", p, recorded("claude-code", "PostWrite", p.dir), env(file));
+    expect([post.code, post.stdout]).toEqual([2, ""]);
   });
 
   it("blocks with exit 2 when wired with an unknown agent", async () => {
