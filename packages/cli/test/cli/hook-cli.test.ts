@@ -1,10 +1,20 @@
-import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { execFileSync, spawn } from "node:child_process";
+import {
+  closeSync,
+  existsSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  symlinkSync,
+  writeFileSync,
+  writeSync,
+} from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { tempDir } from "../../../host/test/helpers/scenario.ts";
 import { recorded } from "../hook/payloads.ts";
-import { type CliRun, runCli } from "./cli-helpers.ts";
+import { CLI_ARGV, type CliRun, collect, runCli } from "./cli-helpers.ts";
 
 const BOTH = { extensions: ["@gatehouse/protected-paths", "@gatehouse/tool-audit"] };
 
@@ -312,6 +322,51 @@ describe("gatehouse hook fails closed", () => {
     expect(codex.stderr).toMatch(/agent's cwd .*a-file is not a directory/);
     const post = await hook("claude-code", p, recorded("claude-code", "PostWrite", p.dir), env(file));
     expect([post.code, post.stdout]).toEqual([2, ""]);
+  });
+
+  it("refuses a call whose payload never ends (a writer holds stdin open) once the deadline passes", async () => {
+    const p = project();
+    const env = { GATEHOUSE_HOME: p.home, GATEHOUSE_HOOK_DEADLINE_MS: "300" };
+    const half = JSON.stringify(recorded("codex", "Bash", p.dir)).slice(0, 40);
+    // A FIFO this test holds open for writing (read with plain reads on the fast path), and a
+    // pipe it never ends (Node's pipes are sockets: read through the stream) on both entries.
+    const fifo = join(p.dir, "stdin.fifo");
+    execFileSync("mkfifo", [fifo]);
+    const held = openSync(fifo, "r+");
+    try {
+      writeSync(held, half);
+      const viaFifo = spawn(process.execPath, [...CLI_ARGV, "hook", "codex", "--cwd", p.dir], {
+        env: { ...process.env, ...env },
+        stdio: [held, "pipe", "pipe"],
+      });
+      const run = await collect(viaFifo, "");
+      expect([run.code, run.stdout]).toEqual([2, ""]);
+      expect(run.stderr).toMatch(/could not read the call it was asked about within 0\.3 s, so it refuses the call/);
+    } finally {
+      closeSync(held);
+    }
+    for (const flags of [
+      ["--cwd", p.dir],
+      ["--cwd", p.dir, "--cwd", p.dir],
+    ]) {
+      const child = spawn(process.execPath, [...CLI_ARGV, "hook", "claude-code", ...flags], {
+        env: { ...process.env, ...env },
+        stdio: ["pipe", "pipe", "pipe"],
+      });
+      child.stdin.write(half);
+      const closed = new Promise<CliRun>((resolve, reject) => {
+        let stderr = "";
+        child.stderr.on("data", (d) => {
+          stderr += d;
+        });
+        child.on("error", reject);
+        child.on("close", (code) => resolve({ code, stdout: "", stderr }));
+      });
+      const run = await closed;
+      child.stdin.destroy();
+      expect(run.code).toBe(2);
+      expect(run.stderr).toMatch(/could not read the call it was asked about within 0\.3 s/);
+    }
   });
 
   it("blocks with exit 2 when wired with an unknown agent", async () => {
