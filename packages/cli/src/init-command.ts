@@ -122,6 +122,8 @@ export async function initCommand(args: string[], io: CliIo): Promise<number> {
   const force = values.force === true;
   const tsconfig = extensionsTsconfig(cwd);
   const ignores = tsconfig.local ? IGNORED : [...IGNORED, ".gatehouse/tsconfig.json"];
+  // A .gitignore it cannot edit is refused before anything is written.
+  readEditable(join(cwd, ".gitignore"));
   const written: Written[] = [
     {
       path: ".gatehouse/settings.json",

@@ -143,6 +143,22 @@ describe("gatehouse hook install", () => {
     expect(settings.hooks.PreToolUse).toHaveLength(2);
   });
 
+  it("refuses a settings file with a key twice in one object, with file:line, leaving it untouched", async () => {
+    const dir = tempDir("gh-install-dup-");
+    mkdirSync(join(dir, ".claude"));
+    const text = '{\n  "hooks": {},\n  "env": { "A": "1", "B": "\\"}", "A": "2" }\n}\n';
+    writeFileSync(join(dir, ".claude", "settings.json"), text);
+    const run = await install(dir, ["claude-code"]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/settings\.json:3: key "A" appears twice/);
+    expect(readFileSync(join(dir, ".claude", "settings.json"), "utf8")).toBe(text);
+    writeFileSync(
+      join(dir, ".claude", "settings.json"),
+      '{ "a": { "x": 1 }, "b": { "x": 1 }, "c": [{ "x": 1 }, { "x": 2 }] }',
+    );
+    expect((await install(dir, ["claude-code"])).code).toBe(0);
+  });
+
   it("refuses bad usage", async () => {
     const dir = tempDir("gh-install-usage-");
     expect((await install(dir, ["cursor"])).code).toBe(2);

@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -101,7 +101,11 @@ describe("gatehouse init", () => {
       expect(run.stderr).toMatch(new RegExp(`^gatehouse: .*${join(dir, file).replaceAll(".", "\\.")}`));
       expect(run.stderr).toMatch(reason);
       expect(run.stderr).not.toMatch(/\n\s+at /);
-      if (what === ".gitignore not UTF-8") expect(readFileSync(join(dir, ".gitignore"))).toEqual(latin1);
+      if (what === ".gitignore not UTF-8") {
+        expect(readFileSync(join(dir, ".gitignore"))).toEqual(latin1);
+        // Refused before anything was written.
+        expect(existsSync(join(dir, ".gatehouse"))).toBe(false);
+      }
     }
   });
 
