@@ -71,7 +71,8 @@ export async function answerHook(options: {
         refuse(agent, event, `Gatehouse could not ${what} within ${deadlineMs / 1000} s, so it refuses the call.`),
       );
     }, deadlineMs);
-    timer.unref();
+    // Not unref'd: were nothing else keeping the process alive (an answer that never settles),
+    // it would end with exit 0, no opinion, instead of the refusal.
   });
   const answer = async (): Promise<HookAnswer> => {
     try {
