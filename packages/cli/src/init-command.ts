@@ -1,6 +1,7 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { lstatSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, isAbsolute, join, relative, sep } from "node:path";
+import { fileStep, readEditable, writeEditable } from "./edit-file.ts";
 import { parseCommand } from "./help/parse-command.ts";
 import type { CliIo } from "./io.ts";
 import { projectDir } from "./run-command-support.ts";
@@ -64,28 +65,40 @@ function extensionsTsconfig(project: string): { text: string; local: boolean } {
   return { text: `${JSON.stringify(config, null, 2)}\n`, local: sdk.local && zod.local };
 }
 
+/** Whether anything (a dangling link included) is at `file`; a path through a file is an error. */
+function present(file: string): boolean {
+  return fileStep(file, "check", () => {
+    try {
+      lstatSync(file);
+      return true;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "ENOENT") return false;
+      throw error;
+    }
+  });
+}
+
 function writeFile(file: string, text: string, force: boolean): Outcome {
-  const exists = existsSync(file);
+  const exists = present(file);
   if (exists && !force) return "kept";
-  mkdirSync(dirname(file), { recursive: true });
-  writeFileSync(file, text);
+  writeEditable(file, text);
   return exists ? "replaced" : "wrote";
 }
 
 function addIgnores(file: string, lines: readonly string[]): Outcome {
-  const text = existsSync(file) ? readFileSync(file, "utf8") : "";
+  const text = readEditable(file) ?? "";
   const present = new Set(text.split(/\r?\n/).map((l) => l.trim()));
   const missing = lines.filter((l) => !present.has(l));
   if (missing.length === 0) return "unchanged";
   const separator = text === "" || text.endsWith("\n") ? "" : "\n";
-  writeFileSync(file, `${text}${separator}# Gatehouse\n${missing.join("\n")}\n`);
+  writeEditable(file, `${text}${separator}# Gatehouse\n${missing.join("\n")}\n`);
   return text === "" ? "wrote" : "updated";
 }
 
 /** Writes `.gatehouse/tsconfig.json` when the project has none; returns what it is for, if written. */
 function ensureTsconfig(cwd: string): string | undefined {
   const file = join(cwd, ".gatehouse", "tsconfig.json");
-  if (existsSync(file)) return undefined;
+  if (present(file)) return undefined;
   const tsconfig = extensionsTsconfig(cwd);
   writeFile(file, tsconfig.text, false);
   return tsconfig.local
@@ -109,6 +122,8 @@ export async function initCommand(args: string[], io: CliIo): Promise<number> {
   const force = values.force === true;
   const tsconfig = extensionsTsconfig(cwd);
   const ignores = tsconfig.local ? IGNORED : [...IGNORED, ".gatehouse/tsconfig.json"];
+  // A .gitignore it cannot edit is refused before anything is written.
+  readEditable(join(cwd, ".gitignore"));
   const written: Written[] = [
     {
       path: ".gatehouse/settings.json",

@@ -1,3 +1,5 @@
+import { writeSync } from "node:fs";
+
 /** Where a command writes; injectable so commands can be tested in-process. */
 export interface CliIo {
   stdout: NodeJS.WritableStream & { isTTY?: boolean; columns?: number; rows?: number };
@@ -14,24 +16,32 @@ export interface CliIo {
   onOutputClosed?: (stop: () => void) => () => void;
   /** True once stdout or stderr was closed by its reader: the command then exits 0. */
   outputClosed?: () => boolean;
+  /** True once writing stdout or stderr failed otherwise (a full disk: ENOSPC): the command then exits 1. */
+  outputFailed?: () => boolean;
 }
 
 /**
  * A reader that closed the pipe early (`gatehouse ... | head -1`) has all it wants: end quietly,
- * with exit 0 and no stack trace. A command that registered a stop (a run) is asked to stop and
- * finishes cleanly; otherwise the process exits at once.
+ * with exit 0 and no stack trace. Any other write error (`> /dev/full`: ENOSPC, EIO) is said once
+ * on stderr (`gatehouse: cannot write to stdout: ENOSPC`) and ends with exit 1, no stack trace
+ * either. A command that registered a stop (a run) is asked to stop and finishes cleanly (its
+ * session and audit closed); otherwise the process exits at once.
  */
-function endQuietlyOnClosedPipe(streams: NodeJS.WriteStream[]) {
+function endQuietlyOnClosedPipe(streams: { name: "stdout" | "stderr"; stream: NodeJS.WriteStream }[]) {
   const stops = new Set<() => void>();
   let closed = false;
-  const onError = (error: NodeJS.ErrnoException) => {
-    if (error.code !== "EPIPE") throw error;
-    if (closed) return;
-    closed = true;
-    if (stops.size === 0) process.exit(0);
+  let failed = false;
+  const onError = (name: "stdout" | "stderr", error: NodeJS.ErrnoException) => {
+    if (closed || failed) return;
+    if (error.code === "EPIPE") closed = true;
+    else {
+      failed = true;
+      if (name === "stdout") sayOnStderr(`gatehouse: cannot write to stdout: ${error.code ?? error.message}\n`);
+    }
+    if (stops.size === 0) process.exit(failed ? 1 : 0);
     for (const stop of stops) stop();
   };
-  for (const stream of streams) stream.on("error", onError);
+  for (const { name, stream } of streams) stream.on("error", (error: NodeJS.ErrnoException) => onError(name, error));
   return {
     onOutputClosed(stop: () => void) {
       stops.add(stop);
@@ -40,7 +50,17 @@ function endQuietlyOnClosedPipe(streams: NodeJS.WriteStream[]) {
       };
     },
     outputClosed: () => closed,
+    outputFailed: () => failed,
   };
+}
+
+/** Writes `text` to fd 2 directly, ignoring a failure: there is nowhere left to report one. */
+function sayOnStderr(text: string): void {
+  try {
+    writeSync(2, text);
+  } catch {
+    // stderr is unusable too.
+  }
 }
 
 /** The directory the user ran the command from: `pnpm gatehouse` runs in the repository root and reports it as INIT_CWD. */
@@ -51,7 +71,10 @@ export function userCwd(env: NodeJS.ProcessEnv = process.env): string {
 
 /** The real process streams and the user's directory (see `userCwd`). */
 export function processIo(): CliIo {
-  const pipes = endQuietlyOnClosedPipe([process.stdout, process.stderr]);
+  const pipes = endQuietlyOnClosedPipe([
+    { name: "stdout", stream: process.stdout },
+    { name: "stderr", stream: process.stderr },
+  ]);
   return {
     stdout: process.stdout,
     stderr: process.stderr,
@@ -63,5 +86,6 @@ export function processIo(): CliIo {
     cwd: userCwd(),
     onOutputClosed: pipes.onOutputClosed,
     outputClosed: pipes.outputClosed,
+    outputFailed: pipes.outputFailed,
   };
 }

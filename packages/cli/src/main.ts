@@ -150,8 +150,10 @@ export async function main(argv: string[], io: CliIo = processIo(), options: Mai
   try {
     if (entry.host !== false) options.preloadHost?.();
     const code = await (await entry.load())(rest, io);
+    if (io.outputFailed?.()) return ExitCode.runFailed;
     return io.outputClosed?.() ? ExitCode.ok : code;
   } catch (error) {
+    if (io.outputFailed?.()) return ExitCode.runFailed;
     if (io.outputClosed?.()) return ExitCode.ok;
     if (error instanceof UsageError) {
       printError(io, error.message);

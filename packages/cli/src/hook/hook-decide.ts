@@ -1,4 +1,5 @@
-import { resolve } from "node:path";
+import { statSync } from "node:fs";
+import { isAbsolute, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { HOOK_PLAN_MODULE_URL, type HookPlanOptions, readHookPlan } from "@gatehouse/host/hook-plan";
 import { checkCall, DECIDE_MODULE_URL } from "@gatehouse/protected-paths/decide";
@@ -15,11 +16,31 @@ import { searchVerdict } from "./hook-search.ts";
  * The project whose policy applies: `--cwd`, else Claude Code's `CLAUDE_PROJECT_DIR`, else the
  * agent's cwd. Pinning the project keeps a model's `cd` elsewhere from choosing another
  * directory's settings (or none).
+ * Contract: throws (the caller refuses the call) unless the project is an existing directory and
+ * the agent's cwd is one too; `CLAUDE_PROJECT_DIR` must be absolute. A missing or mistyped
+ * project has no settings, and deciding with none would let every call through unguarded.
  */
 export function hookProjectDir(payload: HookPayload, io: CliIo, flag: string | undefined): string {
-  if (flag) return resolve(io.cwd, flag);
+  requireDirectory(payload.cwd, "the agent's cwd");
+  if (flag) return requireDirectory(resolve(io.cwd, flag), "the project directory (--cwd)");
   const claudeDir = payload.agent === "claude-code" ? io.env.CLAUDE_PROJECT_DIR : undefined;
-  return claudeDir ? resolve(claudeDir) : payload.cwd;
+  if (!claudeDir) return payload.cwd;
+  if (!isAbsolute(claudeDir))
+    throw new Error(`CLAUDE_PROJECT_DIR ${JSON.stringify(claudeDir)} is not an absolute path`);
+  return requireDirectory(resolve(claudeDir), "CLAUDE_PROJECT_DIR");
+}
+
+/** `dir` when it is an existing directory (links followed); otherwise throws naming `what`. */
+function requireDirectory(dir: string, what: string): string {
+  let isDirectory: boolean;
+  try {
+    isDirectory = statSync(dir).isDirectory();
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? "unreadable";
+    throw new Error(`${what} ${dir} cannot be used (${code})`);
+  }
+  if (!isDirectory) throw new Error(`${what} ${dir} is not a directory`);
+  return dir;
 }
 
 /**

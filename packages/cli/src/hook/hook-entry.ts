@@ -3,7 +3,7 @@
 // host or schema library — unless the project has no valid plan (then the full evaluation loads).
 // It also leaves Node's stream modules unloaded where it can: stdin is read and the answer written
 // with plain reads and writes.
-import { readSync, writeSync } from "node:fs";
+import { closeSync, constants, fstatSync, openSync, readSync, writeSync } from "node:fs";
 import { type CliIo, userCwd } from "../io.ts";
 import { answerHook, HOOK_AGENTS, readStdin } from "./answer-hook.ts";
 import { relayWithCaCerts, setAsideCaCerts } from "./ca-certs.ts";
@@ -19,28 +19,60 @@ function plainCwd(args: readonly string[]): string | undefined | false {
   return false;
 }
 
+/** Whether stdin is being read through the process stream (which a pending read keeps alive). */
+let streaming = false;
+
 /**
- * Reads all of stdin (fd 0) up to `limit` bytes with blocking reads; a non-blocking stdin
- * (EAGAIN) goes on through the stream, keeping what was read.
+ * The descriptor to read stdin with plain reads that cannot block for ever: fd 0 when it is a
+ * regular file; for a pipe, a non-blocking descriptor of the same pipe (Linux's /proc/self/fd/0:
+ * a blocking read would stall the process where no deadline can fire, when a writer holds the
+ * pipe open without writing); otherwise (a terminal, a socket, no /proc) `undefined`: the stream.
+ */
+function plainInput(): number | undefined {
+  const stat = fstatSync(0);
+  if (stat.isFile()) return 0;
+  if (!stat.isFIFO()) return undefined;
+  try {
+    return openSync("/proc/self/fd/0", constants.O_RDONLY | constants.O_NONBLOCK);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Reads all of stdin (fd 0) up to `limit` bytes with plain reads; once they would block (EAGAIN),
+ * or where they could, it goes on through the stream, keeping what was read.
  */
 async function readInput(limit: number): Promise<string> {
   const chunks: Buffer[] = [];
+  const fd = plainInput();
+  if (fd === undefined) {
+    streaming = true;
+    return readStdin(process.stdin, limit, chunks);
+  }
   let size = 0;
   const buffer = Buffer.allocUnsafe(64 * 1024);
-  for (;;) {
-    let n: number;
-    try {
-      n = readSync(0, buffer, 0, buffer.length, null);
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      if (code === "EAGAIN") return readStdin(process.stdin, limit, chunks);
-      if (code === "EOF") break;
-      throw error;
+  try {
+    for (;;) {
+      let n: number;
+      try {
+        n = readSync(fd, buffer, 0, buffer.length, null);
+      } catch (error) {
+        const code = (error as NodeJS.ErrnoException).code;
+        if (code === "EAGAIN") {
+          streaming = true;
+          return readStdin(process.stdin, limit, chunks);
+        }
+        if (code === "EOF") break;
+        throw error;
+      }
+      if (n === 0) break;
+      size += n;
+      if (size > limit) throw new Error(`the payload is larger than ${limit} bytes`);
+      chunks.push(Buffer.from(buffer.subarray(0, n)));
     }
-    if (n === 0) break;
-    size += n;
-    if (size > limit) throw new Error(`the payload is larger than ${limit} bytes`);
-    chunks.push(Buffer.from(buffer.subarray(0, n)));
+  } finally {
+    if (fd !== 0) closeSync(fd);
   }
   return Buffer.concat(chunks).toString("utf8");
 }
@@ -118,6 +150,8 @@ export async function hookFastPath(
         }
       : options.evaluate,
   });
+  // Refused before the payload ended: a read still pending must not keep the process alive.
+  if (streaming) process.stdin.destroy();
   if (answer.stdout) print(1, answer.stdout);
   if (answer.stderr) print(2, answer.stderr);
   return answer.exitCode;

@@ -1,7 +1,8 @@
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { GatehouseError } from "@gatehouse/host";
+import { readEditable, writeEditable } from "../edit-file.ts";
+import { duplicateKey } from "../json-duplicate-keys.ts";
 import { CA_CERTS_PREFIX } from "./ca-certs.ts";
 import type { HookAgent } from "./hook-payload.ts";
 
@@ -78,9 +79,8 @@ export function isGatehouseHook(command: unknown, agent: HookAgent): boolean {
 type Json = Record<string, unknown>;
 
 function readSettings(file: string): Json {
-  if (!existsSync(file)) return {};
-  const text = readFileSync(file, "utf8");
-  if (text.trim() === "") return {};
+  const text = readEditable(file);
+  if (text === undefined || text.trim() === "") return {};
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -92,6 +92,13 @@ function readSettings(file: string): Json {
   }
   if (value === null || typeof value !== "object" || Array.isArray(value)) {
     throw new GatehouseError("GH_SETTINGS_INVALID", `${file}: expected a JSON object; nothing was changed`);
+  }
+  const duplicate = duplicateKey(text);
+  if (duplicate) {
+    throw new GatehouseError(
+      "GH_SETTINGS_INVALID",
+      `${file}:${duplicate.line}: key ${JSON.stringify(duplicate.key)} appears twice in one object (rewriting the file would keep only the last); nothing was changed`,
+    );
   }
   return value as Json;
 }
@@ -108,7 +115,8 @@ function groupsOf(hooks: Json, event: string, file: string): Json[] {
  * Contract: every other key, event and hook is kept as it was; an entry Gatehouse installed before
  * is updated in place, never duplicated; uninstall removes exactly the entries whose command runs
  * `gatehouse hook <agent>`, and the groups and events that only held them. A file that is not a
- * JSON object is refused untouched. The file is replaced atomically (write, then rename).
+ * JSON object, not valid UTF-8, or not a regular file (a FIFO, a folder) is refused untouched. The
+ * file is replaced atomically (write, then rename); a link is written through to its target.
  */
 export function installHooks(options: {
   agent: HookAgent;
@@ -166,10 +174,7 @@ export function installHooks(options: {
   if (changes.length > 0) {
     if (Object.keys(hooks).length > 0) root.hooks = hooks;
     else delete root.hooks;
-    mkdirSync(dirname(settings.file), { recursive: true });
-    const temp = `${settings.file}.${process.pid}.tmp`;
-    writeFileSync(temp, `${JSON.stringify(root, null, 2)}\n`);
-    renameSync(temp, settings.file);
+    writeEditable(settings.file, `${JSON.stringify(root, null, 2)}\n`);
   }
   return { file: settings.file, changes, trustStep: settings.trustStep };
 }

@@ -1,10 +1,10 @@
 import { spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { closeSync, mkdirSync, mkdtempSync, openSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { tempDir } from "../../../host/test/helpers/scenario.ts";
-import { CLI, runCli, writeScript } from "./cli-helpers.ts";
+import { CLI, collect, runCli, writeScript } from "./cli-helpers.ts";
 
 /** Runs `gatehouse ARGS | head -1` in bash and returns gatehouse's own exit status and stderr. */
 function throughHead(
@@ -105,5 +105,41 @@ describe("output piped into a command that closes early", () => {
       const result = await withClosedPipe(["audit", sub, "--cwd", p.dir], p.env, "stdout");
       expect([sub, result.code, result.other]).toEqual([sub, 0, ""]);
     }
+  });
+});
+
+/** Runs the CLI with stdout on /dev/full: every write to it fails with ENOSPC. */
+function withFullStdout(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | null; stderr: string }> {
+  const full = openSync("/dev/full", "w");
+  try {
+    const child = spawn(process.execPath, [CLI, ...args], {
+      env: { ...process.env, NO_COLOR: "1", ...env },
+      stdio: ["ignore", full, "pipe"],
+    });
+    return collect(child, "").then(({ code, stderr }) => ({ code, stderr }));
+  } finally {
+    closeSync(full);
+  }
+}
+
+describe("a stdout that cannot be written (> /dev/full)", () => {
+  it("says so in one line and exits 1, no stack trace, for a command and for a run that then stops cleanly", async () => {
+    const p = auditedProject();
+    for (const args of [
+      ["tools", "--cwd", p.dir],
+      ["--help"],
+      ["run", "--script", p.script, "--cwd", p.dir, "--json"],
+    ]) {
+      const result = await withFullStdout(args, p.env);
+      expect([args[0], result.code]).toEqual([args[0], 1]);
+      // Said once, last (a run's notices come before it), with no stack trace.
+      expect(result.stderr.split("cannot write to stdout")).toHaveLength(2);
+      expect(result.stderr).toMatch(/(^|\n)gatehouse: cannot write to stdout: ENOSPC\n$/);
+      expect(result.stderr).not.toMatch(/\n\s+at |Error/);
+    }
+    // The run stopped as on any stop: its audit log is whole and sealed.
+    const verify = await runCli(["audit", "verify", "--cwd", p.dir], { env: p.env });
+    expect(verify.stderr).toBe("");
+    expect(verify.code).toBe(0);
   });
 });

@@ -1,10 +1,20 @@
-import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { execFileSync, spawn } from "node:child_process";
+import {
+  closeSync,
+  existsSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  symlinkSync,
+  writeFileSync,
+  writeSync,
+} from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { tempDir } from "../../../host/test/helpers/scenario.ts";
 import { recorded } from "../hook/payloads.ts";
-import { type CliRun, runCli } from "./cli-helpers.ts";
+import { CLI_ARGV, type CliRun, collect, runCli } from "./cli-helpers.ts";
 
 const BOTH = { extensions: ["@gatehouse/protected-paths", "@gatehouse/tool-audit"] };
 
@@ -180,6 +190,7 @@ describe("gatehouse hook claude-code", () => {
   it("follows links the model planted: a write through a linked folder is a write to its target", async () => {
     const p = project();
     mkdirSync(join(p.dir, ".git", "hooks"), { recursive: true });
+    mkdirSync(join(p.dir, "src"));
     symlinkSync(join(p.dir, ".git", "hooks"), join(p.dir, "tools"));
     const payload = {
       ...recorded("claude-code", "Write", p.dir),
@@ -281,6 +292,81 @@ describe("gatehouse hook fails closed", () => {
   it("refuses a call it cannot audit", async () => {
     const p = project({ ...BOTH, config: { "tool-audit": { key: "/nonexistent/audit.key" } } });
     expect(denial(await hook("claude-code", p, recorded("claude-code", "Write", p.dir)))).toMatch(/audit/);
+  });
+
+  it("refuses a call whose project directory is missing, a file or relative, never answering no opinion", async () => {
+    const p = project();
+    const file = join(p.dir, "a-file");
+    writeFileSync(file, "");
+    const missing = join(p.dir, "missing");
+    const write = recorded("claude-code", "Write", p.dir);
+    const env = (dir: string) => ({ CLAUDE_PROJECT_DIR: dir });
+    expect(denial(await hook("claude-code", p, write, env(file)))).toMatch(
+      /CLAUDE_PROJECT_DIR .*a-file is not a directory/,
+    );
+    expect(denial(await hook("claude-code", p, write, env(missing)))).toMatch(/CLAUDE_PROJECT_DIR .*missing.*ENOENT/);
+    expect(denial(await hook("claude-code", p, write, env(".")))).toMatch(/CLAUDE_PROJECT_DIR "\." is not an absolute/);
+    const stdin = JSON.stringify(write);
+    for (const dir of [file, missing]) {
+      for (const flags of [["--cwd", dir], [`--cwd=${dir}`], ["--cwd", dir, "--cwd", dir]]) {
+        const run = await runCli(["hook", "claude-code", ...flags], { stdin, env: { GATEHOUSE_HOME: p.home } });
+        expect(denial(run)).toMatch(/project directory \(--cwd\)/);
+      }
+    }
+    // The agent's own cwd: where its relative paths start, and the project when nothing names one.
+    const gone = { ...write, cwd: missing };
+    expect(denial(await hook("claude-code", p, gone))).toMatch(/agent's cwd .*missing/);
+    expect(denial(await hook("claude-code", p, gone, env(p.dir)))).toMatch(/agent's cwd .*missing/);
+    const codex = await hook("codex", p, { ...recorded("codex", "Bash", p.dir), cwd: file });
+    expect([codex.code, codex.stdout]).toEqual([2, ""]);
+    expect(codex.stderr).toMatch(/agent's cwd .*a-file is not a directory/);
+    const post = await hook("claude-code", p, recorded("claude-code", "PostWrite", p.dir), env(file));
+    expect([post.code, post.stdout]).toEqual([2, ""]);
+  });
+
+  it("refuses a call whose payload never ends (a writer holds stdin open) once the deadline passes", async () => {
+    const p = project();
+    const env = { GATEHOUSE_HOME: p.home, GATEHOUSE_HOOK_DEADLINE_MS: "300" };
+    const half = JSON.stringify(recorded("codex", "Bash", p.dir)).slice(0, 40);
+    // A FIFO this test holds open for writing (read with plain reads on the fast path), and a
+    // pipe it never ends (Node's pipes are sockets: read through the stream) on both entries.
+    const fifo = join(p.dir, "stdin.fifo");
+    execFileSync("mkfifo", [fifo]);
+    const held = openSync(fifo, "r+");
+    try {
+      writeSync(held, half);
+      const viaFifo = spawn(process.execPath, [...CLI_ARGV, "hook", "codex", "--cwd", p.dir], {
+        env: { ...process.env, ...env },
+        stdio: [held, "pipe", "pipe"],
+      });
+      const run = await collect(viaFifo, "");
+      expect([run.code, run.stdout]).toEqual([2, ""]);
+      expect(run.stderr).toMatch(/could not read the call it was asked about within 0\.3 s, so it refuses the call/);
+    } finally {
+      closeSync(held);
+    }
+    for (const flags of [
+      ["--cwd", p.dir],
+      ["--cwd", p.dir, "--cwd", p.dir],
+    ]) {
+      const child = spawn(process.execPath, [...CLI_ARGV, "hook", "claude-code", ...flags], {
+        env: { ...process.env, ...env },
+        stdio: ["pipe", "pipe", "pipe"],
+      });
+      child.stdin.write(half);
+      const closed = new Promise<CliRun>((resolve, reject) => {
+        let stderr = "";
+        child.stderr.on("data", (d) => {
+          stderr += d;
+        });
+        child.on("error", reject);
+        child.on("close", (code) => resolve({ code, stdout: "", stderr }));
+      });
+      const run = await closed;
+      child.stdin.destroy();
+      expect(run.code).toBe(2);
+      expect(run.stderr).toMatch(/could not read the call it was asked about within 0\.3 s/);
+    }
   });
 
   it("blocks with exit 2 when wired with an unknown agent", async () => {

@@ -1,4 +1,5 @@
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { lstatSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { tempDir } from "../../../host/test/helpers/scenario.ts";
@@ -94,6 +95,68 @@ describe("gatehouse hook install", () => {
     expect(readFileSync(join(dir, ".claude", "settings.json"), "utf8")).toBe("{ // comments are not JSON\n}");
     writeFileSync(join(dir, ".claude", "settings.json"), JSON.stringify({ hooks: { PreToolUse: {} } }));
     expect((await install(dir, ["claude-code"])).stderr).toMatch(/hooks\.PreToolUse is not a list/);
+  });
+
+  it("refuses at once, naming the file, a settings file that is a FIFO, a folder, under a file or not UTF-8", async () => {
+    const cases: [string, (dir: string) => void, RegExp][] = [
+      ["fifo", (d) => execFileSync("mkfifo", [join(d, ".claude", "settings.json")]), /not a regular file.*ENOTREG/],
+      ["folder", (d) => mkdirSync(join(d, ".claude", "settings.json")), /is a directory \(EISDIR\)/],
+      [
+        "not UTF-8",
+        (d) => writeFileSync(join(d, ".claude", "settings.json"), Buffer.from('{"a":"\xff"}', "latin1")),
+        /is not valid UTF-8/,
+      ],
+    ];
+    for (const [what, make, reason] of cases) {
+      const dir = tempDir("gh-install-odd-");
+      mkdirSync(join(dir, ".claude"));
+      make(dir);
+      const run = await install(dir, ["claude-code"]);
+      expect([what, run.code, run.stdout]).toEqual([what, 2, ""]);
+      expect(run.stderr).toMatch(new RegExp(`^gatehouse: .*${join(dir, ".claude", "settings.json")}`));
+      expect(run.stderr).toMatch(reason);
+      expect(run.stderr).not.toMatch(/\n\s+at /);
+    }
+    const dir = tempDir("gh-install-odd-");
+    writeFileSync(join(dir, ".claude"), "");
+    const run = await install(dir, ["claude-code"]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/^gatehouse: cannot read .*\.claude\/settings\.json: a folder on its path is a file/);
+    const bytes = Buffer.from('{"a":"\xff"}', "latin1");
+    const odd = tempDir("gh-install-odd-");
+    mkdirSync(join(odd, ".claude"));
+    writeFileSync(join(odd, ".claude", "settings.json"), bytes);
+    await install(odd, ["claude-code"]);
+    expect(readFileSync(join(odd, ".claude", "settings.json"))).toEqual(bytes);
+  });
+
+  it("writes through a linked settings file to its target and keeps the link", async () => {
+    const dir = tempDir("gh-install-link-");
+    mkdirSync(join(dir, ".claude"));
+    mkdirSync(join(dir, "shared"));
+    writeFileSync(join(dir, "shared", "claude.json"), JSON.stringify(EXISTING));
+    symlinkSync(join("..", "shared", "claude.json"), join(dir, ".claude", "settings.json"));
+    expect((await install(dir, ["claude-code"])).code).toBe(0);
+    expect(lstatSync(join(dir, ".claude", "settings.json")).isSymbolicLink()).toBe(true);
+    const settings = JSON.parse(readFileSync(join(dir, "shared", "claude.json"), "utf8"));
+    expect(settings.permissions).toEqual(EXISTING.permissions);
+    expect(settings.hooks.PreToolUse).toHaveLength(2);
+  });
+
+  it("refuses a settings file with a key twice in one object, with file:line, leaving it untouched", async () => {
+    const dir = tempDir("gh-install-dup-");
+    mkdirSync(join(dir, ".claude"));
+    const text = '{\n  "hooks": {},\n  "env": { "A": "1", "B": "\\"}", "A": "2" }\n}\n';
+    writeFileSync(join(dir, ".claude", "settings.json"), text);
+    const run = await install(dir, ["claude-code"]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/settings\.json:3: key "A" appears twice/);
+    expect(readFileSync(join(dir, ".claude", "settings.json"), "utf8")).toBe(text);
+    writeFileSync(
+      join(dir, ".claude", "settings.json"),
+      '{ "a": { "x": 1 }, "b": { "x": 1 }, "c": [{ "x": 1 }, { "x": 2 }] }',
+    );
+    expect((await install(dir, ["claude-code"])).code).toBe(0);
   });
 
   it("refuses bad usage", async () => {

@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -48,6 +48,65 @@ describe("gatehouse init", () => {
     const forced = await runCli(["init", "--cwd", dir, "--force"]);
     expect(forced.stdout).toMatch(/^replaced\s+\.gatehouse\/settings\.json/m);
     expect(JSON.parse(readFileSync(join(dir, ".gatehouse", "settings.json"), "utf8")).extensions).toHaveLength(2);
+  });
+
+  it("refuses at once, naming the file, what it cannot edit: FIFOs, folders, files in the way, link loops, non-UTF-8", async () => {
+    const latin1 = Buffer.from("node_modules\ncaf\xe9\n", "latin1");
+    const cases: [string, (dir: string) => void, string[], string, RegExp][] = [
+      [
+        "fifo settings",
+        (d) => {
+          mkdirSync(join(d, ".gatehouse"));
+          execFileSync("mkfifo", [join(d, ".gatehouse", "settings.json")]);
+        },
+        ["--force"],
+        ".gatehouse/settings.json",
+        /not a regular file/,
+      ],
+      [
+        "fifo .gitignore",
+        (d) => execFileSync("mkfifo", [join(d, ".gitignore")]),
+        [],
+        ".gitignore",
+        /not a regular file/,
+      ],
+      [
+        ".gatehouse a file",
+        (d) => writeFileSync(join(d, ".gatehouse"), ""),
+        [],
+        ".gatehouse/settings.json",
+        /a folder on its path is a file/,
+      ],
+      [".gitignore a folder", (d) => mkdirSync(join(d, ".gitignore")), [], ".gitignore", /is a directory/],
+      [
+        ".gitignore a link loop",
+        (d) => symlinkSync(".gitignore", join(d, ".gitignore")),
+        [],
+        ".gitignore",
+        /link loop \(ELOOP\)/,
+      ],
+      [
+        ".gitignore not UTF-8",
+        (d) => writeFileSync(join(d, ".gitignore"), latin1),
+        [],
+        ".gitignore",
+        /not valid UTF-8/,
+      ],
+    ];
+    for (const [what, make, flags, file, reason] of cases) {
+      const dir = tempDir("gh-init-odd-");
+      make(dir);
+      const run = await runCli(["init", "--cwd", dir, ...flags]);
+      expect([what, run.code]).toEqual([what, 2]);
+      expect(run.stderr).toMatch(new RegExp(`^gatehouse: .*${join(dir, file).replaceAll(".", "\\.")}`));
+      expect(run.stderr).toMatch(reason);
+      expect(run.stderr).not.toMatch(/\n\s+at /);
+      if (what === ".gitignore not UTF-8") {
+        expect(readFileSync(join(dir, ".gitignore"))).toEqual(latin1);
+        // Refused before anything was written.
+        expect(existsSync(join(dir, ".gatehouse"))).toBe(false);
+      }
+    }
   });
 
   it("gives a drop-in extension its types: tsc over .gatehouse/tsconfig.json accepts good code and reports a type error", async () => {
