@@ -1,8 +1,7 @@
 import { homedir } from "node:os";
 import { join } from "node:path";
-import { GatehouseError } from "@gatehouse/host";
+import { findDuplicateKey, GatehouseError } from "@gatehouse/host";
 import { readEditable, writeEditable } from "../edit-file.ts";
-import { duplicateKey } from "../json-duplicate-keys.ts";
 import { CA_CERTS_PREFIX } from "./ca-certs.ts";
 import type { HookAgent } from "./hook-payload.ts";
 
@@ -93,11 +92,12 @@ function readSettings(file: string): Json {
   if (value === null || typeof value !== "object" || Array.isArray(value)) {
     throw new GatehouseError("GH_SETTINGS_INVALID", `${file}: expected a JSON object; nothing was changed`);
   }
-  const duplicate = duplicateKey(text);
+  const duplicate = findDuplicateKey(text);
   if (duplicate) {
+    const line = text.slice(0, duplicate.offset).split("\n").length;
     throw new GatehouseError(
       "GH_SETTINGS_INVALID",
-      `${file}:${duplicate.line}: key ${JSON.stringify(duplicate.key)} appears twice in one object (rewriting the file would keep only the last); nothing was changed`,
+      `${file}:${line}: key ${JSON.stringify(duplicate.key)} appears twice in one object (rewriting the file would keep only the last); nothing was changed`,
     );
   }
   return value as Json;
