@@ -9,7 +9,7 @@ import { hostInstallRoots, isInside } from "./code-origin.ts";
 import { type EsmGateState, installEsmGate, publishEsmGate } from "./esm-gate.ts";
 import { linkEscape } from "./link-escape.ts";
 import { packageTypeOf } from "./package-type.ts";
-import { installWorkerGate } from "./worker-gate.ts";
+import { gateFork, installWorkerGate } from "./worker-gate.ts";
 
 /** What trust approved for one project: file real path → sha256, or everything (`--trust`). */
 export type Approval = ReadonlyMap<string, string> | "all";
@@ -58,6 +58,7 @@ function esmState(): EsmGateState {
  */
 export function armNativeGate(): void {
   installEsmGate(esmState);
+  gateFork();
 }
 
 function isLinked(reg: Registration, real: string): boolean {

@@ -85,18 +85,17 @@ function refused(what: string): GatehouseError {
 let installed = false;
 
 /**
- * Puts worker threads and `child_process.fork` behind the trust gate, once per process (as early as
- * possible: a module that took its own reference to `Worker` before this ran is not covered): Node runs a
+ * Puts worker threads behind the trust gate, once per process (as early as possible: a module that
+ * took its own reference to `Worker` before this ran is not covered; `fork` follows in `gateFork`): Node runs a
  * worker's modules on a thread the gate's CommonJS hook and ES module hooks do not reach (Node 20
  * passes no `module.register` hooks to workers), and a forked process has no gate at all, so a
  * project file started that way would run unchecked.
  * Contract: while a project is registered, `new Worker(entry)` throws GatehouseError
  * `GH_UNTRUSTED_CODE` when the entry (path, `file:` URL string or URL object) is project code, when
  * its `workerData`, `argv` or `execArgv` names a project module, and for `eval: true`, `data:` and
- * `blob:` entries (code that may import project files with no gate); `fork(modulePath)` throws the
- * same when `modulePath` is project code or its arguments name a project module. "Project code" is
- * what `options.isGated` says (the trust gate counts a path spelled inside a project too). Other workers (Gatehouse's own, its dependencies' such as pino's transports) and
- * forks start as before. `require("node:worker_threads").Worker` and the ES module named export are
+ * `blob:` entries (code that may import project files with no gate). "Project code" is what
+ * `options.isGated` says (the trust gate counts a path spelled inside a project too). Other workers
+ * (Gatehouse's own, its dependencies' such as pino's transports) start as before. `require("node:worker_threads").Worker` and the ES module named export are
  * both replaced.
  */
 export function installWorkerGate(options: WorkerGateOptions): void {
@@ -107,7 +106,6 @@ export function installWorkerGate(options: WorkerGateOptions): void {
   // namespace, e.g. when the host runs under jiti): replaced there, then synced to the named exports.
   const builtin = createRequire(import.meta.url);
   const workerThreads = builtin("node:worker_threads") as typeof WorkerThreads;
-  const childProcess = builtin("node:child_process") as typeof ChildProcess;
   const gated = isGated;
   const Original = workerThreads.Worker;
 
@@ -132,6 +130,29 @@ export function installWorkerGate(options: WorkerGateOptions): void {
   Object.defineProperty(GatedWorker, Symbol.hasInstance, { value: (value: unknown) => value instanceof Original });
   workerThreads.Worker = GatedWorker;
 
+  syncBuiltinESMExports();
+  gate = options;
+}
+
+let gate: WorkerGateOptions | undefined;
+let forkGated = false;
+
+/**
+ * Puts `child_process.fork` behind the same gate (see `installWorkerGate`), once per process.
+ * Why apart and later: loading `node:child_process` costs ~3 ms of every start, and Gatehouse
+ * itself loads it only when a command runs; the trust gate calls this before code that is not
+ * Gatehouse's own first runs (`armNativeGate`), which is before anything that could fork a project
+ * file (no dependency of Gatehouse forks).
+ * Contract: a no-op before `installWorkerGate`; afterwards `fork(modulePath)` throws GatehouseError
+ * `GH_UNTRUSTED_CODE` while a project is registered when `modulePath` is project code or its
+ * arguments name a project module; the ES module named export is replaced too.
+ */
+export function gateFork(): void {
+  if (forkGated || !gate) return;
+  forkGated = true;
+  const { isGated, active } = gate;
+  const gated = isGated;
+  const childProcess = createRequire(import.meta.url)("node:child_process") as typeof ChildProcess;
   const originalFork = childProcess.fork;
   const gatedFork = function fork(this: unknown, modulePath: string | URL, ...rest: unknown[]) {
     if (active()) {
