@@ -1,18 +1,6 @@
-import {
-  closeSync,
-  constants,
-  fstatSync,
-  lstatSync,
-  mkdirSync,
-  openSync,
-  readFileSync,
-  realpathSync,
-  renameSync,
-  rmSync,
-  writeFileSync,
-} from "node:fs";
+import { lstatSync, mkdirSync, realpathSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
-import { GatehouseError } from "@gatehouse/host";
+import { GatehouseError, readRegularFile } from "@gatehouse/host";
 
 /** Why an OS call failed, in words, with its code. */
 function reason(error: unknown): string {
@@ -58,22 +46,12 @@ export function fileStep<T>(file: string, action: string, run: () => T): T {
  */
 export function readEditable(file: string): string | undefined {
   return fileStep(file, "read", () => {
-    let fd: number;
+    let bytes: Buffer;
     try {
-      fd = openSync(file, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+      bytes = readRegularFile(file);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
       throw error;
-    }
-    let bytes: Buffer;
-    try {
-      const stat = fstatSync(fd);
-      if (!stat.isFile()) {
-        throw Object.assign(new Error("not a regular file"), { code: stat.isDirectory() ? "EISDIR" : "ENOTREG" });
-      }
-      bytes = readFileSync(fd);
-    } finally {
-      closeSync(fd);
     }
     try {
       return new TextDecoder("utf-8", { fatal: true }).decode(bytes);

@@ -2,6 +2,7 @@ export { readAgentHookSettings } from "./agent-hooks/agent-hook-settings.ts";
 export { type CallEvaluation, type EvaluateCallOptions, evaluateToolCall } from "./agent-hooks/evaluate-call.ts";
 export { errorMessage, GatehouseError, type GatehouseErrorCode, toError } from "./common/errors.ts";
 export { type DuplicateKey, findDuplicateKey } from "./common/json-duplicate-key.ts";
+export { readRegularFile } from "./common/read-regular-file.ts";
 export { stderrLogger } from "./common/stderr-logger.ts";
 export {
   type AgentHookSettings,

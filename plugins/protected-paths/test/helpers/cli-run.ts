@@ -40,7 +40,8 @@ export async function runCliScript(options: {
   }));
   writeFileSync(script, JSON.stringify({ turns: [...turns, { content: [{ type: "text", text: "done" }] }] }));
   const child = spawn(process.execPath, [CLI, "run", "--script", script, "--cwd", options.cwd, "--json"], {
-    env: { ...process.env, NO_COLOR: "1", ...options.env },
+    // Without vitest's NODE_PATH (pnpm's hoisted store), which would find packages an installation cannot.
+    env: { ...withoutNodePath(process.env), NO_COLOR: "1", ...options.env },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let stdout = "";
@@ -69,4 +70,10 @@ export async function runCliScript(options: {
     ends.set(event.toolCallId, { outcome: event.outcome ?? "", text });
   }
   return { code, ends, stderr };
+}
+
+/** The environment without NODE_PATH. */
+function withoutNodePath(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const { NODE_PATH: _, ...rest } = env;
+  return rest;
 }
