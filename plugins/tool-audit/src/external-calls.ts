@@ -4,7 +4,7 @@ import { join } from "node:path";
 import type { ToolEffect, ToolExecutionEndEvent, ToolResult } from "@gatehouse/sdk";
 import { auditLocation, projectLogSegments } from "./audit-location.ts";
 import { locationProblem, prepareAudit } from "./audit-prepare.ts";
-import { openAuditSession } from "./audit-session.ts";
+import { type AuditSession, openAuditSession } from "./audit-session.ts";
 import type { ToolAuditConfig } from "./config.ts";
 import { gatehouseVersion } from "./gatehouse-version.ts";
 import { createRedactor, mergeVerbatim } from "./redact.ts";
@@ -90,12 +90,13 @@ export async function recordExternalCalls(
   const { config } = options;
   let failure: AuditWriteFailure | undefined;
   const stops = () => config.onWriteError === "stop" || failure?.op === "replaced";
+  let session: AuditSession | undefined;
   try {
     const location = auditLocation({ home: options.home, cwd: options.cwd, file: config.file, key: config.key });
     const refused = locationProblem(location, config, options.cwd);
     if (refused) return { ok: false, stops: true, error: refused };
     const prepared = prepareAudit({ cwd: options.cwd, privateDir: options.privateDir }, location);
-    const session = openAuditSession({
+    session = openAuditSession({
       file: location.file,
       sealDir: prepared.sealDir,
       key: prepared.key,
@@ -135,11 +136,12 @@ export async function recordExternalCalls(
       };
       session.recorder.callEnd(end, startedIn);
     }
-    session.commit();
-    await session.close();
   } catch (error) {
     failure ??= { code: "GH_AUDIT_WRITE", file: "", op: "open", message: (error as Error).message };
   }
+  // Whatever failed, the session ends here: what it recorded is written and sealed closed, not
+  // left behind as a run that never closed (and, with "warn", not dropped unwritten).
+  await session?.close();
   if (!failure) return { ok: true };
   return { ok: false, stops: stops(), error: `the audit log cannot be written: ${failure.message}` };
 }

@@ -1,0 +1,54 @@
+import { hash } from "node:crypto";
+import { mkdirSync, readdirSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { readAuditKey } from "../src/audit-key.ts";
+import { projectLogSegments, sealSegments } from "../src/audit-location.ts";
+import type { ToolAuditConfig } from "../src/config.ts";
+import { recordExternalCalls } from "../src/external-calls.ts";
+import { verifyAuditFile } from "../src/verify.ts";
+import { fileLines, tempDir } from "./helpers.ts";
+
+const CONFIG = {
+  fsync: "batch",
+  onWriteError: "stop",
+  onFileReplaced: "stop",
+  allowWorkspaceFile: false,
+  verbatim: {},
+} as ToolAuditConfig;
+
+function hookHome() {
+  const home = tempDir("gh-audit-home-");
+  const cwd = tempDir("gh-audit-project-");
+  const privateDir = (...segments: string[]) => {
+    const dir = join(home, ...segments);
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    return dir;
+  };
+  const log = join(home, ...projectLogSegments(cwd), "audit.jsonl");
+  return { home, cwd, privateDir, log, options: { cwd, home, privateDir, version: "test" } };
+}
+
+describe("recordExternalCalls (an agent hook's process)", () => {
+  it("a note that cannot be left for the call's end still closes the session: its start is written and sealed, never a run left open", async () => {
+    const h = hookHome();
+    // The note's place is taken by a folder: writing it fails after the session opened.
+    const pending = h.privateDir("audit", "pending", projectLogSegments(h.cwd).at(-1) as string);
+    mkdirSync(join(pending, `${hash("sha256", "toolu_1", "hex").slice(0, 40)}.json`));
+    for (const onWriteError of ["stop", "warn"] as const) {
+      const result = await recordExternalCalls({ ...h.options, config: { ...CONFIG, onWriteError } }, [
+        { kind: "start", toolCallId: "toolu_1", tool: "Read", args: { file_path: "/x" } },
+      ]);
+      expect(result).toMatchObject({ ok: false, stops: onWriteError === "stop" });
+    }
+    const kinds = fileLines(h.log).map((line) => (JSON.parse(line) as { kind: string }).kind);
+    expect(kinds).toEqual([
+      ...["session_start", "call_start", "session_end"],
+      ...["session_start", "call_start", "session_end"],
+    ]);
+    const key = readAuditKey(join(h.home, "keys", "audit.key"));
+    const report = await verifyAuditFile(h.log, { key, sealDir: join(h.home, ...sealSegments(h.log)) });
+    expect(report.summary).toContain("INTACT");
+    expect(readdirSync(pending)).toHaveLength(1);
+  });
+});
