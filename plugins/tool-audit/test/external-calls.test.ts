@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { hash } from "node:crypto";
 import { mkdirSync, readdirSync } from "node:fs";
 import { join } from "node:path";
@@ -51,4 +52,24 @@ describe("recordExternalCalls (an agent hook's process)", () => {
     expect(report.summary).toContain("INTACT");
     expect(readdirSync(pending)).toHaveLength(1);
   });
+});
+
+describe("recordExternalCalls: the note that pairs a start with its end", () => {
+  it("a FIFO in the note's place never blocks the hook: the start is refused as unwritable, the end recorded unpaired", async () => {
+    const h = hookHome();
+    const pending = h.privateDir("audit", "pending", projectLogSegments(h.cwd).at(-1) as string);
+    execFileSync("mkfifo", [join(pending, `${hash("sha256", "toolu_2", "hex").slice(0, 40)}.json`)]);
+    const args = { file_path: "/x" };
+    const start = await recordExternalCalls({ ...h.options, config: CONFIG }, [
+      { kind: "start", toolCallId: "toolu_2", tool: "Read", args },
+    ]);
+    expect(start).toMatchObject({ ok: false, stops: true, error: expect.stringMatching(/ENXIO|not a regular file/) });
+    const end = await recordExternalCalls({ ...h.options, config: CONFIG }, [
+      { kind: "end", toolCallId: "toolu_2", tool: "Read", args, outcome: "executed", isError: false },
+    ]);
+    expect(end).toEqual({ ok: true });
+    const last = JSON.parse(fileLines(h.log).at(-2) as string) as Record<string, unknown>;
+    expect(last).toMatchObject({ kind: "call_end", toolCallId: "toolu_2" });
+    expect(last.startSession).toBeUndefined();
+  }, 10_000);
 });
