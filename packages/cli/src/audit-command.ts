@@ -55,10 +55,6 @@ async function verify(io: CliIo, args: string[]): Promise<number> {
   const log = findAuditLog(io, values, positionals[0]);
   const key = auditKeyFor(log);
   const presence = logPresence(log, key);
-  if (presence.state !== "present" && !values.json) {
-    const code = absent(io, log, presence);
-    if (code === NO_LOG) return code;
-  }
   const report = await verifyAuditFile(log.file, {
     key,
     sealDir: log.sealDir,
@@ -66,6 +62,12 @@ async function verify(io: CliIo, args: string[]): Promise<number> {
     ...(log.ownLog && log.project !== undefined ? { project: log.project } : {}),
   });
   const exitCode = VERDICT_EXIT_CODES[report.verdict];
+  // "Nothing audited yet" only when verify agrees: seal files that do not verify (forged, or
+  // garbled along with a deleted log) vouch for no records, yet they are tampering, not a fresh log.
+  if (presence.state !== "present" && !values.json && (presence.sealedRecords > 0 || exitCode === NO_LOG)) {
+    const code = absent(io, log, presence);
+    if (code === NO_LOG) return code;
+  }
   io.stdout.write(
     values.json
       ? `${JSON.stringify({ ...report, exitCode }, null, 2)}\n`
@@ -135,7 +137,8 @@ async function tail(io: CliIo, args: string[]): Promise<number> {
  * Contract: `verify` exits with the code of its verdict (`VERDICT_EXIT_CODES`: 0 intact, 3 unsealed
  * tail, 4 not authenticated, 5 no log, 6 tampered, 7 truncated, 8 session deleted, 9 emptied or
  * replaced, 10 reordered, 1 unreadable). A missing or empty log gets the same message and exit
- * code from verify, tail and stats (5, or 9 when seals vouch for records); a log or key that
+ * code from verify, tail and stats (5, or 9 when seals vouch for records; verify reports seals that do
+ * not verify as tampering instead of 5); a log or key that
  * cannot be used exits 1 naming it; a --seals that is not a folder, or a named key that does not
  * exist, is bad input (exit 2) naming the option and path — never a stack trace, never a hang.
  */

@@ -45,6 +45,8 @@ export interface SessionTrack {
   settled: number | undefined;
   /** `previous` and `finished` of its session_start: how earlier sessions stood when it began. */
   claims: SessionClaim[];
+  /** Its `previous` claim alone (undefined when its session_start has none). */
+  previous: SessionClaim | undefined;
   /** `logId` of its session_start. */
   logId: string | undefined;
   /** `cwd` of its session_start. */
@@ -177,6 +179,7 @@ export class ChainChecker {
       pendingBreak: undefined,
       settled: undefined,
       claims: [],
+      previous: undefined,
       logId: undefined,
       cwd: undefined,
       recent: [],
@@ -216,6 +219,7 @@ export class ChainChecker {
       for (const claim of claimed) {
         if (!isClaim(claim)) continue;
         const entry: SessionClaim = { ...pick(claim), by: s.ordinal, line };
+        if (claim === record.previous) track.previous = entry;
         track.claims.push(entry);
         this.#lookUp(entry);
       }

@@ -1,12 +1,13 @@
 import { hash } from "node:crypto";
-import { readFileSync, writeFileSync } from "node:fs";
+import { closeSync, constants, fstatSync, openSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import type { ToolEffect, ToolExecutionEndEvent, ToolResult } from "@gatehouse/sdk";
 import { auditLocation, projectLogSegments } from "./audit-location.ts";
 import { locationProblem, prepareAudit } from "./audit-prepare.ts";
-import { openAuditSession } from "./audit-session.ts";
+import { type AuditSession, openAuditSession } from "./audit-session.ts";
 import type { ToolAuditConfig } from "./config.ts";
 import { gatehouseVersion } from "./gatehouse-version.ts";
+import { readBoundedText } from "./read-bounded.ts";
 import { createRedactor, mergeVerbatim } from "./redact.ts";
 import { removeFile } from "./remove-file.ts";
 import type { AuditWriteFailure } from "./sink.ts";
@@ -59,10 +60,28 @@ function pendingFile(options: ExternalCallsOptions, toolCallId: string): string 
   return join(dir, `${hash("sha256", toolCallId, "hex").slice(0, 40)}.json`);
 }
 
+/** The most a note can hold: a session id and a time. */
+const MAX_NOTE_BYTES = 4096;
+
+/** Writes a note in place: never through a link, never waiting on a FIFO, only into a regular file. */
+function writeNote(file: string, text: string): void {
+  const flags =
+    constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW | constants.O_NONBLOCK;
+  const fd = openSync(file, flags, 0o600);
+  try {
+    if (!fstatSync(fd).isFile()) throw new Error(`${file} is not a regular file`);
+    writeSync(fd, text);
+  } finally {
+    closeSync(fd);
+  }
+}
+
 function takePending(file: string): { session: string; startedAtMs: number } | undefined {
   try {
-    const value = JSON.parse(readFileSync(file, "utf8")) as { session?: unknown; startedAtMs?: unknown };
+    // Read as a seal is: a FIFO, a link or a huge file in its place is refused, never waited on or read whole.
+    const text = readBoundedText(file, MAX_NOTE_BYTES);
     removeFile(file);
+    const value = JSON.parse(text) as { session?: unknown; startedAtMs?: unknown };
     if (typeof value.session === "string" && typeof value.startedAtMs === "number") {
       return { session: value.session, startedAtMs: value.startedAtMs };
     }
@@ -90,12 +109,13 @@ export async function recordExternalCalls(
   const { config } = options;
   let failure: AuditWriteFailure | undefined;
   const stops = () => config.onWriteError === "stop" || failure?.op === "replaced";
+  let session: AuditSession | undefined;
   try {
     const location = auditLocation({ home: options.home, cwd: options.cwd, file: config.file, key: config.key });
     const refused = locationProblem(location, config, options.cwd);
     if (refused) return { ok: false, stops: true, error: refused };
     const prepared = prepareAudit({ cwd: options.cwd, privateDir: options.privateDir }, location);
-    const session = openAuditSession({
+    session = openAuditSession({
       file: location.file,
       sealDir: prepared.sealDir,
       key: prepared.key,
@@ -116,7 +136,7 @@ export async function recordExternalCalls(
         session.recorder.callStart({ toolCallId: event.toolCallId, toolName: event.tool, args: event.args });
         if (!ended.has(event.toolCallId)) {
           const note = { session: session.recorder.session, startedAtMs: Date.now() };
-          writeFileSync(pendingFile(options, event.toolCallId), JSON.stringify(note), { mode: 0o600 });
+          writeNote(pendingFile(options, event.toolCallId), JSON.stringify(note));
         }
         continue;
       }
@@ -135,11 +155,12 @@ export async function recordExternalCalls(
       };
       session.recorder.callEnd(end, startedIn);
     }
-    session.commit();
-    await session.close();
   } catch (error) {
     failure ??= { code: "GH_AUDIT_WRITE", file: "", op: "open", message: (error as Error).message };
   }
+  // Whatever failed, the session ends here: what it recorded is written and sealed closed, not
+  // left behind as a run that never closed (and, with "warn", not dropped unwritten).
+  await session?.close();
   if (!failure) return { ok: true };
   return { ok: false, stops: stops(), error: `the audit log cannot be written: ${failure.message}` };
 }

@@ -203,48 +203,6 @@ export function compareSeals({ seals, tracks, log, report, logPath }: SealCompar
   }
 }
 
-/**
- * Each session's account of earlier ones (`previous` and `finished` of its session_start: the
- * authentic seals it read as it started) against the log: each of those sessions must still have
- * the records it had then, the one at seq `count - 1` must be the record it vouched for (its MAC),
- * and its `session_end` must be there if it had closed. A session whose own seal was rolled back
- * to an older slot and its end cut looks like a crash by its seal alone, and a session replaced by
- * another log's (the same key) brings its own seal; the later session's record, MAC-ed in its own
- * chain, says otherwise.
- */
-export function checkClaims(tracks: readonly SessionTrack[], report: (problem: VerifyProblem) => void): void {
-  const byOrdinal = new Map<number, SessionTrack>();
-  for (const t of tracks) if (t.summary.ordinal !== undefined) byOrdinal.set(t.summary.ordinal, t);
-  for (const t of tracks) {
-    for (const claim of t.claims) {
-      const before = byOrdinal.get(claim.ordinal);
-      if (!before) continue; // a session missing altogether is reported by the seal comparison
-      const s = before.summary;
-      const have = s.lastSeq + 1;
-      const when = `when session #${t.summary.ordinal} started (line ${claim.line})`;
-      if (have < claim.count || (claim.closed && !s.ended)) {
-        const then = `${claim.count} records${claim.closed ? " and had closed" : ""}`;
-        const now = `${have}${claim.closed && !s.ended ? " and no session_end" : ""}`;
-        const message = `session ${short(s.session)} (#${claim.ordinal}) had ${then} ${when}; the log has ${now}: its end was cut`;
-        report({ kind: "truncated", line: s.lastLine, session: s.session, seq: have, message });
-        continue;
-      }
-      if (claim.count > 0 && claim.found !== undefined && claim.found !== claim.head) {
-        const message = `session ${short(s.session)} (#${claim.ordinal}) is not the session #${claim.ordinal} that was there ${when}: its record at seq ${claim.count - 1} differs from the one vouched for (replaced, e.g. by a session of another log)`;
-        // Located at the session's last line: a record whose own MAC fails is named first, at its line.
-        report({
-          kind: "modified",
-          line: s.lastLine,
-          session: s.session,
-          seq: claim.count - 1,
-          detectedAt: claim.line,
-          message,
-        });
-      }
-    }
-  }
-}
-
 /** What every session and seal of one log has in common: its id, and (for a project's own log) its project. */
 export interface LogOrigin {
   /** The id the log's seal folder holds (`log.id`), if any. */

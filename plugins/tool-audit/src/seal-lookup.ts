@@ -1,8 +1,16 @@
 import { MAX_SEAL_FILE_BYTES, readBoundedText } from "./read-bounded.ts";
 import type { MacKey } from "./record.ts";
 import { parseSealFile, type Seal } from "./seal.ts";
-import { type SealBucket, sealFromBuckets } from "./seal-buckets.ts";
+import { listSeals, type SealBucket, sealFromBuckets } from "./seal-buckets.ts";
 import { sealFile } from "./seal-file.ts";
+
+function freshBuckets(dir: string): SealBucket[] {
+  try {
+    return listSeals(dir).buckets;
+  } catch {
+    return [];
+  }
+}
 
 /**
  * Seal `ordinal` of `dir`, from its file or its bucket: only an authentic one. The writer decides
@@ -14,8 +22,9 @@ export function readSeal(dir: string, ordinal: number, buckets: readonly SealBuc
     const parsed = parseSealFile(readBoundedText(sealFile(dir, ordinal), MAX_SEAL_FILE_BYTES), key);
     return parsed.ok && parsed.authentic === true ? parsed.seal : undefined;
   } catch {
-    // Folded into its bucket since the folder was listed (another session compacted it).
-    return sealFromBuckets(dir, buckets, ordinal, key);
+    // Folded into its bucket since the folder was listed (another session compacted it): that
+    // bucket may be newer than the listing, so a miss lists the folder again.
+    return sealFromBuckets(dir, buckets, ordinal, key) ?? sealFromBuckets(dir, freshBuckets(dir), ordinal, key);
   }
 }
 

@@ -11,6 +11,8 @@ interface SecretRule {
 // separates, as in `tool_sk-…`). In serialized JSON a string may hold an escape (`\n`, `\t`, …)
 // right before the secret: its letter does not count.
 const LEFT = String.raw`(?:(?<![A-Za-z0-9])|(?<=\\[nrtbf]))`;
+// White space, as plain text has it and as serialized JSON writes it (`\t`, `\n`, `\r` are escapes there).
+const SPACE = String.raw`(?:\s|\\[nrt])`;
 const AWS_PREFIXES = "AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AIPA|ANPA|ANVA|AROA|APKA|ASCA";
 // Names that mark the value assigned to them as a secret (`DB_PASSWORD=…`, `api_key=…`, `ghToken=…`).
 const SECRET_NAME =
@@ -53,8 +55,8 @@ const RULES: readonly SecretRule[] = [
     before: 1,
     after: 2,
   }),
-  rule("bearer-token", String.raw`(\bbearer\s+)[A-Za-z0-9._~+/-]{16,}=*`, "gi", { before: 1 }),
-  rule("assignment", `${LEFT}(${SECRET_NAME}\\s*=\\s*)${VALUE}`, "gi", { before: 1 }),
+  rule("bearer-token", String.raw`((?:\b|(?<=\\[nrtbf]))bearer${SPACE}+)[A-Za-z0-9._~+/-]{16,}=*`, "gi", { before: 1 }),
+  rule("assignment", `${LEFT}(${SECRET_NAME}${SPACE}*=${SPACE}*)${VALUE}`, "gi", { before: 1 }),
 ];
 
 // Cheap test first: a line with none of these substrings holds none of the shapes above.

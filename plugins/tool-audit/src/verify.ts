@@ -1,11 +1,12 @@
 import { statSync } from "node:fs";
 import type { AuditKey } from "./audit-key.ts";
 import { ChainChecker, type SessionClaim, short } from "./chain-checker.ts";
+import { checkClaims, checkPredecessors } from "./claim-check.ts";
 import { readLogId } from "./log-id.ts";
 import { readLines } from "./read-lines.ts";
 import { readSeals, type SealEntry } from "./read-seals.ts";
 import { macOf, parseRecord } from "./record.ts";
-import { checkClaims, checkOrigin, checkSessionOrder, compareSeals, type LogState } from "./seal-check.ts";
+import { checkOrigin, checkSessionOrder, compareSeals, type LogState } from "./seal-check.ts";
 import { decideVerdict } from "./verdict.ts";
 import type { VerifyProblem, VerifyReport } from "./verify-report.ts";
 
@@ -181,6 +182,7 @@ export async function verifyAuditFile(file: string, options: VerifyOptions = {})
   checkSessionOrder(tracks, log.add);
   await findClaimedRecords(file, checker.unresolvedClaims());
   checkClaims(tracks, log.add);
+  checkPredecessors(tracks, log.add);
   checkOrigin(
     tracks,
     seals,

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { bestSealLine } from "../src/seal.ts";
 import { bucketName, listSeals, sealFromBuckets } from "../src/seal-buckets.ts";
+import { readSeal } from "../src/seal-lookup.ts";
 import { sealFile } from "../src/seal-store.ts";
 import { fileLines, type TestLog, testLog, writeLines, writeSession } from "./helpers.ts";
 
@@ -22,6 +23,18 @@ const names = (dir: string) =>
     .sort();
 
 describe("folding finished sessions' seals into buckets", () => {
+  it("a seal folded into a bucket after the folder was listed is still found (a session starting meanwhile reads it there)", async () => {
+    const log = await closedSessions(PER_BUCKET);
+    const stale = listSeals(log.sealDir);
+    expect(stale.buckets).toEqual([]);
+    await closedSessions(1, log); // session 6 folds 1–5 and removes their files
+    expect(names(log.sealDir)[0]).toBe(bucketName(1, PER_BUCKET));
+    expect(readSeal(log.sealDir, PER_BUCKET, stale.buckets, log.key.seals)).toMatchObject({
+      ordinal: PER_BUCKET,
+      closed: true,
+    });
+  });
+
   it("keeps the seal folder small and verify intact: buckets for finished ranges, files for the rest", async () => {
     const log = await closedSessions(23);
     // Session 23 started with 1–22 finished: every full bucket up to 20 is folded.

@@ -73,6 +73,20 @@ describe("scrubSecrets: each shape", () => {
     );
   });
 
+  it("a bearer token or an assignment separated by a tab or a line break is scrubbed in serialized JSON too (where those are escapes)", () => {
+    const token = j("abcdefghij", "klmnop1234");
+    for (const [text, scrubbed] of [
+      [`Authorization: Bearer\t${token}`, "Authorization: Bearer\t[REDACTED:bearer-token]"],
+      [`curl -H 'Authorization:\nBearer ${token}'`, "curl -H 'Authorization:\nBearer [REDACTED:bearer-token]'"],
+      [`x\nbearer\r\n${token}`, "x\nbearer\r\n[REDACTED:bearer-token]"],
+      ["DB_PASSWORD=\thunter2", "DB_PASSWORD=\t[REDACTED:assignment]"],
+      ["api_key\n=\nhunter2", "api_key\n=\n[REDACTED:assignment]"],
+    ] as const) {
+      expect(scrubSecrets(text)).toBe(scrubbed);
+      expect(JSON.parse(scrubSecrets(JSON.stringify({ reason: text })))).toEqual({ reason: scrubbed });
+    }
+  });
+
   it("ordinary words that merely resemble a shape are kept", () => {
     for (const text of [
       "src/desk-organizer-component-longname.ts",

@@ -6,8 +6,8 @@ import { checkCall, DECIDE_MODULE_URL } from "@gatehouse/protected-paths/decide"
 import { EXTERNAL_MODULE_URL, type ToolAuditConfig } from "@gatehouse/tool-audit/external";
 import type { CliIo } from "../io.ts";
 import { mapAgentCall } from "./agent-tools.ts";
-import { type HookAnswer, refuse } from "./hook-answer.ts";
-import { finishHook, runsShell, SHELL_DENIED, type Verdict } from "./hook-finish.ts";
+import type { HookAnswer } from "./hook-answer.ts";
+import { finishHook, refuseUnmapped, runsShell, SHELL_DENIED, type Verdict } from "./hook-finish.ts";
 import type { HookPayload } from "./hook-payload.ts";
 import { hookPolicy } from "./hook-policy.ts";
 import { searchVerdict } from "./hook-search.ts";
@@ -87,7 +87,8 @@ export async function decideHook(
   try {
     mapped = mapAgentCall(payload, plan.agentHooks, projectDir);
   } catch (error) {
-    return refuse(payload.agent, payload.event, `Gatehouse refused ${payload.toolName}: ${(error as Error).message}.`);
+    const audit = (plan.toolAudit ?? undefined) as ToolAuditConfig | undefined;
+    return refuseUnmapped({ payload, io, projectDir, audit, error });
   }
   let verdict: Verdict | undefined;
   if (payload.event === "PreToolUse") {

@@ -7,7 +7,7 @@ import { PACKAGE_BASES } from "../package-bases.ts";
 import { silentLogger } from "../run-command-support.ts";
 import { mapAgentCall } from "./agent-tools.ts";
 import { type HookAnswer, refuse } from "./hook-answer.ts";
-import { finishHook, runsShell, SHELL_DENIED, type Verdict } from "./hook-finish.ts";
+import { finishHook, refuseUnmapped, runsShell, SHELL_DENIED, type Verdict } from "./hook-finish.ts";
 import type { HookPayload } from "./hook-payload.ts";
 import { hookPolicy } from "./hook-policy.ts";
 import { searchVerdict } from "./hook-search.ts";
@@ -28,10 +28,14 @@ export async function evaluateHook(options: {
   const before = planFingerprint(options.plan);
   const settings = readAgentHookSettings({ cwd: projectDir, env: io.env });
   let mapped: ReturnType<typeof mapAgentCall>;
+  // A call whose input cannot be mapped is refused, and still recorded: the project is loaded for
+  // its audit's configuration (the guards are asked about no effects, and their answer is not used).
+  let unmappable: { error: unknown } | undefined;
   try {
     mapped = mapAgentCall(payload, settings, projectDir);
   } catch (error) {
-    return refuse(payload.agent, payload.event, `Gatehouse refused ${payload.toolName}: ${(error as Error).message}.`);
+    unmappable = { error };
+    mapped = { effects: [], kind: "unmapped" };
   }
   const evaluation = await evaluateToolCall({
     cwd: projectDir,
@@ -49,6 +53,9 @@ export async function evaluateHook(options: {
     // The guards themselves are down (bad settings, a required guard failing): say so after the call too.
     return refuse(payload.agent, payload.event, `Gatehouse could not record ${payload.toolName}: ${evaluation.reason}`);
   }
+  const audit = evaluation.extensions.find((r) => r.name === "tool-audit" && r.status === "loaded");
+  const auditConfig = audit?.config?.value as ToolAuditConfig | undefined;
+  if (unmappable) return refuseUnmapped({ payload, io, projectDir, audit: auditConfig, ...unmappable });
   let verdict: Verdict | undefined;
   if (payload.event === "PreToolUse") {
     if (evaluation.outcome === "blocked") {
@@ -60,15 +67,7 @@ export async function evaluateHook(options: {
     } else if (runsShell(mapped) && settings.bash === "deny") verdict = SHELL_DENIED;
     else verdict = unconfinedShell({ evaluation, mapped, payload, projectDir, env: io.env, settings });
   }
-  const audit = evaluation.extensions.find((r) => r.name === "tool-audit" && r.status === "loaded");
-  return finishHook({
-    payload,
-    io,
-    projectDir,
-    effects: mapped.effects,
-    verdict,
-    audit: audit?.config?.value as ToolAuditConfig | undefined,
-  });
+  return finishHook({ payload, io, projectDir, effects: mapped.effects, verdict, audit: auditConfig });
 }
 
 /**

@@ -56,39 +56,64 @@ function auditEvents(payload: HookPayload, effects: ToolEffect[], verdict: Verdi
   ];
 }
 
-/**
- * Records the call in the project's audit (when tool-audit is enabled) and answers the agent.
- * Contract: an audit that cannot be written refuses the call (Pre) or reports on the blocking
- * channel (Post), unless tool-audit's `onWriteError` is "warn"; a blocked verdict is a refusal
- * naming the guard; otherwise no output.
- */
-export async function finishHook(options: {
+/** What finishing a call is told: the call, what it touches, the guards' verdict, the audit's configuration. */
+interface FinishOptions {
   payload: HookPayload;
   io: CliIo;
   projectDir: string;
   effects: ToolEffect[];
   verdict: Verdict | undefined;
   audit: ToolAuditConfig | undefined;
-}): Promise<HookAnswer> {
-  const { payload, io, verdict } = options;
-  if (options.audit) {
-    const home = gatehouseHome(io.env);
-    const recorded = await recordExternalCalls(
-      {
-        cwd: options.projectDir,
-        home,
-        privateDir: (...segments) => ensurePrivateDir(home, ...segments),
-        config: options.audit,
-        version: cliVersion(),
-      },
-      auditEvents(payload, options.effects, verdict),
-    );
-    if (!recorded.ok && recorded.stops) {
-      const why = `${recorded.error}; tool-audit does not let tools run unaudited`;
-      return refuse(payload.agent, payload.event, `Gatehouse refused ${payload.toolName}: ${why}.`);
-    }
-  }
+}
+
+/** Records the call in the project's audit (when tool-audit is enabled); the refusal when it cannot be recorded. */
+async function recordCall(options: FinishOptions): Promise<HookAnswer | undefined> {
+  const { payload, io } = options;
+  if (!options.audit) return undefined;
+  const home = gatehouseHome(io.env);
+  const recorded = await recordExternalCalls(
+    {
+      cwd: options.projectDir,
+      home,
+      privateDir: (...segments) => ensurePrivateDir(home, ...segments),
+      config: options.audit,
+      version: cliVersion(),
+    },
+    auditEvents(payload, options.effects, options.verdict),
+  );
+  if (recorded.ok || !recorded.stops) return undefined;
+  const why = `${recorded.error}; tool-audit does not let tools run unaudited`;
+  return refuse(payload.agent, payload.event, `Gatehouse refused ${payload.toolName}: ${why}.`);
+}
+
+/**
+ * Records the call in the project's audit (when tool-audit is enabled) and answers the agent.
+ * Contract: an audit that cannot be written refuses the call (Pre) or reports on the blocking
+ * channel (Post), unless tool-audit's `onWriteError` is "warn"; a blocked verdict is a refusal
+ * naming the guard; otherwise no output.
+ */
+export async function finishHook(options: FinishOptions): Promise<HookAnswer> {
+  const failed = await recordCall(options);
+  if (failed) return failed;
+  const { payload, verdict } = options;
   if (verdict?.blocked)
     return refuse(payload.agent, payload.event, `Gatehouse (${verdict.blockedBy}): ${verdict.reason}`);
   return NO_OPINION;
+}
+
+/**
+ * Refuses a call whose input cannot be mapped onto effects (a malformed or Windows path, a glob
+ * that climbs unseen, a patch naming no file), and records it like any refused call: before it
+ * runs as blocked by Gatehouse with the reason, after it ran (the agent ran it anyway) its end.
+ * Contract: as `finishHook`; the refusal names the tool and why its input cannot be checked.
+ */
+export async function refuseUnmapped(
+  options: Omit<FinishOptions, "effects" | "verdict"> & { error: unknown },
+): Promise<HookAnswer> {
+  const { payload } = options;
+  const why = options.error instanceof Error ? options.error.message : String(options.error);
+  const verdict: Verdict | undefined =
+    payload.event === "PreToolUse" ? { blocked: true, blockedBy: "gatehouse", reason: why } : undefined;
+  const failed = await recordCall({ ...options, effects: [], verdict });
+  return failed ?? refuse(payload.agent, payload.event, `Gatehouse refused ${payload.toolName}: ${why}.`);
 }

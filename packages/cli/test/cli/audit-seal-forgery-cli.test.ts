@@ -84,4 +84,19 @@ describe("audit seals forged without the key", () => {
     const keyless = await runCli(["audit", "tail", "--cwd", p.dir], { env: p.env });
     expect(keyless.code).toBe(9);
   });
+
+  it("the log deleted and every seal garbled (none verifies): verify says TAMPERED (exit 6), never 'no audit records yet'", async () => {
+    const p = makeProject({ ".gatehouse/settings.json": JSON.stringify({ extensions: PLUGINS }) });
+    await runIn(p, "one");
+    const log = auditPath(p);
+    const sealDir = sealDirOf(p.home, log);
+    for (const name of readdirSync(sealDir).filter((n) => n.endsWith(".seal"))) {
+      writeFileSync(join(sealDir, name), "garbled\n");
+    }
+    rmSync(log);
+    const run = await runCli(["audit", "verify", "--cwd", p.dir], { env: p.env });
+    expect(run.code).toBe(6);
+    expect(run.stdout).toMatch(/^TAMPERED: seal .*00000001\.seal is not a seal/);
+    expect(run.stderr).toBe("");
+  });
 });

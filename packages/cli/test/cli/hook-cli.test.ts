@@ -174,6 +174,44 @@ describe("gatehouse hook claude-code", () => {
     expect(records.find((r) => r.kind === "call_start")?.session).toBe(end.session);
   });
 
+  it("records a call refused because its input cannot be checked, on the full and on the planned path", async () => {
+    const p = project();
+    const write = {
+      ...recorded("claude-code", "Write", p.dir),
+      tool_use_id: "toolu_spaced",
+      tool_input: { file_path: `${join(p.dir, ".env")} `, content: "X=1" },
+    };
+    expect(denial(await hook("claude-code", p, write))).toMatch(/Gatehouse refused Write: .*white space/);
+    expect(readdirSync(join(p.home, "hooks", "plans"))).toHaveLength(1);
+    const glob = {
+      ...recorded("claude-code", "Glob", p.dir),
+      tool_use_id: "toolu_climb",
+      tool_input: { pattern: "s*/../../../etc/*" },
+    };
+    expect(denial(await hook("claude-code", p, glob))).toMatch(/Gatehouse refused Glob: .*may climb out/);
+    const after = {
+      ...recorded("claude-code", "PostWrite", p.dir),
+      tool_use_id: "toolu_ran",
+      tool_input: { file_path: 7 },
+    };
+    const post = await hook("claude-code", p, after);
+    expect(post.code).toBe(2);
+    expect(post.stderr).toMatch(/Gatehouse refused Write: Write\.file_path must be a non-empty string/);
+    const ends = auditLog(p.home)
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line))
+      .filter((r) => r.kind === "call_end");
+    expect(ends.map((r) => [r.toolCallId, r.outcome, r.blockedBy])).toEqual([
+      ["toolu_spaced", "blocked", "gatehouse"],
+      ["toolu_climb", "blocked", "gatehouse"],
+      ["toolu_ran", "executed", undefined],
+    ]);
+    expect(ends[0].reason).toMatch(/starts or ends with white space/);
+    const verify = await runCli(["audit", "verify", "--cwd", p.dir], { env: { GATEHOUSE_HOME: p.home } });
+    expect(verify.stdout).toContain("INTACT");
+  });
+
   it("maps MCP tools through agentHooks.tools and records unmapped ones", async () => {
     const mapped = project({ ...BOTH, agentHooks: { tools: { mcp__filesystem__write_file: { write: ["path"] } } } });
     expect(denial(await hook("claude-code", mapped, recorded("claude-code", "mcp", mapped.dir)))).toMatch(/\.env/);
