@@ -205,7 +205,8 @@ function buildPolicy(parsed: ProtectedPathsConfig, options: PolicyOptions, groun
       rule.label.startsWith("reserved by ")
         ? []
         : linkAliasPatterns(rule, anchorReals, ground.probe).map((pattern) =>
-            sharedDenyRule({ pattern, label: rule.label, why: rule.why, folding, home }),
+            // As far down as the rule reaches (a read rule's folder: everything inside it).
+            sharedDenyRule({ pattern, label: rule.label, why: rule.why, folding, home, contents: rule.subtree }),
           ),
     );
   rules.write.push(...aliasesOf(rules.write));

@@ -1,6 +1,7 @@
 import { realpath, stat } from "node:fs/promises";
 import path from "node:path";
 import { type AnyToolDefinition, builtinToolParameters, defineTool, type ToolResult } from "@gatehouse/sdk";
+import { BoundedMatcher } from "./bounded-match.ts";
 import { minimatch } from "./lazy-minimatch.ts";
 import { openChecked } from "./open-checked.ts";
 import { resolveToolPath } from "./resolve-path.ts";
@@ -87,6 +88,42 @@ function withheldNote(count: number): string {
   return `\n\n[${count} ${count === 1 ? "entry" : "entries"} withheld by the path policy]`;
 }
 
+/** Text handed to one bounded run of the pattern (each run starts a watchdog: batch the files). */
+const MATCH_BATCH_BYTES = 1024 * 1024;
+
+/** Files read but not matched yet, matched together in one bounded run. */
+class PendingFiles {
+  readonly #files: { relPath: string; lines: string[] }[] = [];
+  #bytes = 0;
+
+  add(relPath: string, lines: string[], bytes: number): void {
+    this.#files.push({ relPath, lines });
+    this.#bytes += bytes;
+  }
+
+  get full(): boolean {
+    return this.#bytes >= MATCH_BATCH_BYTES;
+  }
+
+  /** Matches every pending file and appends "path:line: text" to `out`; false at a match past the cap. */
+  flush(matcher: BoundedMatcher, out: string[]): boolean {
+    const files = this.#files.splice(0);
+    this.#bytes = 0;
+    const hits = matcher.match(files.flatMap((f) => f.lines));
+    let first = 0;
+    let next = 0;
+    for (const file of files) {
+      for (; next < hits.length && (hits[next] as number) < first + file.lines.length; next++) {
+        if (out.length === GREP_MAX_MATCHES) return false;
+        const index = (hits[next] as number) - first;
+        out.push(`${file.relPath}:${index + 1}: ${truncateLine(file.lines[index] as string, GREP_MAX_LINE_CHARS)}`);
+      }
+      first += file.lines.length;
+    }
+    return true;
+  }
+}
+
 async function search(options: SearchScope & { regex: RegExp }): Promise<ToolResult<GrepDetails>> {
   const { regex, displayPath, absPath, signal, tally } = options;
   const details: GrepDetails = {
@@ -98,9 +135,12 @@ async function search(options: SearchScope & { regex: RegExp }): Promise<ToolRes
     withheld: 0,
   };
   const out: string[] = [];
+  // The pattern is the model's: matched with a time budget, so a catastrophic one cannot freeze the host.
+  const matcher = new BoundedMatcher(regex);
+  const pending = new PendingFiles();
   // A directory search reads only files inside it: a link swapped in later cannot lead elsewhere.
   const within = (await stat(absPath)).isDirectory() ? await realpath(absPath) : undefined;
-  files: for await (const target of targets({ ...options, within })) {
+  for await (const target of targets({ ...options, within })) {
     signal.throwIfAborted();
     const buffer = await readTarget(target, options, within);
     if (buffer === undefined) continue;
@@ -111,15 +151,14 @@ async function search(options: SearchScope & { regex: RegExp }): Promise<ToolRes
     details.filesSearched++;
     const lines = buffer.toString("utf8").split(/\r?\n/);
     if (lines[lines.length - 1] === "") lines.pop(); // a final newline ends the last line, it starts none
-    for (const [index, line] of lines.entries()) {
-      if (!regex.test(line)) continue;
-      if (out.length === GREP_MAX_MATCHES) {
-        details.truncated = true;
-        break files;
-      }
-      out.push(`${target.relPath}:${index + 1}: ${truncateLine(line, GREP_MAX_LINE_CHARS)}`);
+    pending.add(target.relPath, lines, buffer.length);
+    if (!pending.full) continue;
+    if (!pending.flush(matcher, out)) {
+      details.truncated = true;
+      break;
     }
   }
+  if (!details.truncated && !pending.flush(matcher, out)) details.truncated = true;
   details.matches = out.length;
   details.withheld = tally.withheld;
   const note = withheldNote(tally.withheld);

@@ -64,6 +64,28 @@ describe("grep", () => {
     expect(result.details).toMatchObject({ matches: 200, truncated: true });
   });
 
+  it("caps across files matched in different batches, and exactly 200 matches are not truncated", async () => {
+    const filler = `${"x".repeat(99)}\n`.repeat(11_000); // more than one batch of text (1 MiB)
+    const dir = await tree({ "a.txt": `${filler}${"hit\n".repeat(150)}`, "b.txt": "hit\n".repeat(50) });
+    const exact = await run(grep, { pattern: "hit" }, context(dir).ctx);
+    expect(exact.details).toMatchObject({ matches: 200, truncated: false });
+    expect(textOf(exact).split("\n").at(-1)).toBe("b.txt:50: hit");
+    await writeFile(path.join(dir, "c.txt"), "hit\n");
+    const over = await run(grep, { pattern: "hit" }, context(dir).ctx);
+    expect(over.details).toMatchObject({ matches: 200, truncated: true });
+  });
+
+  it("a pattern that backtracks exponentially ends as an error instead of freezing the host", {
+    timeout: 30_000,
+  }, async () => {
+    const dir = await tree({ "a.txt": "ok\n", "x.txt": `${"a".repeat(33)}b\n` }); // a minute or more unbounded
+    const started = performance.now();
+    const result = await run(grep, { pattern: "^(a|a)*$" }, context(dir).ctx);
+    expect(performance.now() - started).toBeLessThan(20_000);
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toMatch(/^The pattern \/\^\(a\|a\)\*\$\/ took more than 10 s to match, so grep stopped/);
+  });
+
   it("an invalid regular expression is a clear error", async () => {
     const dir = await tree({ "a.txt": "x" });
     const result = await run(grep, { pattern: "foo(" }, context(dir).ctx);

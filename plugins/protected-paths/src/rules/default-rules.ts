@@ -2,6 +2,8 @@
 export interface DefaultRule {
   pattern: string;
   why: string;
+  /** A folder the pattern matches protects what lies below it too (read rules always do). */
+  contents?: boolean;
 }
 
 const SECRETS = "files that hold secrets are protected";
@@ -57,8 +59,9 @@ export const SHELL_STARTUP_FILES: readonly string[] = [
  * index) and installing into `node_modules` are not denied.
  */
 export const DEFAULT_DENY_WRITE: readonly DefaultRule[] = [
-  { pattern: ".env", why: `.env files hold secrets and are protected` },
-  { pattern: ".env.*", why: `.env.* files hold secrets and are protected` },
+  // A folder under such a name (`.env/production`, `.env.d/`) holds the same secrets.
+  { pattern: ".env", why: `.env files hold secrets and are protected`, contents: true },
+  { pattern: ".env.*", why: `.env.* files hold secrets and are protected`, contents: true },
   {
     pattern: ".git",
     why: "creating, replacing or removing a repository is refused (a new .git can point git at other hooks and config); work inside the existing one",

@@ -68,12 +68,15 @@ function anchorOf(pattern: string, home: string): { anchor: Anchor; body: string
   return { anchor: "any-depth", body: pattern.startsWith("**/") ? pattern : `**/${pattern}` };
 }
 
-/** `dir/` and `dir/**` also cover `dir` itself: removing or replacing it touches everything inside. */
-function withDirectory(body: string): string[] {
+/**
+ * `dir/` and `dir/**` also cover `dir` itself: removing or replacing it touches everything inside.
+ * With `contents`, a plain pattern covers what lies below what it matches too (`P` is `P` and `P/**`).
+ */
+function withDirectory(body: string, contents: boolean): string[] {
   const trimmed = body.replace(/\/+$/, "");
   if (trimmed !== body) return [trimmed, `${trimmed}/**`];
   if (body.endsWith("/**")) return [body, body.slice(0, -3)];
-  return [body];
+  return contents ? [body, `${body}/**`] : [body];
 }
 
 /** minimatch refuses longer patterns; checked when the rule is made, since compiling waits for first use. */
@@ -150,11 +153,12 @@ function containsTest(literal: string, folding: boolean): (spelling: string) => 
  * Contract: a pattern starting with `/` or `~/` matches the absolute path; one starting with `./`
  * matches the path relative to a workspace root; any other pattern matches at any depth (a `**\/`
  * prefix is implied) — relative to the root a path falls in, or its absolute path when it is outside
- * every root. `x/` and `x/**` also match `x`. `!` and `#` have no special meaning. Each pattern is
- * compiled in NFC and NFD and compared with the same form of the path; case-insensitively when
- * `folding`. The globs are compiled at their first use, and only for a spelling that contains the
- * pattern's longest literal segment (when it has one): a policy of many rules starts without
- * compiling those no checked path could match (an agent hook decides one call per process).
+ * every root. `x/` and `x/**` also match `x`; with `contents`, `x` also matches `x/**`. `!` and `#`
+ * have no special meaning. Each pattern is compiled in NFC and NFD and compared with the same form
+ * of the path; case-insensitively when `folding`. The globs are compiled at their first use, and
+ * only for a spelling that contains the pattern's longest literal segment (when it has one): a
+ * policy of many rules starts without compiling those no checked path could match (an agent hook
+ * decides one call per process).
  */
 export function compileDenyRule(options: {
   pattern: string;
@@ -162,6 +166,11 @@ export function compileDenyRule(options: {
   why: string;
   folding: boolean;
   home: string;
+  /**
+   * The rule also covers everything below a folder it matches (read rules: what a hidden folder
+   * holds is hidden too, as the sandbox masks it and a walk never enters it).
+   */
+  contents?: boolean;
 }): DenyRule {
   if (options.pattern.length > MAX_PATTERN_LENGTH) {
     throw new TypeError(`pattern is too long (${options.pattern.length} characters, at most ${MAX_PATTERN_LENGTH})`);
@@ -180,7 +189,7 @@ export function compileDenyRule(options: {
         { form: "NFD" as const, mm: new Minimatch(nfd, mmOptions) },
       ];
     });
-  const forms = withDirectory(body);
+  const forms = withDirectory(body, options.contents === true);
   const root = forms.length === 2 ? (forms.find((f) => !f.endsWith("/**")) as string) : undefined;
   let all: { compiled: Compiled; rootCompiled: Compiled } | undefined;
   const matchers = () => {

@@ -31,7 +31,8 @@ const INCLUDE_WHY =
  * "default denyRead P", "default deny GATEHOUSE_HOME", "config denyWrite P" and
  * "config denyRead P" with P as written. `gatehouseHome` (when given) is denied for reads and
  * writes, matched as a literal path (glob characters in it have no special meaning); each reserved
- * path likewise for writes ("reserved by NAME P"), and for reads too when it is hidden.
+ * path likewise for writes ("reserved by NAME P"), and for reads too when it is hidden. A read rule
+ * that matches a folder denies everything below it too; a write rule only when its default says so.
  */
 export function compilePolicyRules(options: {
   denyWrite: readonly string[];
@@ -51,22 +52,30 @@ export function compilePolicyRules(options: {
   gitIncludes?: readonly string[] | undefined;
 }): PolicyRules {
   const { folding, home } = options;
-  const compile = (pattern: string, label: string, why: string) =>
-    sharedDenyRule({ pattern, label, why, folding, home });
+  // Read rules cover what lies below a folder they match: what a hidden folder holds is hidden
+  // (the sandbox masks the folder, a walk never enters it, so `read` may not open it by name either).
+  const compile = (pattern: string, label: string, why: string, contents = false) =>
+    sharedDenyRule({ pattern, label, why, folding, home, contents });
   const homes = (options.otherHomes ?? []).filter((h) => h !== home);
   // A `~` pattern once per spelling of the home directory; any other pattern once.
-  const anchored = (pattern: string, label: string, why: string): DenyRule[] =>
+  const anchored = (pattern: string, label: string, why: string, contents: boolean): DenyRule[] =>
     pattern === "~" || pattern.startsWith("~/")
-      ? [compile(pattern, label, why), ...homes.map((h) => sharedDenyRule({ pattern, label, why, folding, home: h }))]
-      : [compile(pattern, label, why)];
+      ? [
+          compile(pattern, label, why, contents),
+          ...homes.map((h) => sharedDenyRule({ pattern, label, why, folding, home: h, contents })),
+        ]
+      : [compile(pattern, label, why, contents)];
   const defaults = (access: "Write" | "Read", rules: readonly DefaultRule[]) =>
-    rules.flatMap(({ pattern, why }) => anchored(pattern, `default deny${access} ${pattern}`, why));
+    rules.flatMap(({ pattern, why, contents }) =>
+      anchored(pattern, `default deny${access} ${pattern}`, why, access === "Read" || contents === true),
+    );
   const configured = (access: "Write" | "Read", patterns: readonly string[]) =>
     patterns.flatMap((pattern) =>
       anchored(
         pattern,
         `config deny${access} ${pattern}`,
         `the project's policy denies ${access === "Write" ? "writes to" : "reads of"} ${showPath(pattern)}`,
+        access === "Read",
       ),
     );
   const state =

@@ -13,7 +13,7 @@ const shared = new Map<string, DenyRule>();
  * Contract: same result and errors as `compileDenyRule`; the rule returned is frozen.
  */
 export function sharedDenyRule(options: Parameters<typeof compileDenyRule>[0]): DenyRule {
-  const key = `${options.folding ? 1 : 0}\0${options.home}\0${options.pattern}\0${options.label}\0${options.why}`;
+  const key = `${options.folding ? 1 : 0}${options.contents === true ? 1 : 0}\0${options.home}\0${options.pattern}\0${options.label}\0${options.why}`;
   const known = shared.get(key);
   if (known) return known;
   const rule = Object.freeze(compileDenyRule(options));
