@@ -108,6 +108,13 @@ export async function createHost(options: HostOptions): Promise<Host> {
     for (const file of project?.reservedFiles() ?? []) {
       reserved.add(hostReservations, { ...file, cwd: options.cwd, hide: false, by: "gatehouse" });
     }
+    // A session file is history a resumed run replays to the model: wherever it is (`--session`
+    // inside the workspace too), the model's tools may read it but never rewrite it.
+    const sessionFile = options.session?.file;
+    if (typeof sessionFile === "string" && sessionFile !== "") {
+      const why = "it is the run's session file, whose history a resumed run replays to the model";
+      reserved.add(hostReservations, { path: sessionFile, why, cwd: options.cwd, hide: false, by: "gatehouse" });
+    }
   };
   reserveHostFiles();
   const manager = new ExtensionManager({
