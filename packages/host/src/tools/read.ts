@@ -25,6 +25,12 @@ const IMAGE_TYPES: Record<string, string> = {
 /** How much of a file is sniffed for NUL bytes to tell binary from text (what git and grep do). */
 const BINARY_SNIFF_BYTES = 8192;
 
+/**
+ * The largest file `read` loads: it reads a file whole to cut its view, so a 3 GiB file failed with
+ * Node's own range error and a few parallel reads of large sparse files took gigabytes of memory.
+ */
+const MAX_READ_FILE_BYTES = 64 * 1024 * 1024;
+
 /** What a read result tells the host about the view it returned. */
 export interface ReadDetails {
   path: string;
@@ -92,6 +98,10 @@ async function readPath(options: {
       return failureResult(`${displayPath} is not a regular file; read only reads files.`, { path: absPath });
     }
     refuseUncheckedFile({ pins: ctx.pinnedTargets, target, stats: file.stats, displayPath, access: "read" });
+    if (file.stats.size > MAX_READ_FILE_BYTES) {
+      const text = `${displayPath} is ${formatBytes(file.stats.size)}, larger than read loads (${formatBytes(MAX_READ_FILE_BYTES)}); use grep to find lines in it, or bash (head, tail, sed -n '100,200p') to show part of it.`;
+      return failureResult(text, { path: absPath });
+    }
     return viewOf(displayPath, absPath, await readWhole(file), options.args);
   } finally {
     await closeFile(file);

@@ -1,4 +1,4 @@
-import { mkdir, writeFile } from "node:fs/promises";
+import { mkdir, truncate, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it, vi } from "vitest";
 import { builtin, context, run, tempDir, textOf } from "./helpers.ts";
@@ -104,6 +104,18 @@ describe("read", () => {
     const result = await run(read, { path: "/dev/zero" }, context("/").ctx);
     expect(result.isError).toBe(true);
     expect(textOf(result)).toBe("/dev/zero is not a regular file; read only reads files.");
+  });
+
+  it("a file too large to load is an error that says what to use instead, not a range error", async () => {
+    const dir = await tempDir();
+    // Sparse: 3 GiB of size, no blocks on disk. Loading it whole failed with ERR_OUT_OF_RANGE.
+    await writeFile(path.join(dir, "huge.log"), "");
+    await truncate(path.join(dir, "huge.log"), 3 * 1024 ** 3);
+    const result = await run(read, { path: "huge.log", limit: 10 }, context(dir).ctx);
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toBe(
+      "huge.log is 3072 MB, larger than read loads (64 MB); use grep to find lines in it, or bash (head, tail, sed -n '100,200p') to show part of it.",
+    );
   });
 
   it("a binary file is an error, not garbage", async () => {
