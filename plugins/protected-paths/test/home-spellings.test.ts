@@ -91,17 +91,19 @@ describe("the home directory however HOME spells it", () => {
     "gatehouse run with HOME ending in /. prints no secret of the home (read, grep, bash)",
     async () => {
       const f = createFixture();
-      f.file(path.join(f.home, ".ssh/id_rsa"), "SSHKEY_SECRET_123\n");
-      f.file(path.join(f.home, ".aws/credentials"), "AWS_SECRET_456\n");
+      // A home the sandbox can see: the fixture's lies under /tmp, which is private there.
+      const home = f.dir("user-home");
+      f.file(path.join(home, ".ssh/id_rsa"), "SSHKEY_SECRET_123\n");
+      f.file(path.join(home, ".aws/credentials"), "AWS_SECRET_456\n");
       const gh = path.join(f.base, "gh");
       const { ends, stderr } = await runCliScript({
         cwd: f.ws,
         scriptDir: f.base,
-        env: { HOME: `${f.home}/.`, GATEHOUSE_HOME: gh },
+        env: { HOME: `${home}/.`, GATEHOUSE_HOME: gh },
         turns: [
           [
             { id: "R", name: "read", args: { path: "~/.ssh/id_rsa" } },
-            { id: "G", name: "grep", args: { pattern: "SECRET", path: `${f.home}/./.aws` } },
+            { id: "G", name: "grep", args: { pattern: "SECRET", path: `${home}/./.aws` } },
             // Names through variables: the sandbox (not the analysis) must keep them out of sight.
             {
               id: "B",
