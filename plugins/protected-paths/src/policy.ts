@@ -9,7 +9,7 @@ import type { Access, PolicyContext } from "./check/policy-context.ts";
 import type { ProtectedPathsConfig } from "./config.ts";
 import { allow, type Decision, deny } from "./decision.ts";
 import { detectCaseFolding } from "./paths/case-folding.ts";
-import { homeSpellings, normalHome } from "./paths/expand-home.ts";
+import { accountHome, homeSpellings, normalHome } from "./paths/expand-home.ts";
 import { showPath } from "./paths/path-text.ts";
 import { nodePolicyFs, type PolicyFs } from "./paths/policy-fs.ts";
 import { resolveRoots, type WorkspaceRoot } from "./paths/workspace.ts";
@@ -28,6 +28,12 @@ export interface PolicyOptions {
   cwd: string;
   /** What `~` expands to. */
   home: string;
+  /**
+   * The account's own home directory, when `home` (HOME) may be elsewhere: every `~` rule applies
+   * there too, so the account's credentials stay denied whatever HOME says. Default: the user
+   * database's entry for this process (`os.userInfo()`); `""` for none.
+   */
+  accountHome?: string;
   /** The filesystem to consult (default: the real one, synchronously). */
   fs?: PolicyFs;
   /** Gatehouse's own state (GATEHOUSE_HOME): denied for reads and writes when given. */
@@ -128,7 +134,10 @@ function groundOf(parsed: ProtectedPathsConfig, options: PolicyOptions): PolicyG
   const { cwd } = options;
   // HOME as the environment gives it may end in `/.`, hold `//` or `..`: normalised once, and the
   // `~` rules anchored at its real path as well.
-  const [home = normalHome(options.home), ...otherHomes] = homeSpellings(options.home);
+  const [home = normalHome(options.home), ...spellings] = homeSpellings(options.home);
+  // The `~` rules hold at the account's own home too: a HOME set elsewhere must not unmask it.
+  const account = options.accountHome ?? accountHome();
+  const otherHomes = [...new Set([...spellings, ...(account ? homeSpellings(account) : [])])].filter((h) => h !== home);
   const roots = resolveRoots(parsed.workspace ?? [cwd], { cwd, home, fs });
   // A lower settings level may narrow the workspace, which must never loosen anything: the rules
   // keep every place a level meant them for (the project directory, each level's roots).

@@ -41,6 +41,8 @@ export interface BwrapOptions {
    * and `exit-code` only when the command itself was started (setup done, exec succeeded).
    */
   statusFd?: number;
+  /** The descriptor bwrap reads the seccomp filter from (`--seccomp`), when there is one. */
+  seccompFd?: number;
 }
 
 type Kind = "pin" | "readOnly" | "mask";
@@ -126,7 +128,7 @@ function hide(p: string): string[] {
  * The bubblewrap command line (without the `bwrap` itself) that runs `command` in `layout`.
  * Contract: every namespace bwrap offers is unshared (the network only without `network`), the
  * process cannot gain capabilities or create user namespaces, dies with its parent and gets a
- * session of its own; /tmp, /var/tmp and /run are private; workspace roots are bound writable
+ * session of its own (and, given `seccompFd`, the filter read from it); /tmp, /var/tmp and /run are private; workspace roots are bound writable
  * after them (so roots under /tmp stay visible); protections follow `orderedMounts`; Gatehouse's
  * own state is hidden or read-only last, so no layout can expose it.
  */
@@ -134,6 +136,7 @@ export function bwrapArgs(options: BwrapOptions): string[] {
   const { layout } = options;
   const args = [
     ...(options.statusFd === undefined ? [] : ["--json-status-fd", String(options.statusFd)]),
+    ...(options.seccompFd === undefined ? [] : ["--seccomp", String(options.seccompFd)]),
     "--unshare-user",
     ...(options.disableUserns === false ? [] : ["--disable-userns"]),
     "--unshare-pid",

@@ -3,7 +3,8 @@
  * `DB_PASS`, `GPG_PASSPHRASE`, `SSH_AUTH_SOCK`, `GITHUB_PAT`, `SENTRY_DSN`).
  */
 const SECRET_PART = /(KEYS?|SECRETS?|TOKENS?|PASS|PASSWORD|PASSWD|PASSPHRASE|CREDENTIALS?|CREDS?|PWD|JWT|SESSIONID)$/i;
-const SECRET_WHOLE_PART = /^(AUTH|AUTHORIZATION|COOKIE|SESSION|PAT|DSN|PRIVATE|SIGNING|WEBHOOK|PW|BEARER)$/i;
+/** Whole name parts; `HEADERS` holds authorization headers (`OTEL_EXPORTER_OTLP_HEADERS=api-key=…`). */
+const SECRET_WHOLE_PART = /^(AUTH|AUTHORIZATION|COOKIE|SESSION|PAT|DSN|PRIVATE|SIGNING|WEBHOOK|PW|BEARER|HEADERS?)$/i;
 /** Names that hold a whole connection string (`AZURE_STORAGE_CONNECTION_STRING`, `..._CONNSTR`). */
 const SECRET_NAME = /CONNECTION_?STRING|CONN_?STR/i;
 /** The shell's own directory variables, which only look like `*_PWD` (`MYSQL_PWD`) names. */
@@ -12,12 +13,15 @@ const DIRECTORY_VARIABLES = new Set(["PWD", "OLDPWD"]);
 const URL_CREDENTIALS = /[a-z][a-z0-9+.-]*:\/\/[^/\s:@]*:[^/\s@]+@/i;
 /**
  * Values that are credentials whatever the variable is called: a key inside a connection string,
- * a query or a libpq string (`AccountKey=`, `Password=`, `?password=`, `password=` after a space),
- * an HTTP authorization (`Basic …`, `Bearer …`), a private key, and the shapes of well-known tokens (AWS access
- * keys, GitHub, GitLab, Slack, OpenAI/Anthropic-style `sk-`, Stripe, Google, npm, Hugging Face, JWTs).
+ * a query, a header list or a libpq string (`AccountKey=`, `Password=`, `?password=`, `,api-key=`,
+ * `password=` after a space), a URL signed or authorized in its query (`?sig=` of an Azure SAS,
+ * `&X-Amz-Signature=`, `?access_token=`), a webhook URL (Slack, Discord, Teams: the URL is the
+ * secret), an HTTP authorization (`Basic …`, `Bearer …`), a private key, and the shapes of
+ * well-known tokens (AWS access keys, GitHub, GitLab, Slack, OpenAI/Anthropic-style `sk-`, Stripe,
+ * Google, npm, Hugging Face, JWTs).
  */
 const SECRET_VALUE =
-  /(?:^|[;?&\s])\s*(?:AccountKey|SharedAccessKey|Password|Passwd|Pwd|Pass|Secret|Token|Api_?Key|Access_?Key)\s*=|\b(?:Basic|Bearer)\s+[A-Za-z0-9+/=._~-]{8,}|-----BEGIN [A-Z ]*PRIVATE KEY|\b(?:AKIA|ASIA)[A-Z0-9]{16}\b|\bgh[pousr]_[A-Za-z0-9]{20,}|\bgithub_pat_|\bglpat-|\bxox[abprs]-|\bsk-[A-Za-z0-9_-]{16,}|\b[rs]k_(?:live|test)_|\bAIza[0-9A-Za-z_-]{30,}|\bnpm_[A-Za-z0-9]{30,}|\bhf_[A-Za-z0-9]{30,}|\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/i;
+  /(?:^|[;?&,\s])\s*(?:AccountKey|SharedAccessKey|Password|Passwd|Pwd|Pass|Secret|Token|Api[-_]?Key|x-api-key|Access_?Key)\s*=|[?&](?:sig|signature|access_token|auth|key|X-Amz-Signature|X-Amz-Credential|X-Goog-Signature|X-Goog-Credential)=|hooks\.slack\.com\/(?:services|workflows|triggers)\/|discord(?:app)?\.com\/api\/webhooks\/|\.webhook\.office\.com\/|\b(?:Basic|Bearer)\s+[A-Za-z0-9+/=._~-]{8,}|-----BEGIN [A-Z ]*PRIVATE KEY|\b(?:AKIA|ASIA)[A-Z0-9]{16}\b|\bgh[pousr]_[A-Za-z0-9]{20,}|\bgithub_pat_|\bglpat-|\bxox[abprs]-|\bsk-[A-Za-z0-9_-]{16,}|\b[rs]k_(?:live|test)_|\bAIza[0-9A-Za-z_-]{30,}|\bnpm_[A-Za-z0-9]{30,}|\bhf_[A-Za-z0-9]{30,}|\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/i;
 
 /** True when an environment variable's name says it holds a credential. */
 export function isSecretName(name: string): boolean {

@@ -11,12 +11,13 @@ import type {
 import { errorMessage } from "../common/errors.ts";
 import { ensurePrivateDir } from "../config/private-dir.ts";
 import type { ConfinedSandbox } from "../loop/types.ts";
-import { runShell } from "../tools/run-shell.ts";
+import { FEED_FD, runShell } from "../tools/run-shell.ts";
 import { bwrapArgs } from "./bwrap-args.ts";
 import { checkLayout } from "./check-layout.ts";
 import { type BwrapLocation, findBwrap } from "./find-bwrap.ts";
 import { sandboxEnv } from "./sandbox-env.ts";
 import { INSTALL_HINT, type SandboxSupport, sandboxSupport } from "./sandbox-support.ts";
+import { keyringFilter } from "./seccomp-filter.ts";
 import { SetupWatch } from "./setup-watch.ts";
 
 /** Where the sandbox runtime gets its settings. */
@@ -34,6 +35,9 @@ const STATUS_FD = 3;
 /** How many times a confined run is planned and started when bwrap fails to set up its sandbox. */
 export const SETUP_ATTEMPTS = 3;
 
+/** The seccomp filter of every run (no kernel keyrings), compiled once; none where the architecture is unknown. */
+const FILTER = keyringFilter();
+
 const NOT_RUN = { exitCode: null, exitSignal: null, timedOut: false, aborted: false, violations: [] } as const;
 
 function isDirectory(p: string): boolean {
@@ -48,7 +52,8 @@ function isDirectory(p: string): boolean {
  * Runs confined commands for one host: knows where bwrap is, whether it can start, and which of
  * Gatehouse's own files no layout may expose.
  * Contract: a run either happens inside bwrap or not at all (a `spawnError` that says why and how
- * to install bubblewrap); Gatehouse's home is hidden and managed settings read-only in every run;
+ * to install bubblewrap); Gatehouse's home is hidden and managed settings read-only in every run,
+ * and the kernel keyrings of the session that started Gatehouse out of reach (`keyringFilter`);
  * a command starts at most once per run, however often its sandbox had to be set up.
  */
 export class SandboxRuntime {
@@ -111,6 +116,7 @@ export class SandboxRuntime {
       command: ["bash", "-c", options.command],
       disableUserns,
       statusFd: STATUS_FD,
+      ...(FILTER ? { seccompFd: FEED_FD } : {}),
     });
     if (!("path" in this.#bwrap)) throw new Error(this.#bwrap.missing);
     return [this.#bwrap.path, ...args];
@@ -186,6 +192,7 @@ export class SandboxRuntime {
       argv,
       env: sandboxEnv(this.#options.env),
       status: watch.status,
+      ...(FILTER ? { feed: FILTER } : {}),
     });
     const setupFailure = watch.settle(exit);
     const violations = await review(plan, confinedBy, options.cwd);

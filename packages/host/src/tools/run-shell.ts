@@ -1,5 +1,5 @@
 import type { ChildProcess, StdioOptions } from "node:child_process";
-import type { Readable } from "node:stream";
+import type { Readable, Writable } from "node:stream";
 import { toError } from "../common/errors.ts";
 import { spawn } from "../common/lazy-spawn.ts";
 
@@ -51,7 +51,15 @@ export interface ShellOptions {
    * that end (or STATUS_WAIT_MS after the exit, without `onEnd`).
    */
   status?: { onData: (chunk: Buffer) => void; onEnd: () => void };
+  /**
+   * Bytes the program reads from descriptor 4, which is then closed (a sandbox launcher's seccomp
+   * filter, `bwrap --seccomp 4`).
+   */
+  feed?: Buffer;
 }
+
+/** The descriptor `feed` is given on. */
+export const FEED_FD = 4;
 
 /** setTimeout fires at once for delays above this (2^31-1 ms, about 24.8 days), so longer ones are capped. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
@@ -88,7 +96,9 @@ export function runShell(options: ShellOptions): Promise<ShellExit> {
     let child: ChildProcess;
     try {
       const input = options.stdin === undefined ? "ignore" : "pipe";
-      const stdio: StdioOptions = status ? [input, "pipe", "pipe", "pipe"] : [input, "pipe", "pipe"];
+      const stdio: StdioOptions = [input, "pipe", "pipe"];
+      if (status || options.feed) stdio.push(status ? "pipe" : "ignore");
+      if (options.feed) stdio.push("pipe");
       child = spawn(file, args, { cwd, env: options.env, detached: true, stdio });
     } catch (error) {
       // Invalid arguments (a NUL byte in the command) throw synchronously instead of emitting "error".
@@ -141,6 +151,11 @@ export function runShell(options: ShellOptions): Promise<ShellExit> {
     };
     child.stdout?.on("data", onData);
     child.stderr?.on("data", options.onStderr ?? onData);
+    const feed = options.feed ? (child.stdio[FEED_FD] as Writable | null) : null;
+    if (options.feed && feed) {
+      feed.on("error", () => undefined);
+      feed.end(options.feed);
+    }
     if (options.stdin !== undefined && child.stdin) {
       // A command that does not read its input closes the pipe early: that is not a failure.
       child.stdin.on("error", () => undefined);

@@ -63,6 +63,24 @@ describe("bwrap arguments", () => {
     expect(args(layout())).not.toContain("--json-status-fd");
   });
 
+  it("reads its seccomp filter from the descriptor asked for, before the command's arguments", () => {
+    const filtered = bwrapArgs({
+      layout: layout(),
+      hostHidden: [],
+      hostReadOnly: [],
+      emptyFile: "/gh/sandbox/empty",
+      isDirectory: () => false,
+      home: "/home/me",
+      cwd: "/ws",
+      command: ["bash", "-c", "true"],
+      seccompFd: 4,
+    });
+    const at = indexOfTriple(filtered, "--seccomp", "4", "--unshare-user");
+    expect(at).toBeGreaterThanOrEqual(0);
+    expect(at).toBeLessThan(filtered.indexOf("--chdir"));
+    expect(args(layout())).not.toContain("--seccomp");
+  });
+
   it("mounts the root read-only, then private /tmp, /var/tmp and /run, then the workspace writable", () => {
     const a = args(layout({ writable: ["/tmp/proj"] }));
     const root = indexOfTriple(a, "--ro-bind", "/", "/");

@@ -87,6 +87,33 @@ describe("the sandbox's environment", () => {
     expect(env).toMatchObject({ NODE_ENV: "production", EDITOR: "vim" });
   });
 
+  it("drops header lists, signed URLs and webhook URLs, whose value is the credential", () => {
+    const env = sandboxEnv({
+      OTEL_EXPORTER_OTLP_HEADERS: "x-honeycomb-team=abcdef0123456789",
+      COLLECTOR: "service=app,api-key=abcdef0123456789",
+      BLOB_URL: "https://acct.blob.core.windows.net/c?sv=2022-11-02&ss=b&sig=abcdEFGH1234%2B%3D",
+      S3_GET:
+        "https://b.s3.amazonaws.com/o?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Credential=AKIA%2F&X-Amz-Signature=ab12",
+      HOOK_ENDPOINT: "https://api.example.com/hook?access_token=abcd1234efgh5678",
+      SLACK_NOTIFY: "https://hooks.slack.com/services/T00000000/B00000000/XXXXXXXXXXXXXXXXXXXXXXXX",
+      DISCORD_NOTIFY: "https://discord.com/api/webhooks/123456789/abcdefghijklmnop",
+      UPSTREAM: "https://example.com/path?a=b&page=2",
+      LS_COLORS: "rs=0:di=01;34:*.key=01;31:*.tar=01;31",
+    });
+    for (const name of [
+      "OTEL_EXPORTER_OTLP_HEADERS",
+      "COLLECTOR",
+      "BLOB_URL",
+      "S3_GET",
+      "HOOK_ENDPOINT",
+      "SLACK_NOTIFY",
+      "DISCORD_NOTIFY",
+    ]) {
+      expect(env[name], name).toBeUndefined();
+    }
+    expect(env).toMatchObject({ UPSTREAM: "https://example.com/path?a=b&page=2", LS_COLORS: expect.any(String) });
+  });
+
   it("points caches at the private /tmp, since the home is read-only in the sandbox", () => {
     expect(sandboxEnv({ XDG_CACHE_HOME: "/home/me/.cache" })).toMatchObject({
       XDG_CACHE_HOME: "/tmp/.cache",

@@ -1,4 +1,5 @@
 import { realpathSync } from "node:fs";
+import { userInfo } from "node:os";
 import path from "node:path";
 
 /**
@@ -40,4 +41,18 @@ export function homeSpellings(home: string): string[] {
     real = undefined;
   }
   return real === undefined || real === normal ? [normal] : [normal, real];
+}
+
+/**
+ * The home directory the user database names for the account running this process, which `HOME`
+ * need not be (`sudo` keeping the caller's HOME, `HOME=$(mktemp -d)`, a container's `HOME=/`).
+ * Contract: an absolute path, or `undefined` when the account has no entry or no absolute home.
+ */
+export function accountHome(): string | undefined {
+  try {
+    const { homedir } = userInfo();
+    return path.isAbsolute(homedir) ? homedir : undefined;
+  } catch {
+    return undefined;
+  }
 }

@@ -8,6 +8,7 @@ import { lstatAt } from "../scan/raw-fs.ts";
 import { literalPaths } from "./literal-paths.ts";
 import { planLayout } from "./plan-layout.ts";
 import { describeRemoval, quarantine, removePlaceholders } from "./quarantine.ts";
+import { REBASE_EXEC, REBASE_EXEC_WHY, rebaseTodos, todoRunsCommands, todoStamp } from "./rebase-todo.ts";
 import { type Baseline, baselineOf, reviewRun, ViolationLog } from "./review-run.ts";
 import { StagedDependencies } from "./staged-repositories.ts";
 import { StuckPaths } from "./stuck-paths.ts";
@@ -233,6 +234,13 @@ export function createSandboxPlanner(options: {
         );
         // The masks bwrap mounts inside the workspace, and who they were when planned.
         const masks = new Map(layout.masked.filter(writable).map((p) => [p, who(p)] as const));
+        // Each repository's rebase todo as the run starts: one the run leaves with exec lines is
+        // code the next `git rebase --continue` on the host runs.
+        const todos = new Map(
+          rebaseTodos(matches)
+            .filter(writable)
+            .map((p) => [p, todoStamp(p)] as const),
+        );
         // Which staged submodule folders in node_modules hold a repository as the run starts.
         const repositories = staged.map((s) => ({ watch: s, before: s.before() }));
         const mark = log.mark();
@@ -298,6 +306,14 @@ export function createSandboxPlanner(options: {
                 const reason = `The command created ${showPath(p)}, which the path policy protects (${rule.label}); it was ${fate}.`;
                 log.record({ path: p, rule: rule.label, reason });
                 violations.push({ path: p, rule: rule.label, reason });
+              }
+              for (const [p, before] of todos) {
+                if (todoStamp(p) === before || !todoRunsCommands(p)) continue;
+                if (violations.some((v) => v.path === p)) continue;
+                const fate = removeOrKeep(p);
+                const reason = `The command left ${showPath(p)} with exec lines, and ${REBASE_EXEC_WHY}; it was ${fate}.`;
+                log.record({ path: p, rule: REBASE_EXEC, reason });
+                violations.push({ path: p, rule: REBASE_EXEC, reason });
               }
               return violations;
             } finally {

@@ -21,13 +21,16 @@ export interface CallEnd {
 
 /**
  * Runs `gatehouse run --script` in `cwd` (a project with protected-paths enabled in its settings)
- * with the given turns of calls, in a child process with `env` (HOME, GATEHOUSE_HOME, ...).
+ * with the given turns of calls, in a child process with `env` (HOME, GATEHOUSE_HOME, ...), started
+ * through `launcher` when given.
  */
 export async function runCliScript(options: {
   cwd: string;
   turns: ScriptCall[][];
   env: NodeJS.ProcessEnv;
   scriptDir: string;
+  /** A program and arguments the CLI is started through (it ends by running the rest of its argv). */
+  launcher?: string[];
 }): Promise<{ code: number | null; ends: Map<string, CallEnd>; stderr: string }> {
   mkdirSync(path.join(options.cwd, ".gatehouse"), { recursive: true });
   writeFileSync(
@@ -39,7 +42,9 @@ export async function runCliScript(options: {
     content: calls.map((c) => ({ type: "toolCall", id: c.id, name: c.name, arguments: c.args })),
   }));
   writeFileSync(script, JSON.stringify({ turns: [...turns, { content: [{ type: "text", text: "done" }] }] }));
-  const child = spawn(process.execPath, [CLI, "run", "--script", script, "--cwd", options.cwd, "--json"], {
+  const cli = [process.execPath, CLI, "run", "--script", script, "--cwd", options.cwd, "--json"];
+  const [file = process.execPath, ...args] = [...(options.launcher ?? []), ...cli];
+  const child = spawn(file, args, {
     // Without vitest's NODE_PATH (pnpm's hoisted store), which would find packages an installation cannot.
     env: { ...withoutNodePath(process.env), NO_COLOR: "1", ...options.env },
     stdio: ["ignore", "pipe", "pipe"],
