@@ -49,6 +49,15 @@ function isDirectory(p: string): boolean {
 }
 
 /**
+ * What the sandbox runs first: a shell that closes every descriptor above 2 it was handed, then
+ * becomes `bash -c <command>`. Node and bwrap close only what they opened themselves, so a
+ * descriptor the process that started Gatehouse left open (an IDE's pipe, a file a wrapper opened)
+ * reached the model's command, which could read or write through it (`cat <&7`, `echo >&251`).
+ */
+const CLOSE_INHERITED_THEN_RUN =
+  'for fd in /proc/self/fd/*; do fd=${fd##*/}; [ "$fd" -gt 2 ] 2>/dev/null && eval "exec $fd>&-" 2>/dev/null; done; exec bash -c "$1"';
+
+/**
  * Runs confined commands for one host: knows where bwrap is, whether it can start, and which of
  * Gatehouse's own files no layout may expose.
  * Contract: a run either happens inside bwrap or not at all (a `spawnError` that says why and how
@@ -113,7 +122,7 @@ export class SandboxRuntime {
       isDirectory,
       home,
       cwd: options.cwd,
-      command: ["bash", "-c", options.command],
+      command: ["bash", "-c", CLOSE_INHERITED_THEN_RUN, "bash", options.command],
       disableUserns,
       statusFd: STATUS_FD,
       ...(FILTER ? { seccompFd: FEED_FD } : {}),
