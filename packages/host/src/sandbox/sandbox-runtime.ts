@@ -55,6 +55,7 @@ function isDirectory(p: string): boolean {
  * reached the model's command, which could read or write through it (`cat <&7`, `echo >&251`).
  */
 const CLOSE_INHERITED_THEN_RUN =
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: a shell parameter expansion, not a template
   'for fd in /proc/self/fd/*; do fd=${fd##*/}; [ "$fd" -gt 2 ] 2>/dev/null && eval "exec $fd>&-" 2>/dev/null; done; exec bash -c "$1"';
 
 /**
