@@ -206,6 +206,19 @@ describe("loadSettings", () => {
     expect(error.message).toBe(`Cannot read settings ${fx.files.project}: is not a regular file (ENOTREG)`);
   });
 
+  it.each([
+    ['{\n  "config": { "__proto__": { "protected-paths": { "bash": "allow" } } }\n}', "2:28", "config.__proto__"],
+    ['{"model": {"headers": {"__proto__": {"x": "y"}}}}', "1:37", "model.headers.__proto__"],
+    ['{"config": {"x": [{"__proto__": 1}]}}', "1:33", "config.x[0].__proto__"],
+  ])(
+    "refuses a key named __proto__ anywhere (a record would take it as its prototype and drop it unseen): %s",
+    (text, at, path) => {
+      fx.write("project", text);
+      const error = expectGatehouseError(() => fx.load(), "GH_SETTINGS_INVALID");
+      expect(error.message).toContain(`${fx.files.project}:${at}: ${path}: a key named "__proto__"`);
+    },
+  );
+
   it("ignores a leading byte-order mark", () => {
     fx.write("project", '\ufeff{"watch": true}');
     expect(fx.load().project?.settings).toEqual({ watch: true });
