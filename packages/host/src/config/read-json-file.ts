@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import { decodeUtf8 } from "../common/decode-utf8.ts";
 import { describeZodIssues, formatPath } from "../common/describe-zod-issues.ts";
 import { GatehouseError } from "../common/errors.ts";
 import { findTooDeep, MAX_JSON_DEPTH } from "../common/json-depth.ts";
@@ -37,7 +38,7 @@ export interface JsonFile<Value> {
  * Reads, parses and validates a hand-written JSON file of the Gatehouse configuration.
  * Contract: every problem throws GatehouseError `GH_SETTINGS_INVALID` naming the file: unreadable
  * (the OS reason; a missing file only when not `optional` — a missing parent directory counts as
- * missing), malformed JSON (`file:line:column: found — expected`, the `GH_JSON_SYNTAX` error as
+ * missing), bytes that are not UTF-8 (`file:line`), malformed JSON (`file:line:column: found — expected`, the `GH_JSON_SYNTAX` error as
  * cause), arrays and objects nested more than `MAX_JSON_DEPTH` levels (`file:line:column` of the
  * first too deep), a `__proto__` key when `refuseProtoKey`, schema mismatch (one
  * `file:line:column: field: expectation` line per problem). A leading byte-order mark is ignored.
@@ -46,9 +47,9 @@ export function readJsonFile<Schema extends z.ZodType>(
   options: ReadJsonFileOptions<Schema>,
 ): JsonFile<z.output<Schema>> | undefined {
   const { file, what } = options;
-  let text: string;
+  let bytes: Buffer;
   try {
-    text = readRegularFile(file, "utf8");
+    bytes = readRegularFile(file);
   } catch (error) {
     if (options.optional && isMissing(error)) return undefined;
     const hint = options.readHint ? `; ${options.readHint}` : "";
@@ -56,6 +57,14 @@ export function readJsonFile<Schema extends z.ZodType>(
       cause: error,
     });
   }
+  const decoded = decodeUtf8(bytes);
+  if (!decoded.ok) {
+    throw new GatehouseError(
+      "GH_SETTINGS_INVALID",
+      `Invalid ${what} ${file}:\n  ${file}:${decoded.line}: bytes that are not UTF-8 — expected UTF-8 text (save the file as UTF-8)`,
+    );
+  }
+  const text = decoded.text;
   return parseJsonFile(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text, options);
 }
 

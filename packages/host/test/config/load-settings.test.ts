@@ -219,6 +219,18 @@ describe("loadSettings", () => {
     },
   );
 
+  it.each(["managed", "project", "user"] as const)(
+    "refuses %s settings that are not UTF-8, naming the line: a Latin-1 deny glob must not become one that matches nothing",
+    (level) => {
+      fx.write(
+        level,
+        Buffer.from('{\n  "config": { "protected-paths": { "denyRead": ["caf\xe9/**"] } }\n}\n', "latin1"),
+      );
+      const error = expectGatehouseError(() => fx.load(), "GH_SETTINGS_INVALID");
+      expect(error.message).toContain(`${fx.files[level]}:2: bytes that are not UTF-8 — expected UTF-8 text`);
+    },
+  );
+
   it("ignores a leading byte-order mark", () => {
     fx.write("project", '\ufeff{"watch": true}');
     expect(fx.load().project?.settings).toEqual({ watch: true });
