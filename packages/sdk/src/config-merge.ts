@@ -37,4 +37,11 @@ export type ConfigMergeRules = { readonly [key: string]: ConfigMergeRule };
 export interface ConfigOptions {
   /** How each key merges across settings levels; see `ConfigMergeRule`. */
   merge?: ConfigMergeRules;
+  /**
+   * Keys only user or managed settings may set, never a file in the project (`.gatehouse/settings.json`
+   * or `settings.local.json`, which a repository can commit as well): what a repository must not
+   * choose for the person who runs it, such as where data is written or sent outside the project.
+   * Set in a project file, such a key is an error of that file, with or without a managed floor.
+   */
+  userOnly?: readonly string[];
 }

@@ -25,6 +25,11 @@ export function locationProblem(location: AuditLocation, config: ToolAuditConfig
   }
   const unusable = unusableLocation(location.file);
   if (unusable) return `config.tool-audit.file ${location.file} ${unusable}`;
+  // The log's lines hold text the model chose (paths like `$(cmd)`): appended to a file that
+  // something reads as code or configuration (`~/.bashrc`, a `conf.d/` folder), they would run.
+  if (config.file && !location.file.endsWith(".jsonl")) {
+    return `config.tool-audit.file ${location.file} does not end in .jsonl: the audit appends lines that hold text the model chose, which a file read as code or configuration (a shell start-up file) would run; name the log *.jsonl`;
+  }
   if (insideWorkspace(location.keyFile, cwd)) {
     const what = config.key ? "config.tool-audit.key" : "the audit key (in GATEHOUSE_HOME)";
     return `${what} ${location.keyFile} is inside the workspace ${cwd}, where the agent can read or replace it; keep the audit key outside the workspace`;

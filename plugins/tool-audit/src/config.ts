@@ -76,3 +76,10 @@ export const toolAuditMergeRules = {
 
 /** The parsed configuration of the audit. */
 export type ToolAuditConfig = z.output<typeof toolAuditConfigSchema>;
+
+/**
+ * Keys a file in the project may not set (`api.config`'s `userOnly`): where records are shipped. A
+ * transport's options are opaque and steer records anywhere (`pino/file` appends them to any file
+ * of the user's: records hold paths the model chose, such as `$(cmd)`, and `~/.bashrc` runs them).
+ */
+export const TOOL_AUDIT_USER_ONLY = ["ship"] as const;

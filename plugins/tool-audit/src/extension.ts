@@ -2,7 +2,7 @@ import { defineExtension, type ExtensionAPI, type ExtensionDefinition } from "@g
 import { auditLocation } from "./audit-location.ts";
 import { locationProblem, prepareAudit } from "./audit-prepare.ts";
 import { type AuditSession, openAuditSession } from "./audit-session.ts";
-import { type ToolAuditConfig, toolAuditConfigSchema, toolAuditMergeRules } from "./config.ts";
+import { TOOL_AUDIT_USER_ONLY, type ToolAuditConfig, toolAuditConfigSchema, toolAuditMergeRules } from "./config.ts";
 import { gatehouseVersion } from "./gatehouse-version.ts";
 import { type ArgsRedactor, createRedactor, mergeVerbatim } from "./redact.ts";
 import { resolveShipTarget } from "./ship-target.ts";
@@ -15,7 +15,10 @@ export interface ToolAuditOptions {
 }
 
 function setupToolAudit(api: ExtensionAPI, options: ToolAuditOptions): void {
-  const config: ToolAuditConfig = api.config(toolAuditConfigSchema, { merge: toolAuditMergeRules });
+  const config: ToolAuditConfig = api.config(toolAuditConfigSchema, {
+    merge: toolAuditMergeRules,
+    userOnly: TOOL_AUDIT_USER_ONLY,
+  });
   const location = auditLocation({ home: api.gatehouseHome, cwd: api.cwd, file: config.file, key: config.key });
   // A log or key the agent could reach is a load error: tool-audit is a required guard, so the host
   // stops before the first model request. Every run checks again (a host given this extension in

@@ -82,3 +82,45 @@ describe("ship targets are code: never the project's own files", () => {
     expect(existsSync(marker)).toBe(false);
   });
 });
+
+describe("where the audit writes is not the repository's choice", () => {
+  it("config.tool-audit.ship in the project's settings stops the run naming the file; nothing is written", async () => {
+    const key = "ship";
+    const value = (dir: string) => ({ target: "pino/file", options: { destination: join(dir, ".bashrc") } });
+    const cwd = await mkdtemp(join(tmpdir(), "audit-user-only-"));
+    const home = await mkdtemp(join(tmpdir(), "audit-home-"));
+    const outside = await mkdtemp(join(tmpdir(), "audit-user-home-"));
+    writeFileSync(join(outside, ".bashrc"), "echo hi\n");
+    const error = await createTestHost({
+      cwd,
+      home,
+      turns: [turn(toolCall("A", "read", { path: "$(touch pwned)" })), turn("done")],
+      settings: { extensions: ["@gatehouse/tool-audit"], config: { "tool-audit": { [key]: value(outside) } } },
+    }).then(
+      () => undefined,
+      (e: unknown) => e as Error,
+    );
+    expect(error?.message).toMatch(
+      new RegExp(
+        `settings\\.json:\\d+:\\d+: config\\["tool-audit"\\]\\.${key}: may only be set in user or managed settings`,
+      ),
+    );
+    expect(readFileSync(join(outside, ".bashrc"), "utf8")).toBe("echo hi\n");
+  });
+
+  it("a log file that does not end in .jsonl is refused (a shell start-up file would run the model's paths)", async () => {
+    const cwd = await mkdtemp(join(tmpdir(), "audit-jsonl-"));
+    const outside = await mkdtemp(join(tmpdir(), "audit-user-home-"));
+    writeFileSync(join(outside, ".bashrc"), "echo hi\n");
+    const error = await createTestHost({
+      cwd,
+      turns: [turn(toolCall("A", "read", { path: "$(touch pwned)" })), turn("done")],
+      settings: { extensions: ["@gatehouse/tool-audit"], config: { "tool-audit": { file: join(outside, ".bashrc") } } },
+    }).then(
+      () => undefined,
+      (e: unknown) => e as Error,
+    );
+    expect(error?.message).toContain(`config.tool-audit.file ${join(outside, ".bashrc")} does not end in .jsonl`);
+    expect(readFileSync(join(outside, ".bashrc"), "utf8")).toBe("echo hi\n");
+  });
+});

@@ -51,7 +51,8 @@ function withOptionalValues(args: readonly string[], spec: CommandSpec): string[
  * Parses one command's arguments against its spec (node:util parseArgs, then the checks it leaves
  * to us, with messages that say what to type).
  * Contract: an unknown flag names the closest valid one; a string flag without a value, a boolean
- * flag given a value, and more positional arguments than the spec takes are UsageErrors; a string
+ * flag given a value, an empty value or positional argument (but an optional value's or a variadic
+ * one's), and more positional arguments than the spec takes are UsageErrors; a string
  * flag's value may start with "-" unless it is itself one of the command's flags. The last of a
  * repeated flag wins. Everything after `--` is positional.
  */
@@ -93,6 +94,12 @@ export function parseCommand<F extends FlagSpecs>(spec: CommandSpec<F>, args: re
     if (value === undefined || stolen) {
       throw usageError(spec, `${token.rawName} needs a value: ${token.rawName} ${flag.value ?? "VALUE"}`);
     }
+    // An empty value is a variable that expanded to nothing (`--cwd "$DIR"`), never a choice: taken
+    // as given, `--cwd ""` meant the current directory (`gatehouse trust` trusted it) and
+    // `--command ""` installed a hook that cannot start.
+    if (value === "" && !flag.optionalValue) {
+      throw usageError(spec, `${token.rawName} is empty: ${token.rawName} ${flag.value ?? "VALUE"} needs a value`);
+    }
     values[name] = value;
   }
   if (!help) checkPositionals(spec, positionals);
@@ -107,6 +114,9 @@ function isFlag(spec: CommandSpec, arg: string): boolean {
 
 function checkPositionals(spec: CommandSpec, positionals: readonly string[]): void {
   const declared = spec.positionals ?? [];
+  const empty = positionals.findIndex((p, i) => p === "" && !declared[Math.min(i, declared.length - 1)]?.variadic);
+  const named = declared[empty];
+  if (named) throw usageError(spec, `${named.name} is empty: give a value or leave it out`);
   if (declared.some((p) => p.variadic) || positionals.length <= declared.length) return;
   const extra = positionals[declared.length] as string;
   const what = declared.length === 0 ? "takes no arguments" : `takes at most ${declared.length}`;

@@ -1,4 +1,5 @@
-import { readFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { COMMANDS } from "../../src/main.ts";
@@ -75,6 +76,29 @@ describe("help, version and typos through the built CLI", () => {
     expect(tail.stderr).toContain("did you mean --lines?");
     expect(verb.code).toBe(2);
     expect(verb.stderr).toContain('unknown command "audit veryfy"; did you mean "audit verify"?');
+  });
+
+  it('an empty --cwd is refused before anything is done: gatehouse trust --cwd "$UNSET" never trusts the current directory', async () => {
+    const dir = mkdtempSync(join(tmpdir(), "gh-empty-cwd-"));
+    const home = join(dir, "home");
+    mkdirSync(join(dir, ".gatehouse", "extensions"), { recursive: true });
+    writeFileSync(join(dir, ".gatehouse", "extensions", "x.mjs"), "export default { name: 'x', setup() {} };\n");
+    const [trust, install] = await Promise.all([
+      runCli(["trust", "--cwd", ""], { cwd: dir, env: { GATEHOUSE_HOME: home } }),
+      runCli(["hook", "install", "claude-code", "--project", "--cwd", dir, "--command", ""], {
+        env: { GATEHOUSE_HOME: home },
+      }),
+    ]);
+    expect([trust.code, trust.stderr.split("\n")[0]]).toEqual([
+      2,
+      "gatehouse: --cwd is empty: --cwd DIR needs a value",
+    ]);
+    expect(existsSync(join(home, "trust.json"))).toBe(false);
+    expect([install.code, install.stderr.split("\n")[0]]).toEqual([
+      2,
+      "gatehouse: --command is empty: --command CMD needs a value",
+    ]);
+    expect(existsSync(join(dir, ".claude"))).toBe(false);
   });
 
   it("gatehouse --help loads no host, plugin or provider code: only its own small modules and node:*", () => {

@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { compact, tempDir } from "../../../host/test/helpers/scenario.ts";
@@ -100,14 +100,46 @@ describe("gatehouse run --model", () => {
         new RegExp(`${settings}:1:\\d+: model\\.baseURL may not be set in the project's settings`),
       );
       expect(server.requests).toHaveLength(0);
-      // The user's own local settings may name it (the request reaches the server, which answers 401).
+      // settings.local.json is local by convention only: a repository can commit it.
       writeFileSync(join(dir, ".gatehouse", "settings.json"), JSON.stringify({ model: { model: "openai:gpt-4.1" } }));
-      writeFileSync(
-        join(dir, ".gatehouse", "settings.local.json"),
-        JSON.stringify({ model: { baseURL: server.baseURL } }),
+      const local = join(dir, ".gatehouse", "settings.local.json");
+      writeFileSync(local, JSON.stringify({ model: { baseURL: server.baseURL } }));
+      const committed = await runCli(["run", "hi", "--cwd", dir], { env: { OPENAI_API_KEY: key } });
+      expect(committed.code).toBe(2);
+      expect(committed.stderr).toMatch(new RegExp(`${local}:1:\\d+: model\\.baseURL may not be set`));
+      expect(server.requests).toHaveLength(0);
+      // The user's own settings may name it (the request reaches the server, which answers 401).
+      rmSync(local);
+      const home = tempDir();
+      writeFileSync(join(home, "settings.json"), JSON.stringify({ model: { baseURL: server.baseURL } }));
+      const user = await runCli(["run", "hi", "--cwd", dir], { env: { OPENAI_API_KEY: key, GATEHOUSE_HOME: home } });
+      expect(user.code).toBe(1);
+      expect(server.requests).toHaveLength(1);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("headers in the committed project settings are refused before any request: they could replace the user's key", async () => {
+    const server = await startFixtureServer([{ file: "openai-responses/error-401.json", status: 401 }]);
+    try {
+      const dir = tempDir();
+      mkdirSync(join(dir, ".gatehouse"));
+      const settings = join(dir, ".gatehouse", "settings.json");
+      const attacker = { Authorization: "Bearer sk-repository-account" };
+      writeFileSync(settings, JSON.stringify({ model: { model: "openai:gpt-4.1", headers: attacker } }));
+      const env = { OPENAI_API_KEY: "sk-test-user", OPENAI_BASE_URL: server.baseURL };
+      const run = await runCli(["run", "hi", "--cwd", dir], { env });
+      expect(run.code).toBe(2);
+      expect(run.stderr).toMatch(
+        new RegExp(`${settings}:1:\\d+: model\\.headers may not be set in the project's settings`),
       );
-      const local = await runCli(["run", "hi", "--cwd", dir], { env: { OPENAI_API_KEY: key } });
-      expect(local.code).toBe(1);
+      expect(server.requests).toHaveLength(0);
+      // The user's own settings may set them.
+      writeFileSync(settings, JSON.stringify({ model: { model: "openai:gpt-4.1" } }));
+      const home = tempDir();
+      writeFileSync(join(home, "settings.json"), JSON.stringify({ model: { headers: { "X-Title": "t" } } }));
+      expect((await runCli(["run", "hi", "--cwd", dir], { env: { ...env, GATEHOUSE_HOME: home } })).code).toBe(1);
       expect(server.requests).toHaveLength(1);
     } finally {
       await server.close();

@@ -145,6 +145,15 @@ describe("parsing", () => {
     expect(parseCommand(spec, ["--max-turns", "-1"]).values["max-turns"]).toBe("-1");
   });
 
+  it("refuses an empty value or argument (a variable that expanded to nothing), but --resume's and the prompt's", () => {
+    expect(() => parseCommand(spec, ["--cwd", ""])).toThrow(/^--cwd is empty: --cwd DIR needs a value\nusage:/);
+    expect(() => parseCommand(spec, ["--script="])).toThrow(/--script is empty/);
+    const verify = COMMANDS.audit?.spec.subcommands?.verify as CommandSpec;
+    expect(() => parseCommand(verify, [""])).toThrow(/^FILE is empty: give a value or leave it out/);
+    expect(parseCommand(spec, ["--resume="]).values.resume).toBe("");
+    expect(parseCommand(spec, ["", "x"]).positionals).toEqual(["", "x"]);
+  });
+
   it("takes --resume alone or with an id, and leaves the prompt alone", () => {
     expect(parseCommand(spec, ["--resume"]).values.resume).toBe("");
     expect(parseCommand(spec, ["--resume", "--json"]).values).toMatchObject({ resume: "", json: true });

@@ -22,6 +22,7 @@ export function loadSettings(options: LoadSettingsOptions): SettingsLevels {
       what: required ? "managed settings" : "settings",
       optional: !required,
       readHint: required ? `${MANAGED_VARIABLE} names it and managed policy fails closed` : "",
+      refuseProtoKey: true,
     });
     if (loaded !== undefined) levels[level] = { level, file, dir, settings: loaded.value, source: loaded.source };
   }

@@ -1,7 +1,9 @@
 import type { z } from "zod";
-import { describeZodIssues } from "../common/describe-zod-issues.ts";
+import { decodeUtf8 } from "../common/decode-utf8.ts";
+import { describeZodIssues, formatPath } from "../common/describe-zod-issues.ts";
 import { GatehouseError } from "../common/errors.ts";
 import { findTooDeep, MAX_JSON_DEPTH } from "../common/json-depth.ts";
+import { findProtoKey } from "../common/json-proto-key.ts";
 import { type JsonSource, parseJsonSource, positionAt } from "../common/json-source.ts";
 import { PARSE_ONCE } from "../common/parse-once.ts";
 import { readRegularFile } from "../common/read-regular-file.ts";
@@ -19,6 +21,11 @@ export interface ReadJsonFileOptions<Schema extends z.ZodType> {
   optional: boolean;
   /** Appended to the message when the file cannot be read, e.g. why it must exist. */
   readHint?: string;
+  /**
+   * Refuse a key named `__proto__` anywhere (hand-written settings: see `findProtoKey`). Off for
+   * files Gatehouse writes itself, whose keys are file paths of the projects it serves.
+   */
+  refuseProtoKey?: boolean;
 }
 
 /** A validated JSON file and the source to locate its values. */
@@ -31,18 +38,18 @@ export interface JsonFile<Value> {
  * Reads, parses and validates a hand-written JSON file of the Gatehouse configuration.
  * Contract: every problem throws GatehouseError `GH_SETTINGS_INVALID` naming the file: unreadable
  * (the OS reason; a missing file only when not `optional` — a missing parent directory counts as
- * missing), malformed JSON (`file:line:column: found — expected`, the `GH_JSON_SYNTAX` error as
+ * missing), bytes that are not UTF-8 (`file:line`), malformed JSON (`file:line:column: found — expected`, the `GH_JSON_SYNTAX` error as
  * cause), arrays and objects nested more than `MAX_JSON_DEPTH` levels (`file:line:column` of the
- * first too deep), schema mismatch (one `file:line:column: field: expectation` line per problem). A leading
- * byte-order mark is ignored.
+ * first too deep), a `__proto__` key when `refuseProtoKey`, schema mismatch (one
+ * `file:line:column: field: expectation` line per problem). A leading byte-order mark is ignored.
  */
 export function readJsonFile<Schema extends z.ZodType>(
   options: ReadJsonFileOptions<Schema>,
 ): JsonFile<z.output<Schema>> | undefined {
   const { file, what } = options;
-  let text: string;
+  let bytes: Buffer;
   try {
-    text = readRegularFile(file, "utf8");
+    bytes = readRegularFile(file);
   } catch (error) {
     if (options.optional && isMissing(error)) return undefined;
     const hint = options.readHint ? `; ${options.readHint}` : "";
@@ -50,13 +57,22 @@ export function readJsonFile<Schema extends z.ZodType>(
       cause: error,
     });
   }
+  const decoded = decodeUtf8(bytes);
+  if (!decoded.ok) {
+    throw new GatehouseError(
+      "GH_SETTINGS_INVALID",
+      `Invalid ${what} ${file}:\n  ${file}:${decoded.line}: bytes that are not UTF-8 — expected UTF-8 text (save the file as UTF-8)`,
+    );
+  }
+  const text = decoded.text;
   return parseJsonFile(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text, options);
 }
 
 function parseJsonFile<Schema extends z.ZodType>(
   text: string,
-  { file, schema, what }: ReadJsonFileOptions<Schema>,
+  options: ReadJsonFileOptions<Schema>,
 ): JsonFile<z.output<Schema>> {
+  const { file, schema, what } = options;
   let source: JsonSource;
   try {
     source = parseJsonSource(text, file);
@@ -72,6 +88,14 @@ function parseJsonFile<Schema extends z.ZodType>(
     throw new GatehouseError(
       "GH_SETTINGS_INVALID",
       `Invalid ${what} ${file}:\n  ${file}:${line}:${column}: ${text[deep] === "[" ? "an array" : "an object"} nested more than ${MAX_JSON_DEPTH} levels deep — expected at most ${MAX_JSON_DEPTH} levels of nested arrays and objects`,
+    );
+  }
+  const proto = options.refuseProtoKey ? findProtoKey(source.value) : undefined;
+  if (proto !== undefined) {
+    const { line, column } = source.locate(proto);
+    throw new GatehouseError(
+      "GH_SETTINGS_INVALID",
+      `Invalid ${what} ${file}:\n  ${file}:${line}:${column}: ${formatPath(proto)}: a key named "__proto__" — expected another name (JavaScript would take it as the object's prototype, so what it holds would be ignored)`,
     );
   }
   const parsed = schema.safeParse(source.value, PARSE_ONCE);

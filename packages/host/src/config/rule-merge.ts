@@ -87,12 +87,18 @@ function mergeObject(ctx: Ctx, input: ObjectInput, path: Path): Record<string, u
     const present = input.contributions.flatMap(({ level, value }) =>
       Object.hasOwn(value as object, key) ? [{ level, value: (value as Record<string, unknown>)[key] }] : [],
     );
-    const floor = isObject(input.floorValues) ? input.floorValues[key] : undefined;
-    const merged = mergeKey(ctx, { present, rule: input.rules?.[key], floor }, [...path, key]);
+    // Own keys only: a section's `constructor` or `toString` must not find Object.prototype's.
+    const floor = ownValue(input.floorValues, key);
+    const rule = ownValue(input.rules, key) as ConfigMergeRule | undefined;
+    const merged = mergeKey(ctx, { present, rule, floor }, [...path, key]);
     if (merged !== NONE)
       Object.defineProperty(out, key, { value: merged, enumerable: true, writable: true, configurable: true });
   }
   return out;
+}
+
+function ownValue(record: unknown, key: string): unknown {
+  return isObject(record) && Object.hasOwn(record, key) ? record[key] : undefined;
 }
 
 const NONE = Symbol("none");

@@ -38,7 +38,9 @@ const toolMappingSchema = strictObject({
   exec: z.array(z.string().min(1)).optional(),
 });
 
+/** Whether `matchesTool` can use a matcher: `*` (every tool, as in Claude Code) or a regular expression. */
 function validMatcher(matcher: string): boolean {
+  if (matcher === "*") return true;
   try {
     new RegExp(matcher);
     return true;

@@ -9,13 +9,25 @@ const FIRST_PARTY_NAMES: readonly string[] = ["protected-paths", "tool-audit", "
 const TYPO_DISTANCE = 2;
 
 /**
+ * A section name as a typo would bend it: case, a package scope and separators left out, so
+ * `PROTECTED-PATHS`, `@gatehouse/protected-paths` and `protected_paths` all come near
+ * `protected-paths` (each is several plain edits away).
+ */
+function looseName(name: string): string {
+  return name
+    .toLowerCase()
+    .replace(/^@[^/]*\//, "")
+    .replace(/[^a-z0-9]/g, "");
+}
+
+/**
  * Configuration sections that name no extension: `config["protected-path"]` configures nothing,
  * and the guard it was meant for runs on its defaults — a policy switched off by a typo. Returns
  * one `file:line:column: …` line per such section, at any level (managed included).
  * Contract: `known` holds the names of every extension the settings enabled (loaded or not);
  * in project settings every unknown section counts, unless `unsure` (some extension could not be
  * loaded, so its name is unknown); in user and managed settings, and when `unsure`, only sections
- * within two edits of a known name count as typos (a first-party extension's own name never does
+ * within two edits of a known name, ignoring case, a package scope and separators, count as typos (a first-party extension's own name never does
  * at those levels).
  */
 export function strayConfigSections(settings: MergedSettings, known: ReadonlySet<string>, unsure: boolean): string[] {
@@ -26,7 +38,8 @@ export function strayConfigSections(settings: MergedSettings, known: ReadonlySet
     const shared = level.level === "user" || level.level === "managed";
     for (const name of Object.keys(level.settings.config ?? {})) {
       if (known.has(name)) continue;
-      const near = [...known].find((k) => distance(name, k, TYPO_DISTANCE) <= TYPO_DISTANCE);
+      const loose = looseName(name);
+      const near = [...known].find((k) => distance(loose, looseName(k), TYPO_DISTANCE) <= TYPO_DISTANCE);
       if ((unsure || shared) && near === undefined) continue;
       if (shared && FIRST_PARTY_NAMES.includes(name)) continue;
       const { file, line, column } = locationOf(level, ["config", name]);

@@ -149,6 +149,7 @@ export function createExtensionApi(ctx: ExtensionApiContext): ExtensionApiHandle
       schema,
       input: ctx.configInput,
       merge: options?.merge,
+      userOnly: options?.userOnly,
     });
     ctx.onConfig?.(explanation);
     return value;

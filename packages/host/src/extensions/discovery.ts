@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
 import { homedir } from "node:os";
-import { basename, extname, join, resolve } from "node:path";
+import { basename, dirname, extname, join, resolve } from "node:path";
 import { realOr } from "../common/real-or.ts";
 import type { ExtensionSpec } from "../config/extension-specs.ts";
 import type { SettingsLevelName } from "../config/settings-levels.ts";
@@ -195,13 +195,21 @@ function fromPackage(
     }
     return undefined;
   };
-  const fromProject = () => resolvePackageFrom(projectReal, spec.spec);
+  // A project's own settings reach only the project's node_modules: a copy in a folder above the
+  // project (a monorepo root, the home directory) is neither the project's code, which trust
+  // would check, nor Gatehouse's, so it would run unreviewed on the project's say-so.
+  const projectLevel = spec.level === "project" || spec.level === "projectLocal";
+  const fromProject = () => resolvePackageFrom(projectReal, spec.spec, { ancestors: !projectLevel });
   const entry = hostFirst ? (fromHost() ?? fromProject()) : (fromProject() ?? fromHost());
   if (!entry) {
+    const above = projectLevel ? resolvePackageFrom(dirname(projectReal), spec.spec) : undefined;
+    const why = above
+      ? `; the copy above the project (${above}) is not used: project settings load packages from the project's own node_modules (trusted with \`gatehouse trust\`) or from Gatehouse's installation`
+      : "";
     return {
       ...base,
       id: `package:${spec.spec}`,
-      error: `package "${spec.spec}" (listed in ${where(spec)}) is not installed in the project or with gatehouse`,
+      error: `package "${spec.spec}" (listed in ${where(spec)}) is not installed in the project or with gatehouse${why}`,
     };
   }
   const projectCode = isProjectCode(entry, projectReal, projectDir);

@@ -25,6 +25,9 @@ export type ConfigInput =
 
 type Issue = z.core.$ZodIssue;
 
+/** The settings levels whose files come with the project. */
+const PROJECT_FILES: ReadonlySet<string> = new Set(["project", "projectLocal"]);
+
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === "object" && !Array.isArray(v);
 
 /**
@@ -39,10 +42,14 @@ export function readConfig<S extends z.ZodType>(options: {
   schema: S;
   input: ConfigInput;
   merge: ConfigMergeRules | undefined;
+  userOnly?: readonly string[] | undefined;
 }): { value: z.output<S>; explanation: ConfigExplanation } {
   const { name, schema, input } = options;
   if (input.kind === "inline") return readInline(name, schema, input);
-  const levelProblems = input.levels.flatMap((level) => validateLevel(name, schema, level));
+  const levelProblems = input.levels.flatMap((level) => [
+    ...validateLevel(name, schema, level),
+    ...projectSetsUserOnly(name, level, options.userOnly ?? []),
+  ]);
   if (levelProblems.length > 0) throw configError(name, levelProblems);
 
   if (!input.levels.every((l) => isObject(l.value))) {
@@ -119,6 +126,17 @@ function validateLevel(name: string, schema: z.ZodType, { level, value }: LevelV
   return describeZodIssues({ issues: prefixed }, level.source, level.file).map(
     (line) => `${line} (${levelLabel(level.level)})`,
   );
+}
+
+/** The `userOnly` keys a project file sets (see `ConfigOptions.userOnly`): each an error of that file. */
+function projectSetsUserOnly(name: string, { level, value }: LevelValue, keys: readonly string[]): string[] {
+  if (!PROJECT_FILES.has(level.level) || !isObject(value)) return [];
+  return keys
+    .filter((key) => Object.hasOwn(value, key))
+    .map((key) => {
+      const at = { file: level.file, ...level.source.locate(["config", name, key]) };
+      return `${place(at)}: ${formatPath(["config", name, key])}: may only be set in user or managed settings, not in a file of the project (a repository can commit settings.local.json too): it decides where this extension writes or sends data outside the project (${levelLabel(level.level)})`;
+    });
 }
 
 function isSet(root: unknown, path: readonly PropertyKey[]): boolean {

@@ -33,13 +33,18 @@ export function packageEntry(packageDir: string): string | undefined {
 
 /**
  * Finds a package the way Node does from a project directory: `node_modules/<name>` in the
- * directory and each of its ancestors. Written out by hand (not createRequire) so that what counts
- * as "from the project" never depends on the loader the host itself runs under.
+ * directory and each of its ancestors, or only in `dir` itself when `ancestors` is false. Written
+ * out by hand (not createRequire) so that what counts as "from the project" never depends on the
+ * loader the host itself runs under.
  */
-export function resolvePackageFrom(dir: string, name: string): string | undefined {
+export function resolvePackageFrom(
+  dir: string,
+  name: string,
+  options: { ancestors?: boolean } = {},
+): string | undefined {
   for (let current = dir; ; current = dirname(current)) {
     const candidate = join(current, "node_modules", name);
     if (existsSync(join(candidate, "package.json"))) return packageEntry(candidate);
-    if (dirname(current) === current) return undefined;
+    if (options.ancestors === false || dirname(current) === current) return undefined;
   }
 }

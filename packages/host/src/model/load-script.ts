@@ -1,3 +1,4 @@
+import { decodeUtf8 } from "../common/decode-utf8.ts";
 import { describeZodIssues } from "../common/describe-zod-issues.ts";
 import { GatehouseError } from "../common/errors.ts";
 import { findTooDeep, MAX_JSON_DEPTH } from "../common/json-depth.ts";
@@ -21,29 +22,18 @@ export async function loadScript(file: string): Promise<Script> {
   } catch (error) {
     throw new GatehouseError("GH_SCRIPT_INVALID", `Cannot read script ${file}: ${osReason(error)}`, { cause: error });
   }
-  const text = decodeUtf8(bytes, file);
+  const text = decodeScript(bytes, file);
   return parseScript(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text, file);
 }
 
 /** The text of `bytes`; throws GH_SCRIPT_INVALID at the first line that is not valid UTF-8. */
-function decodeUtf8(bytes: Buffer, file: string): string {
-  const decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
-  try {
-    return decoder.decode(bytes);
-  } catch {
-    let line = 1;
-    for (let start = 0; start <= bytes.length; line++) {
-      const end = bytes.indexOf(0x0a, start);
-      const stop = end < 0 ? bytes.length : end;
-      try {
-        decoder.decode(bytes.subarray(start, stop));
-      } catch {
-        break;
-      }
-      start = stop + 1;
-    }
-    throw new GatehouseError("GH_SCRIPT_INVALID", `${file}:${line}: bytes that are not UTF-8 — expected UTF-8 text`);
-  }
+function decodeScript(bytes: Buffer, file: string): string {
+  const decoded = decodeUtf8(bytes);
+  if (decoded.ok) return decoded.text;
+  throw new GatehouseError(
+    "GH_SCRIPT_INVALID",
+    `${file}:${decoded.line}: bytes that are not UTF-8 — expected UTF-8 text`,
+  );
 }
 
 /**

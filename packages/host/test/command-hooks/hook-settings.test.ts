@@ -68,4 +68,9 @@ describe("hooks and agentHooks settings", () => {
       levels({ project: { hooks: { PreToolUse: [{ matcher: "(", hooks: [{ type: "command", command: "x" }] }] } } }),
     ).toThrow(/regular expression/);
   });
+
+  it('accepts the matcher "*" the README and Claude Code document for every tool (it is no regular expression)', () => {
+    const every = { matcher: "*", hooks: [{ type: "command", command: "x" }] };
+    expect(levels({ project: { hooks: { PreToolUse: [every] } } })().hooks.PreToolUse[0]?.matcher).toBe("*");
+  });
 });

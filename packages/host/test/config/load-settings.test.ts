@@ -206,6 +206,31 @@ describe("loadSettings", () => {
     expect(error.message).toBe(`Cannot read settings ${fx.files.project}: is not a regular file (ENOTREG)`);
   });
 
+  it.each([
+    ['{\n  "config": { "__proto__": { "protected-paths": { "bash": "allow" } } }\n}', "2:28", "config.__proto__"],
+    ['{"model": {"headers": {"__proto__": {"x": "y"}}}}', "1:37", "model.headers.__proto__"],
+    ['{"config": {"x": [{"__proto__": 1}]}}', "1:33", "config.x[0].__proto__"],
+  ])(
+    "refuses a key named __proto__ anywhere (a record would take it as its prototype and drop it unseen): %s",
+    (text, at, path) => {
+      fx.write("project", text);
+      const error = expectGatehouseError(() => fx.load(), "GH_SETTINGS_INVALID");
+      expect(error.message).toContain(`${fx.files.project}:${at}: ${path}: a key named "__proto__"`);
+    },
+  );
+
+  it.each(["managed", "project", "user"] as const)(
+    "refuses %s settings that are not UTF-8, naming the line: a Latin-1 deny glob must not become one that matches nothing",
+    (level) => {
+      fx.write(
+        level,
+        Buffer.from('{\n  "config": { "protected-paths": { "denyRead": ["caf\xe9/**"] } }\n}\n', "latin1"),
+      );
+      const error = expectGatehouseError(() => fx.load(), "GH_SETTINGS_INVALID");
+      expect(error.message).toContain(`${fx.files[level]}:2: bytes that are not UTF-8 — expected UTF-8 text`);
+    },
+  );
+
   it("ignores a leading byte-order mark", () => {
     fx.write("project", '\ufeff{"watch": true}');
     expect(fx.load().project?.settings).toEqual({ watch: true });

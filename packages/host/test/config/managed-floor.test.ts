@@ -116,6 +116,18 @@ describe("managed settings are a floor: a lower level cannot loosen a managed gu
     }
   }
 
+  it.each(["constructor", "toString", "hasOwnProperty"])(
+    "a lower level's key named like an Object.prototype member (%s) is an unknown key of that file, not a crash",
+    async (key) => {
+      const { p, env } = floorProject(MANAGED_PATHS, "project", { [key]: 1 });
+      const message = await refusal(p, env);
+      expect(message).toContain(
+        `${join(p.dir, FILES.project)}:4:${key.length + 11}: config["protected-paths"].${key}: Unrecognized key`,
+      );
+      expect(message).not.toContain("Cannot read properties");
+    },
+  );
+
   it("a lower level cannot remove a managed deny: lists only add", async () => {
     const { p, env } = floorProject(MANAGED_PATHS, "project", { denyWrite: [], denyRead: ["mine/**"] });
     const value = (await guardRecord(p, env))?.config?.value as Record<string, unknown>;

@@ -13,7 +13,7 @@ export interface SettingsFixture {
   home: string;
   /** Path of each level's file (the managed one under `<root>/etc`). */
   files: Record<SettingsLevelName, string>;
-  /** Writes a level's file: objects as pretty JSON (one key per line), strings verbatim. */
+  /** Writes a level's file: objects as pretty JSON (one key per line), strings and buffers verbatim. */
   write(level: SettingsLevelName, content: unknown): string;
   /** Loads the fixture's settings, with `GATEHOUSE_MANAGED_SETTINGS` set when the managed file was written. */
   load(env?: NodeJS.ProcessEnv): SettingsLevels;
@@ -41,7 +41,8 @@ export function settingsFixture(): SettingsFixture {
     write(level, content) {
       const file = files[level];
       mkdirSync(dirname(file), { recursive: true });
-      writeFileSync(file, typeof content === "string" ? content : `${JSON.stringify(content, null, 2)}\n`);
+      const verbatim = typeof content === "string" || Buffer.isBuffer(content);
+      writeFileSync(file, verbatim ? content : `${JSON.stringify(content, null, 2)}\n`);
       if (level === "managed") managedWritten = true;
       return file;
     },

@@ -175,6 +175,24 @@ export default { name: "conf", setup() { ((globalThis as any).__ghRan ??= []).pu
     expect(marks()).toEqual([]);
   });
 
+  it("a package name in project settings never loads from a node_modules above the project (a monorepo root): not even after trust", async () => {
+    const repo = makeProject({
+      "node_modules/above-ext/package.json": JSON.stringify({ name: "above-ext", main: "index.js" }),
+      "node_modules/above-ext/index.js": `(globalThis.__ghRan ??= []).push("above"); module.exports = { name: "above-ext", setup() {} };`,
+      "app/.gatehouse/settings.json": JSON.stringify({ extensions: ["above-ext"] }),
+    });
+    const p = { ...repo, dir: join(repo.dir, "app") };
+    marks().length = 0;
+    const refused = (await openHost(p)).host.extensions()[0];
+    expect(refused?.status).toBe("failed");
+    expect(refused?.errors[0]).toContain(
+      `the copy above the project (${join(repo.dir, "node_modules/above-ext/index.js")}) is not used`,
+    );
+    trustProject(p);
+    expect((await openHost(p)).host.extensions()[0]?.status).toBe("failed");
+    expect(marks()).toEqual([]);
+  });
+
   it("managed settings resolve package names from the host first: a project cannot substitute a managed guard", async () => {
     const p = impostorProject();
     const managed = p.write("managed.json", JSON.stringify({ extensions: ["@gatehouse/hello-tool"] }));

@@ -242,6 +242,21 @@ describe("a config section that configures no extension stops the host (a typo w
     );
   });
 
+  it.each(["PROTECTED-PATHS", "@gatehouse/protected-paths", "Protected_Paths"])(
+    "in managed settings, a section spelt with another case, the package scope or other separators (%s) is a typo too",
+    async (section) => {
+      const p = makeProject();
+      const managed = p.write(
+        "etc/managed.json",
+        pretty({ extensions: ["@gatehouse/protected-paths"], config: { [section]: { denyRead: ["x/**"] } } }),
+      );
+      const error = await invalid(p, { ...p.env, GATEHOUSE_MANAGED_SETTINGS: managed });
+      expect(error.message).toContain(
+        `${managed}:6:${section.length + 9}: config[${JSON.stringify(section)}] configures no extension (did you mean "protected-paths"?)`,
+      );
+    },
+  );
+
   it("user settings may configure an extension this project does not enable, but not misspell one it does", async () => {
     const p = makeProject(
       { ".gatehouse/settings.json": pretty({ extensions: ["@gatehouse/protected-paths"] }) },
