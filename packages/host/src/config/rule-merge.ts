@@ -2,7 +2,7 @@ import { isDeepStrictEqual } from "node:util";
 import type { ConfigMergeRule, ConfigMergeRules } from "@gatehouse/sdk";
 import { locationOf, type SettingsLocation } from "./extension-specs.ts";
 import { mergeValues, unionOf } from "./merge-config.ts";
-import type { SettingsLevel } from "./settings-levels.ts";
+import type { SettingsLevel, SettingsLevelName } from "./settings-levels.ts";
 
 /** One level's value at some path of an extension's section. */
 export interface LevelValue {
@@ -29,6 +29,11 @@ export interface RuleMergeOptions {
   readonly floor: boolean;
   /** The managed section parsed alone (its values and the schema's defaults): the floor of each key. */
   readonly floorValues: unknown;
+  /**
+   * The level whose section is the floor: "managed" (default), or "user" when the user's settings
+   * enable or configure the extension and only the project's files are merged against them.
+   */
+  readonly floorLevel?: SettingsLevelName;
   /** Resolves a root of a `"narrower"` list to an absolute real path (`undefined`: cannot be checked). */
   readonly resolveRoot: (root: unknown) => string | undefined;
   /** True when the resolved root `inner` lies inside the resolved root `outer`. */
@@ -46,7 +51,6 @@ export interface RuleMergeResult {
 type Path = readonly (string | number)[];
 
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === "object" && !Array.isArray(v);
-const isManaged = (c: LevelValue) => c.level.level === "managed";
 const show = (v: unknown) => JSON.stringify(v) ?? String(v);
 
 /**
@@ -59,7 +63,10 @@ const show = (v: unknown) => JSON.stringify(v) ?? String(v);
 export function mergeSection(sections: readonly LevelValue[], options: RuleMergeOptions): RuleMergeResult {
   const origins = new Map<string, SettingsLocation[]>();
   const problems: MergeProblem[] = [];
-  const ctx = { options, origins, problems };
+  const level = options.floorLevel ?? "managed";
+  const isFloor = (c: LevelValue) => c.level.level === level;
+  const label = level === "managed" ? "managed settings" : "your user settings";
+  const ctx: Ctx = { isFloor, label, options, origins, problems };
   const value = mergeObject(
     ctx,
     { contributions: sections, rules: options.rules, floorValues: options.floorValues },
@@ -69,6 +76,10 @@ export function mergeSection(sections: readonly LevelValue[], options: RuleMerge
 }
 
 interface Ctx {
+  /** Whether a contribution is the floor level's own. */
+  readonly isFloor: (c: LevelValue) => boolean;
+  /** How messages name the floor level ("managed settings", "your user settings"). */
+  readonly label: string;
   readonly options: RuleMergeOptions;
   readonly origins: Map<string, SettingsLocation[]>;
   readonly problems: MergeProblem[];
@@ -134,36 +145,36 @@ function mergeKey(ctx: Ctx, input: KeyInput, path: Path): unknown {
 }
 
 function pinned(ctx: Ctx, { present, floor }: KeyInput, path: Path): unknown {
-  const managed = present.find(isManaged);
+  const managed = present.find(ctx.isFloor);
   const expected = managed ? managed.value : floor;
-  for (const lower of present.filter((c) => !isManaged(c))) {
+  for (const lower of present.filter((c) => !ctx.isFloor(c))) {
     if (isDeepStrictEqual(lower.value, expected)) continue;
-    const kept = managed ? `managed settings set it to ${show(managed.value)}` : "managed settings keep its default";
-    problem(ctx, lower, path, `only managed settings may set this key (${kept}); remove it from this file`);
+    const kept = managed ? `${ctx.label} set it to ${show(managed.value)}` : `${ctx.label} keep its default`;
+    problem(ctx, lower, path, `only ${ctx.label} may set this key (${kept}); remove it from this file`);
   }
   return winner(ctx, path, managed);
 }
 
 function stricter(ctx: Ctx, { present, floor }: KeyInput, order: readonly unknown[], path: Path): unknown {
   const rank = (v: unknown) => order.findIndex((o) => isDeepStrictEqual(o, v));
-  const managed = present.find(isManaged);
+  const managed = present.find(ctx.isFloor);
   const floorValue = managed ? managed.value : floor;
   const floorRank = floorValue === undefined ? 0 : rank(floorValue);
   let best: LevelValue | undefined = managed;
   // With no floor value at all (managed silent, no default), any lower value raises it.
   let bestRank = managed === undefined && floorValue === undefined ? -1 : floorRank;
-  for (const lower of present.filter((c) => !isManaged(c))) {
+  for (const lower of present.filter((c) => !ctx.isFloor(c))) {
     const r = rank(lower.value);
     if (floorRank < 0 || r < 0) {
       if (isDeepStrictEqual(lower.value, floorValue)) continue;
-      problem(ctx, lower, path, `cannot be changed below managed settings (the floor is ${show(floorValue)})`);
+      problem(ctx, lower, path, `cannot be changed below ${ctx.label} (the floor is ${show(floorValue)})`);
     } else if (r < floorRank) {
       const allowed = order.slice(floorRank).map(show).join(", ");
       problem(
         ctx,
         lower,
         path,
-        `${show(lower.value)} is looser than the managed floor ${show(floorValue)}; below managed settings only ${allowed} may be chosen`,
+        `${show(lower.value)} is looser than ${ctx.label === "managed settings" ? "the managed floor" : `the floor ${ctx.label} set`} ${show(floorValue)}; below ${ctx.label} only ${allowed} may be chosen`,
       );
     } else if (r > bestRank) {
       best = lower;
@@ -175,10 +186,10 @@ function stricter(ctx: Ctx, { present, floor }: KeyInput, order: readonly unknow
 
 function narrower(ctx: Ctx, { present, floor }: KeyInput, path: Path): unknown {
   const { resolveRoot, isWithin } = ctx.options;
-  const managed = present.find(isManaged);
+  const managed = present.find(ctx.isFloor);
   const floorRoots = managed ? managed.value : (floor ?? ["."]);
   const outer = Array.isArray(floorRoots) ? floorRoots.map(resolveRoot) : [];
-  const lowers = present.filter((c) => !isManaged(c));
+  const lowers = present.filter((c) => !ctx.isFloor(c));
   let ok = true;
   for (const lower of lowers) {
     if (!Array.isArray(lower.value)) {
@@ -199,7 +210,7 @@ function narrower(ctx: Ctx, { present, floor }: KeyInput, path: Path): unknown {
         ctx,
         lower,
         [...path, index],
-        `${show(root)} is not inside the managed roots (${listed}); below managed settings roots may only narrow`,
+        `${show(root)} is not inside the ${ctx.label === "managed settings" ? "managed roots" : `roots ${ctx.label} allow`} (${listed}); below ${ctx.label} roots may only narrow`,
       );
       ok = false;
     });

@@ -20,6 +20,11 @@ export type ConfigInput =
       readonly levels: readonly LevelValue[];
       /** Managed settings enable or configure the extension: lower levels may only tighten. */
       readonly floor: boolean;
+      /**
+       * The user's settings enable or configure the extension: the project's files (committed and
+       * local) may only tighten what the user's section (with its defaults) sets.
+       */
+      readonly userFloor?: boolean;
       readonly cwd: string;
     };
 
@@ -65,6 +70,8 @@ export function readConfig<S extends z.ZodType>(options: {
       explanation: { floor: input.floor, value: parsed.data, keys: [{ key: "(section)", value: parsed.data, from }] },
     };
   }
+  const userProblems = input.userFloor ? belowUserFloor(options, input) : [];
+  if (userProblems.length > 0) throw configError(name, userProblems);
   const floorSection = input.levels.find((l) => l.level.level === "managed")?.value ?? {};
   const floorParse = input.floor ? schema.safeParse(floorSection, PARSE_ONCE) : undefined;
   const merged = mergeSection(input.levels, {
@@ -87,6 +94,35 @@ export function readConfig<S extends z.ZodType>(options: {
   if (!parsed.success) throw configError(name, mergedIssues(name, parsed.error.issues, input.levels, merged.origins));
   const keys = explainKeys(parsed.data, merged.origins, Object.keys(options.merge ?? {}));
   return { value: parsed.data, explanation: { floor: input.floor, value: parsed.data, keys } };
+}
+
+/**
+ * What the project's files set looser than the user's own section: a repository cannot switch off,
+ * widen or loosen a guard the user enabled for every project (SPEC §10: config that loosens a
+ * higher level). Checked with the extension's merge rules, the user's section parsed with its
+ * defaults as the floor; managed settings are checked after, against every level.
+ */
+function belowUserFloor(
+  options: { name: string; schema: z.ZodType; merge: ConfigMergeRules | undefined },
+  input: { levels: readonly LevelValue[]; cwd: string },
+): string[] {
+  const levels = input.levels.filter((l) => l.level.level === "user" || PROJECT_FILES.has(l.level.level));
+  if (!levels.some((l) => PROJECT_FILES.has(l.level.level)) || !levels.every((l) => isObject(l.value))) return [];
+  const userSection = levels.find((l) => l.level.level === "user")?.value ?? {};
+  const parsed = options.schema.safeParse(userSection, PARSE_ONCE);
+  const merged = mergeSection(levels, {
+    name: options.name,
+    rules: options.merge,
+    floor: true,
+    floorLevel: "user",
+    floorValues: parsed.success ? parsed.data : userSection,
+    resolveRoot: (root) => resolveRoot(root, { cwd: input.cwd, home: homedir() }),
+    isWithin,
+  });
+  return merged.problems.map(
+    (p) =>
+      `${place(p.at)}: ${formatPath(["config", options.name, ...p.path])}: ${p.message} (${levelLabel(p.at.level)})`,
+  );
 }
 
 function readInline<S extends z.ZodType>(name: string, schema: S, input: { section: unknown; source: string }) {

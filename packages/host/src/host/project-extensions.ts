@@ -21,6 +21,7 @@ import { disableVerdict } from "../extensions/disable-check.ts";
 import { type DiscoveredExtension, discoverExtensions } from "../extensions/discovery.ts";
 import { extensionFiles, fingerprint } from "../extensions/extension-files.ts";
 import type { ExtensionCandidate } from "../extensions/extension-manager.ts";
+import { namesInSpec } from "../extensions/guard-names.ts";
 import { type ImportGraph, importGraph } from "../extensions/import-graph.ts";
 import { linkTarget } from "../extensions/link-escape.ts";
 import { loadModule } from "../extensions/module-loader.ts";
@@ -146,7 +147,18 @@ export function openProject(
 
   const configFor = (name: string, managed: boolean): ConfigInput => {
     const levels = settings.configLevels(name);
-    return { kind: "settings", levels, floor: managed || levels.some((l) => l.level.level === "managed"), cwd };
+    const floor = managed || levels.some((l) => l.level.level === "managed");
+    return { kind: "settings", levels, floor, userFloor: userEnables(name), cwd };
+  };
+  /** Whether the user's own settings enable `name` (however the spec is spelt) or configure it. */
+  const userEnables = (name: string): boolean => {
+    const user = settings.levels.find((l) => l.level === "user");
+    if (!user) return false;
+    if (user.settings.config !== undefined && Object.hasOwn(user.settings.config, name)) return true;
+    const wanted = name.toLowerCase();
+    return (user.settings.extensions ?? []).some(
+      (spec) => typeof spec === "string" && namesInSpec(spec).some((n) => n === wanted || n.endsWith(`/${wanted}`)),
+    );
   };
 
   function candidates(): ExtensionCandidate[] {

@@ -137,12 +137,13 @@ describe("managed settings are a floor: a lower level cannot loosen a managed gu
 
   it("a lower level may tighten: stricter modes, narrower roots, more denies; the strictest level wins", async () => {
     const { p, env } = floorProject(SILENT_PATHS, "project", {
-      bash: "sandbox",
+      bash: "deny",
       workspace: ["./src"],
       allowOutsideWorkspace: { read: false },
       denyWrite: ["docs/**"],
     });
-    p.writeHome("settings.json", pretty({ config: { "protected-paths": { bash: "deny" } } }));
+    // The local file outranks the committed one, but its looser mode does not win.
+    p.write(FILES.projectLocal, pretty({ config: { "protected-paths": { bash: "sandbox" } } }));
     const record = await guardRecord(p, env);
     expect(record?.config?.value).toMatchObject({
       bash: "deny",
@@ -151,7 +152,7 @@ describe("managed settings are a floor: a lower level cannot loosen a managed gu
       denyWrite: ["docs/**"],
     });
     const bash = record?.config?.keys.find((k) => k.key === "bash");
-    expect(bash?.from).toEqual([{ level: "user", file: join(p.home, "settings.json"), line: 4, column: 15 }]);
+    expect(bash?.from).toEqual([{ level: "project", file: join(p.dir, FILES.project), line: 4, column: 15 }]);
     expect(record?.config?.keys.find((k) => k.key === "undeclaredEffects")).toEqual({
       key: "undeclaredEffects",
       value: "deny",
@@ -198,15 +199,59 @@ export default defineExtension({ name: "mode", setup(api) { (globalThis as any).
     expect(record?.errors[0]).toContain(`${join(p.dir, ".gatehouse/settings.local.json")}:3:13: config.mode:`);
   });
 
-  it("without managed settings, the strongest level wins as before (a project may choose bash: allow)", async () => {
+  it("without managed settings, and a guard the user's settings neither enable nor configure, the strongest level wins (a project may choose bash: allow)", async () => {
     const p = makeProject({
       ".gatehouse/settings.json": pretty({
         extensions: ["@gatehouse/protected-paths"],
         config: { "protected-paths": { bash: "allow", workspace: ["/"] } },
       }),
     });
-    p.writeHome("settings.json", pretty({ config: { "protected-paths": { bash: "deny" } } }));
+    p.writeHome("settings.json", pretty({ config: { "tool-audit": { fsync: "every" } } }));
     const record = await guardRecord(p, p.env);
     expect(record?.config).toMatchObject({ floor: false, value: { bash: "allow", workspace: ["/"] } });
+  });
+});
+
+// Project files come with the repository: a guard the user enabled or configured for every project
+// is a floor for them (SPEC §10: config that loosens a higher level), as a managed one is for all.
+describe("the user's own guard settings are a floor for the project's files", () => {
+  it("a project's looser bash mode than the user's is an error at the project's file, and the guard does not load", async () => {
+    const p = makeProject({
+      ".gatehouse/settings.json": pretty({ config: { "protected-paths": { bash: "allow" } } }),
+    });
+    p.writeHome("settings.json", pretty({ config: { "protected-paths": { bash: "deny" } } }));
+    p.write(".gatehouse/settings.local.json", pretty({ extensions: ["@gatehouse/protected-paths"] }));
+    const error = (await guardRecord(p, p.env).catch((e: unknown) => e)) as GatehouseError;
+    expect(error.code).toBe("GH_GUARD_FAILED");
+    expect(error.message).toContain(
+      `${join(p.dir, ".gatehouse/settings.json")}:4:15: config["protected-paths"].bash: "allow" is looser than the floor your user settings set "deny"; below your user settings only "deny" may be chosen (project settings)`,
+    );
+  });
+
+  it("a user who only enables the guard keeps its defaults as the floor: no wider workspace, no writes outside it", async () => {
+    const p = makeProject({
+      ".gatehouse/settings.json": pretty({
+        config: { "protected-paths": { workspace: ["/"], allowOutsideWorkspace: { write: true } } },
+      }),
+    });
+    p.writeHome("settings.json", pretty({ extensions: ["@gatehouse/protected-paths"] }));
+    const error = (await guardRecord(p, p.env).catch((e: unknown) => e)) as GatehouseError;
+    expect(error.code).toBe("GH_GUARD_FAILED");
+    const errors = error.message;
+    expect(errors).toContain('"/" is not inside the roots your user settings allow');
+    expect(errors).toContain('config["protected-paths"].allowOutsideWorkspace.write: true is looser than');
+  });
+
+  it("a project may still tighten what the user enabled", async () => {
+    const p = makeProject({
+      ".gatehouse/settings.json": pretty({
+        config: { "protected-paths": { bash: "deny", workspace: ["src"], denyRead: ["secret/**"] } },
+      }),
+    });
+    p.write("src/a.txt", "a");
+    p.writeHome("settings.json", pretty({ extensions: ["@gatehouse/protected-paths"] }));
+    const record = await guardRecord(p, p.env);
+    expect(record?.status).toBe("loaded");
+    expect(record?.config).toMatchObject({ value: { bash: "deny", workspace: ["src"] } });
   });
 });
