@@ -1,4 +1,4 @@
-import { lstatSync } from "node:fs";
+import { lstatSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, isAbsolute, join, relative, sep } from "node:path";
 import { fileStep, readEditable, writeEditable } from "./edit-file.ts";
@@ -80,7 +80,14 @@ function present(file: string): boolean {
 
 function writeFile(file: string, text: string, force: boolean): Outcome {
   const exists = present(file);
-  if (exists && !force) return "kept";
+  if (exists && !force) {
+    // Kept only if it is a file the run can read: a FIFO or a folder "kept" left a project whose
+    // every run then failed on its settings, while init said all was well.
+    fileStep(file, "keep", () => {
+      if (!statSync(file).isFile()) throw new Error("it is not a regular file");
+    });
+    return "kept";
+  }
   writeEditable(file, text);
   return exists ? "replaced" : "wrote";
 }

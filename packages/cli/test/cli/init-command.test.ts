@@ -64,6 +64,16 @@ describe("gatehouse init", () => {
         /not a regular file/,
       ],
       [
+        "fifo settings, kept without --force",
+        (d) => {
+          mkdirSync(join(d, ".gatehouse"));
+          execFileSync("mkfifo", [join(d, ".gatehouse", "settings.json")]);
+        },
+        [],
+        ".gatehouse/settings.json",
+        /cannot keep .*: it is not a regular file/,
+      ],
+      [
         "fifo .gitignore",
         (d) => execFileSync("mkfifo", [join(d, ".gitignore")]),
         [],
