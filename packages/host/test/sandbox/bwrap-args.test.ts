@@ -12,7 +12,10 @@ const layout = (over: Partial<SandboxLayout> = {}): SandboxLayout => ({
   ...over,
 });
 
-const args = (l: SandboxLayout, extra: { hostHidden?: string[]; hostReadOnly?: string[] } = {}) =>
+const args = (
+  l: SandboxLayout,
+  extra: { hostHidden?: string[]; hostReadOnly?: string[]; statusFd?: number; seccompFd?: number } = {},
+) =>
   bwrapArgs({
     layout: l,
     hostHidden: extra.hostHidden ?? [],
@@ -22,6 +25,8 @@ const args = (l: SandboxLayout, extra: { hostHidden?: string[]; hostReadOnly?: s
     home: "/home/me",
     cwd: "/ws",
     command: ["bash", "-c", "true"],
+    ...(extra.statusFd !== undefined ? { statusFd: extra.statusFd } : {}),
+    ...(extra.seccompFd !== undefined ? { seccompFd: extra.seccompFd } : {}),
   });
 
 /** The index of a `flag a b` triple in an argument list, or -1. */
@@ -48,33 +53,13 @@ describe("bwrap arguments", () => {
   });
 
   it("reports its status on the descriptor asked for (whether the command itself started), and only then", () => {
-    const withStatus = bwrapArgs({
-      layout: layout(),
-      hostHidden: [],
-      hostReadOnly: [],
-      emptyFile: "/gh/sandbox/empty",
-      isDirectory: () => false,
-      home: "/home/me",
-      cwd: "/ws",
-      command: ["bash", "-c", "true"],
-      statusFd: 3,
-    });
+    const withStatus = args(layout(), { statusFd: 3 });
     expect(withStatus.slice(0, 2)).toEqual(["--json-status-fd", "3"]);
     expect(args(layout())).not.toContain("--json-status-fd");
   });
 
   it("reads its seccomp filter from the descriptor asked for, before the command's arguments", () => {
-    const filtered = bwrapArgs({
-      layout: layout(),
-      hostHidden: [],
-      hostReadOnly: [],
-      emptyFile: "/gh/sandbox/empty",
-      isDirectory: () => false,
-      home: "/home/me",
-      cwd: "/ws",
-      command: ["bash", "-c", "true"],
-      seccompFd: 4,
-    });
+    const filtered = args(layout(), { seccompFd: 4 });
     const at = indexOfTriple(filtered, "--seccomp", "4", "--unshare-user");
     expect(at).toBeGreaterThanOrEqual(0);
     expect(at).toBeLessThan(filtered.indexOf("--chdir"));
