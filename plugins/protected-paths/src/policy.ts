@@ -16,7 +16,7 @@ import { resolveRoots, type WorkspaceRoot } from "./paths/workspace.ts";
 import type { DenyRule } from "./rules/deny-rule.ts";
 import { configuredGitIncludes, configuredHooksFolders } from "./rules/git-hooks-path.ts";
 import { LinkProbe, linkAliasPatterns } from "./rules/link-aliases.ts";
-import { compilePolicyRules } from "./rules/policy-rules.ts";
+import { type BaseRules, compileBaseRules, withReserved } from "./rules/policy-rules.ts";
 import { sharedDenyRule } from "./rules/shared-deny-rule.ts";
 import { createSandboxPlanner } from "./sandbox/sandbox-planner.ts";
 import { type AliasTable, aliasIn, buildAliasTable } from "./scan/alias-table.ts";
@@ -116,6 +116,14 @@ interface PolicyGround {
   gitIncludes: readonly string[];
   /** Symbolic links along the rules' literal paths, looked up once however often the policy is rebuilt. */
   probe: LinkProbe;
+  /**
+   * Each rule's link-alias rules, computed once per ground: a rebuild for a new reserved-path list
+   * (an extension loaded later reserved its log) then only compiles the reserved rules, instead of
+   * walking every rule's anchors again inside the run whose first call saw the new list.
+   */
+  aliasMemo: WeakMap<DenyRule, readonly DenyRule[]>;
+  /** The rules apart from the reserved paths', compiled at the first build (see `compileBaseRules`). */
+  base?: BaseRules;
 }
 
 /** Each root once (by both spellings), in order. */
@@ -162,6 +170,7 @@ function groundOf(parsed: ProtectedPathsConfig, options: PolicyOptions): PolicyG
     hooksFolders,
     gitIncludes,
     probe: new LinkProbe(fs),
+    aliasMemo: new WeakMap(),
   };
 }
 
@@ -195,29 +204,32 @@ export function policyCompiler(
 function buildPolicy(parsed: ProtectedPathsConfig, options: PolicyOptions, ground: PolicyGround): Policy {
   const { cwd } = options;
   const { fs, roots, anchors, folding, home } = ground;
-  const rules = compilePolicyRules({
+  ground.base ??= compileBaseRules({
     denyWrite: parsed.denyWrite,
     denyRead: parsed.denyRead,
     folding,
     home,
     otherHomes: ground.otherHomes,
     gatehouseHome: ground.stateHome,
-    reserved: options.reserved,
     hooksFolders: ground.hooksFolders,
     gitIncludes: ground.gitIncludes,
   });
+  const rules = withReserved(ground.base, options.reserved ?? [], { folding, home });
   // The same protection where a symbolic link leads (`~/.aws -> ~/dotfiles/aws`); reserved paths
   // are real paths already.
   const anchorReals = [...new Set(anchors.map((r) => r.real))];
-  const aliasesOf = (list: readonly DenyRule[]) =>
-    list.flatMap((rule) =>
-      rule.label.startsWith("reserved by ")
-        ? []
-        : linkAliasPatterns(rule, anchorReals, ground.probe).map((pattern) =>
-            // As far down as the rule reaches (a read rule's folder: everything inside it).
-            sharedDenyRule({ pattern, label: rule.label, why: rule.why, folding, home, contents: rule.subtree }),
-          ),
+  const aliasesOfRule = (rule: DenyRule): readonly DenyRule[] => {
+    const known = ground.aliasMemo.get(rule);
+    if (known) return known;
+    const aliases = linkAliasPatterns(rule, anchorReals, ground.probe).map((pattern) =>
+      // As far down as the rule reaches (a read rule's folder: everything inside it).
+      sharedDenyRule({ pattern, label: rule.label, why: rule.why, folding, home, contents: rule.subtree }),
     );
+    ground.aliasMemo.set(rule, aliases);
+    return aliases;
+  };
+  const aliasesOf = (list: readonly DenyRule[]) =>
+    list.flatMap((rule) => (rule.label.startsWith("reserved by ") ? [] : aliasesOfRule(rule)));
   rules.write.push(...aliasesOf(rules.write));
   rules.read.push(...aliasesOf(rules.read));
   const allowOutside = parsed.allowOutsideWorkspace;

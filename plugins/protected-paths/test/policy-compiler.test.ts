@@ -1,3 +1,4 @@
+import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import type { ReservedPath } from "@gatehouse/sdk";
 import { describe, expect, it } from "vitest";
@@ -57,6 +58,29 @@ describe("a policy recompiled for new reserved paths (what the extension does wh
     expect(ruleOf(after.check(read("audit/run.key")))).toBe(`reserved by tool-audit ${key}`);
     // The first policy is not changed by the later compile.
     expect(ruleOf(before.check(write("audit/run.log")))).toBe("allow");
+  });
+
+  it("keeps the rules' link aliases, in the same order, when recompiled for a new reserved path", () => {
+    const fx = createFixture();
+    // ~/.aws is a link into a dotfiles folder outside the home: its rule is re-anchored there.
+    const dotfiles = path.join(fx.outside, "dotfiles-aws");
+    mkdirSync(dotfiles, { recursive: true });
+    writeFileSync(path.join(dotfiles, "credentials"), "secret");
+    symlinkSync(dotfiles, path.join(fx.home, ".aws"));
+    const config = protectedPathsConfigSchema.parse({});
+    const options = { cwd: fx.ws, home: fx.home };
+    const compile = policyCompiler(config, options);
+    const through = read(path.join(dotfiles, "credentials"));
+    expect(ruleOf(compile([]).check(through))).toBe("default denyRead ~/.aws/**");
+    const reserved: ReservedPath[] = [
+      { path: fx.file("audit/run.log"), hide: true, why: "it is the log", by: "tool-audit" },
+    ];
+    const after = compile(reserved);
+    const fresh = compilePolicy(config, { ...options, reserved });
+    expect(after.check(through)).toEqual(fresh.check(through));
+    expect(ruleOf(after.check(through))).toBe("default denyRead ~/.aws/**");
+    expect(ruleOf(after.check(read("audit/run.log")))).toBe(`reserved by tool-audit ${fx.file("audit/run.log")}`);
+    expect(after.settings).toEqual(fresh.settings);
   });
 
   it("consults the filesystem for roots, case folding and links once, at the first compile", () => {

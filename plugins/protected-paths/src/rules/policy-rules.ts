@@ -34,7 +34,14 @@ const INCLUDE_WHY =
  * path likewise for writes ("reserved by NAME P"), and for reads too when it is hidden. A read rule
  * that matches a folder denies everything below it too; a write rule only when its default says so.
  */
-export function compilePolicyRules(options: {
+export function compilePolicyRules(
+  options: BaseRuleOptions & { reserved?: readonly ReservedPath[] | undefined },
+): PolicyRules {
+  return withReserved(compileBaseRules(options), options.reserved ?? [], options);
+}
+
+/** What `compileBaseRules` compiles from: everything of a policy's rules but its reserved paths. */
+export interface BaseRuleOptions {
   denyWrite: readonly string[];
   denyRead: readonly string[];
   folding: boolean;
@@ -45,12 +52,25 @@ export function compilePolicyRules(options: {
    */
   otherHomes?: readonly string[] | undefined;
   gatehouseHome?: string | undefined;
-  reserved?: readonly ReservedPath[] | undefined;
   /** Folders git runs hooks from (`core.hooksPath`), denied for writes like `.git/hooks`. */
   hooksFolders?: readonly string[] | undefined;
   /** Files git's configuration includes, denied for writes like `.git/config`. */
   gitIncludes?: readonly string[] | undefined;
-}): PolicyRules {
+}
+
+/** A policy's rules apart from its reserved paths, split where the reserved rules go. */
+export interface BaseRules {
+  writeBefore: readonly DenyRule[];
+  writeAfter: readonly DenyRule[];
+  readBefore: readonly DenyRule[];
+  readAfter: readonly DenyRule[];
+}
+
+/**
+ * The rules `compilePolicyRules` compiles apart from the reserved paths' (see there): what stays
+ * the same while the reserved-path list grows, so a policy rebuilt for a new list compiles only those.
+ */
+export function compileBaseRules(options: BaseRuleOptions): BaseRules {
   const { folding, home } = options;
   // Read rules cover what lies below a folder they match: what a hidden folder holds is hidden
   // (the sandbox masks the folder, a walk never enters it, so `read` may not open it by name either).
@@ -82,10 +102,6 @@ export function compilePolicyRules(options: {
     options.gatehouseHome === undefined
       ? []
       : [compile(`${escapeGlob(options.gatehouseHome)}/**`, "default deny GATEHOUSE_HOME", STATE_WHY)];
-  // Literal paths (glob characters in them mean nothing); `P/**` covers P itself and what is below.
-  const reserved = (entries: readonly ReservedPath[]) =>
-    entries.map((r) => compile(`${escapeGlob(r.path)}/**`, `reserved by ${r.by} ${r.path}`, r.why));
-  const all = options.reserved ?? [];
   const hooks = (options.hooksFolders ?? []).map((folder) =>
     compile(`${escapeGlob(folder)}/**`, `default denyWrite core.hooksPath ${folder}`, HOOKS_WHY),
   );
@@ -93,20 +109,39 @@ export function compilePolicyRules(options: {
     compile(escapeGlob(file), `default denyWrite git include ${file}`, INCLUDE_WHY),
   );
   return {
-    write: [
+    writeBefore: [
       ...defaults("Write", DEFAULT_DENY_WRITE),
       folding ? BARE_REPOSITORY_FOLDED : BARE_REPOSITORY,
       ...state,
-      ...reserved(all),
-      ...hooks,
-      ...includes,
-      ...configured("Write", options.denyWrite),
     ],
-    read: [
-      ...defaults("Read", DEFAULT_DENY_READ),
-      ...state,
-      ...reserved(all.filter((r) => r.hide)),
-      ...configured("Read", options.denyRead),
-    ],
+    writeAfter: [...hooks, ...includes, ...configured("Write", options.denyWrite)],
+    readBefore: [...defaults("Read", DEFAULT_DENY_READ), ...state],
+    readAfter: configured("Read", options.denyRead),
+  };
+}
+
+/**
+ * `base` with the reserved paths' rules in their place: each reserved path denied for writes
+ * ("reserved by NAME P"), and for reads too when it is hidden; a literal path (glob characters in
+ * it mean nothing), `P/**` covering P itself and what is below.
+ */
+export function withReserved(
+  base: BaseRules,
+  entries: readonly ReservedPath[],
+  options: { folding: boolean; home: string },
+): PolicyRules {
+  const reserved = (list: readonly ReservedPath[]) =>
+    list.map((r) =>
+      sharedDenyRule({
+        pattern: `${escapeGlob(r.path)}/**`,
+        label: `reserved by ${r.by} ${r.path}`,
+        why: r.why,
+        folding: options.folding,
+        home: options.home,
+      }),
+    );
+  return {
+    write: [...base.writeBefore, ...reserved(entries), ...base.writeAfter],
+    read: [...base.readBefore, ...reserved(entries.filter((r) => r.hide)), ...base.readAfter],
   };
 }
