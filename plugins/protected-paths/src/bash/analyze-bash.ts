@@ -264,7 +264,10 @@ class Analysis {
     }
     const name = path.basename(first.text);
     if (this.unconfined) {
-      const problem = this.#optionGlobProblem(name, args) ?? this.#unconfinedProblem(first, name, args);
+      const problem =
+        builtinSubscriptProblem(name, args) ??
+        this.#optionGlobProblem(name, args) ??
+        this.#unconfinedProblem(first, name, args);
       if (problem) {
         this.#problem("bash unconfined", problem);
         return;
@@ -352,30 +355,15 @@ class Analysis {
 
   /**
    * Arithmetic (`$((…))`, `${a[…]}`, a substring offset `${x:y}`) and indirection (`${!y}`)
-   * evaluate variables as expressions, which can run commands; so do array subscripts given to the
-   * builtins that evaluate them (`test -v 'a[$(…)]'`, `printf -v`, `unset`, `read`, `declare`).
+   * evaluate variables as expressions, which can run commands (array subscripts given to builtins:
+   * see `subscriptProblem`).
    */
   #hiddenCode(command: SimpleCommand): boolean {
     // Every redirection's word is expanded, whatever the operator (`<<< ${y:x}`, `<&${y:x}`).
     const words = [...command.words, ...command.redirects.map((r) => r.target)];
-    const word = words.find((w) => HIDDEN_CODE.test(w.raw));
-    const name = path.basename(command.words[0]?.text ?? "");
-    const builtin = SUBSCRIPT_BUILTINS.has(name);
-    // A subscript other than a plain number is arithmetic, which evaluates variables named in it,
-    // recursively, as expressions: `x='y[$(cat .env)]'; unset 'a[x]'` runs the cat.
-    // A glob may expand to a subscript too (`test -v a?x?` with a file named `a[x]`).
-    const subscript = builtin
-      ? command.words.find(
-          (w, i) =>
-            i > 0 && (EVALUATED_SUBSCRIPT.test(w.text) || (w.glob !== undefined && namesVariable(command.words, i))),
-        )
-      : undefined;
-    const found = word ?? subscript ?? (name === "let" ? command.words[0] : undefined);
+    const found = words.find((w) => HIDDEN_CODE.test(w.raw));
     if (!found) return false;
-    this.#problem(
-      "bash unconfined",
-      `${found.raw} evaluates arithmetic, assigns a variable or re-expands a value as it expands, which can run commands hidden in variables or change where later commands lead`,
-    );
+    this.#problem("bash unconfined", evaluatesWhy(found.raw));
     return true;
   }
 
@@ -517,10 +505,31 @@ function inertUnresolved(name: string, args: readonly ShellWord[]): ShellWord | 
   );
 }
 
-/** Whether word `i` of a builtin's command line is a variable name (printf -v X, test -v X, unset X…). */
-function namesVariable(words: readonly ShellWord[], i: number): boolean {
-  const name = path.basename(words[0]?.text ?? "");
-  const before = words[i - 1]?.text;
+/** Why a word makes bash evaluate or re-expand something hidden, for `bash unconfined` reasons. */
+function evaluatesWhy(raw: string): string {
+  return `${raw} evaluates arithmetic, assigns a variable or re-expands a value as it expands, which can run commands hidden in variables or change where later commands lead`;
+}
+
+/**
+ * Array subscripts given to the builtins that evaluate them (`test -v 'a[$(…)]'`, `printf -v`,
+ * `unset`, `read`, `declare`) and `let`: a subscript other than a plain number is arithmetic,
+ * which evaluates variables named in it, recursively, as expressions (`x='y[$(cat .env)]';
+ * unset 'a[x]'` runs the cat). Judged by the command that runs, after reserved words, assignments
+ * and wrappers (`if test -v …`, `! printf -v …`, `X=1 unset …`, `command test -v …`).
+ */
+function builtinSubscriptProblem(name: string, args: readonly ShellWord[]): string | undefined {
+  if (name === "let") return evaluatesWhy(name);
+  if (!SUBSCRIPT_BUILTINS.has(name)) return undefined;
+  // A glob may expand to a subscript too (`test -v a?x?` with a file named `a[x]`).
+  const found = args.find(
+    (w, i) => EVALUATED_SUBSCRIPT.test(w.text) || (w.glob !== undefined && namesVariable(name, args, i)),
+  );
+  return found ? evaluatesWhy(found.raw) : undefined;
+}
+
+/** Whether argument `i` of a builtin is a variable name (printf -v X, test -v X, unset X…). */
+function namesVariable(name: string, args: readonly ShellWord[], i: number): boolean {
+  const before = args[i - 1]?.text;
   if (name === "printf") return before === "-v";
   if (name === "test" || name === "[" || name === "[[") return before === "-v" || before === "-R";
   return true;
