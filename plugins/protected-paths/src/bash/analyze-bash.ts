@@ -228,13 +228,19 @@ class Analysis {
       );
       return;
     }
-    while (words[0] && ((literal(words[0]) && RESERVED.has(words[0].text)) || ASSIGNMENT.test(words[0].raw))) {
-      const risky = this.unconfined ? (riskyAssignment(words[0]) ?? subscriptProblem(words[0].raw)) : undefined;
-      if (risky) {
-        this.#problem("bash unconfined", risky);
-        return;
+    for (;;) {
+      while (words[0] && ((literal(words[0]) && RESERVED.has(words[0].text)) || ASSIGNMENT.test(words[0].raw))) {
+        const risky = this.unconfined ? (riskyAssignment(words[0]) ?? subscriptProblem(words[0].raw)) : undefined;
+        if (risky) {
+          this.#problem("bash unconfined", risky);
+          return;
+        }
+        words.shift();
       }
-      words.shift();
+      // Unconfined, both are refused as they are (coproc is no modelled command; function hides one).
+      const prefix = this.unconfined ? 0 : compoundPrefix(words);
+      if (prefix === 0) break;
+      words.splice(0, prefix);
     }
     if (literal(words[0]) && COMPOUND_HEADS.has(words[0]!.text)) {
       // `for x in ...` lists words, not commands; the other heads hide commands or arithmetic.
@@ -472,6 +478,22 @@ function mayCreateDashName(finding: BashFinding): boolean {
   const { word } = finding;
   if (word.glob !== undefined || word.unresolved !== undefined || finding.into !== undefined) return true;
   return path.basename(word.text).startsWith("-");
+}
+
+/**
+ * How many words of `coproc [NAME] {`, `coproc` or `function NAME {` come before the first command
+ * they run or define (`coproc tee x`, `function f { tee x; }`): that command is analysed like any.
+ * A `function` whose brace is not on its line defines the commands after it (analysed there).
+ */
+function compoundPrefix(words: readonly ShellWord[]): number {
+  const literal = (i: number, text?: string) =>
+    words[i] !== undefined && words[i]!.raw === words[i]!.text && (text === undefined || words[i]!.text === text);
+  if (literal(0, "coproc")) {
+    if (literal(1, "{")) return 2;
+    return literal(2, "{") && /^[A-Za-z_][A-Za-z0-9_]*$/.test(words[1]!.text) ? 3 : 1;
+  }
+  if (!literal(0, "function")) return 0;
+  return literal(2, "{") ? 3 : words.length;
 }
 
 /** `env [-i] [-u NAME] NAME=value… command`: the assignments before the command, after quote removal. */
