@@ -876,3 +876,36 @@ describe("bash without a sandbox: round 18 — find puts what it finds into a fo
     ]);
   });
 });
+
+describe("bash without a sandbox: git runs the repository's hooks", () => {
+  it("refuses a git command whose hooks the repository installed (a hook runs what the project holds)", () => {
+    const f = createFixture();
+    // husky's default pre-commit runs `npm test`: package.json's script, which the agent may edit.
+    f.file(".git/hooks/pre-commit", "#!/bin/sh\nnpm test\n");
+    f.file(".git/hooks/post-index-change", "#!/bin/sh\n");
+    const policy = unconfined(f);
+    expect(reasonOf(policy.check(exec("git commit -m x")))).toMatch(
+      /git commit runs the repository's hook .*pre-commit/,
+    );
+    expect(reasonOf(policy.check(exec("git commit --no-verify -m x")))).toMatch(/hook/);
+    expect(reasonOf(policy.check(exec("git add src/app.ts && git status")))).toMatch(/post-index-change/);
+    expectAllowed(policy, ["git log --oneline", "git show HEAD", "git branch x"]);
+  });
+
+  it("finds the hooks of a core.hooksPath folder (husky's .husky/_)", () => {
+    const f = createFixture();
+    f.file(".git/config", "[core]\n\thooksPath = .husky/_\n");
+    f.file(".husky/_/pre-commit", '#!/bin/sh\n. "$(dirname "$0")/h"\n');
+    f.file(".husky/_/reference-transaction", "#!/bin/sh\n");
+    const policy = unconfined(f);
+    expect(reasonOf(policy.check(exec("git commit -m x")))).toMatch(/\.husky\/_\/pre-commit/);
+    expect(reasonOf(policy.check(exec("git branch x")))).toMatch(/reference-transaction/);
+    expectAllowed(policy, ["git status", "git diff", "git log"]);
+  });
+
+  it("lets git commit run where no hook is installed", () => {
+    const f = createFixture();
+    f.file(".git/hooks/pre-commit.sample", "#!/bin/sh\n");
+    expectAllowed(unconfined(f), ["git add src/app.ts && git commit -m x", "git status"]);
+  });
+});

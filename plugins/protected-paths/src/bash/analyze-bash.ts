@@ -156,6 +156,8 @@ class Analysis {
     /** Names in a directory, to tell whether a glob matches a name that starts with `-`. */
     readonly listDir?: (dir: string) => readonly string[] | undefined,
     cdpath = false,
+    /** See `analyzeBash`'s `gitHook`. */
+    readonly gitHook?: (sub: string) => string | undefined,
   ) {
     this.tracker = new CwdTracker(cwd, home, cdpath);
   }
@@ -355,6 +357,13 @@ class Analysis {
     const option = optionProblem(name, args);
     if (option) return option;
     if (name === "env") return envAssignmentProblem(args);
+    if (name === "git") {
+      const problem = unconfinedProblem(name, args);
+      const sub = args.find((a) => !a.text.startsWith("-"))?.text;
+      const hook = problem === undefined && sub !== undefined ? this.gitHook?.(sub) : undefined;
+      if (hook === undefined) return problem;
+      return `git ${sub} runs the repository's hook ${showPath(hook)}, which runs what the project holds (npm test, package.json, lint-staged) and the agent may change, outside any sandbox; run it yourself`;
+    }
     if (WRAPPERS[name] || SHELLS.has(name) || name === "eval" || name === "cd" || name === "pushd") return undefined;
     return unconfinedProblem(name, args);
   }
@@ -450,6 +459,8 @@ export function analyzeBash(
     listDir?: (dir: string) => readonly string[] | undefined;
     /** CDPATH is set in the shell that will run the command (`cd name` may go anywhere it lists). */
     cdpath?: boolean;
+    /** A hook the repository runs for `git SUB` from where the line starts (unconfined only). */
+    gitHook?: (sub: string) => string | undefined;
   },
 ): BashFinding[] {
   const analysis = new Analysis(
@@ -458,6 +469,7 @@ export function analyzeBash(
     options.unconfined === true,
     options.listDir,
     options.cdpath === true,
+    options.gitHook,
   );
   analysis.source(command, 0);
   for (const [fd, accesses] of lineDescriptors(analysis.redirects)) analysis.descriptors.set(fd, accesses);
