@@ -193,6 +193,10 @@ describe("bash without a sandbox (agent hooks): only what the analysis models ma
     ["command -- test -v 'a[$(cat .env >&2)]'", /arithmetic/],
     ["builtin export 'a[$(cat .env >&2)]'", /arithmetic/],
     ["while [ -v 'a[$(cat .env >&2)]' ]; do :; done", /arithmetic/],
+    // A quoted word may be the -v itself, naming the word after it.
+    [`op=-v; x='a[$(touch .git/hooks/pre-commit)]'; test "${"$"}op" "${"$"}x"`, /depends on a variable/],
+    [`op=-R; x='a[$(cat .env >&2)]'; [ "${"$"}op" "${"$"}x" ]`, /depends on a variable/],
+    [`op=-v; if test ! "${"$"}op" a?x?; then :; fi`, /depends on a variable/],
     [`y='a[$(cat .env >&2)]'; echo ${"$"}{PWD:y}`, /arithmetic/],
     [`y='a[$(cat .env >&2)]'; echo ${"$"}{!y}`, /arithmetic/],
     ["PS4='$(cat .env >&2)'; set -x; true", /sets PS4/],

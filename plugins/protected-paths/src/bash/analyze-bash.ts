@@ -526,16 +526,20 @@ function envAssignmentProblem(args: readonly ShellWord[]): string | undefined {
 /**
  * The word of an inert command that may still do harm when the analysis cannot resolve it: date's
  * options read files (`D=-f; date $D .env`); `unset` and `wait -p` name variables, whose subscripts
- * are arithmetic; and an unquoted word given to `test` or `[` may split into `-v NAME[…]`.
+ * are arithmetic; and a word given to `test` or `[` may be `-v NAME[…]`: unquoted it may split
+ * into both, after `-v`/`-R` it is the name, and quoted it may be `-v` or `-R` itself, naming the
+ * word after it when that one is not known either (`test "$op" "$x"` with `op=-v`,
+ * `x='a[$(…)]'` runs the substitution).
  * printf's are judged by `printfProblem`.
  */
 function inertUnresolved(name: string, args: readonly ShellWord[]): ShellWord | undefined {
   if (name === "date" || name === "unset" || name === "wait") return args.find((a) => a.unresolved !== undefined);
   if (name !== "test" && name !== "[") return undefined;
+  const unknown = (w: ShellWord | undefined) => w !== undefined && (w.unresolved !== undefined || w.glob !== undefined);
   return args.find(
     (a, i) =>
       a.unresolved !== undefined &&
-      (!/^"[^"]*"$/.test(a.raw) || args[i - 1]?.text === "-v" || args[i - 1]?.text === "-R"),
+      (!/^"[^"]*"$/.test(a.raw) || args[i - 1]?.text === "-v" || args[i - 1]?.text === "-R" || unknown(args[i + 1])),
   );
 }
 
