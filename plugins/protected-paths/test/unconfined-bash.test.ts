@@ -194,7 +194,7 @@ describe("bash without a sandbox (agent hooks): only what the analysis models ma
     ["builtin export 'a[$(cat .env >&2)]'", /arithmetic/],
     ["while [ -v 'a[$(cat .env >&2)]' ]; do :; done", /arithmetic/],
     // Two paths to git diff, one outside the repository, are diff --no-index: both read whole.
-    ["git diff /tmp .", /\.env/],
+    ["git diff ../outside .", /\.env/],
     ["git diff -- ../outside .", /\.env/],
     // A quoted word may be the -v itself, naming the word after it.
     [`op=-v; x='a[$(touch .git/hooks/pre-commit)]'; test "${"$"}op" "${"$"}x"`, /depends on a variable/],
