@@ -74,6 +74,12 @@ describe("bash analysis: write targets onto protected paths", () => {
     ["echo `touch .git/hooks/x`", GIT_HOOKS],
     ["diff a <(cat b) >(tee .env)", ENV],
     ["if true; then rm .env; fi", ENV],
+    // coproc and `function NAME {` start a command of their own.
+    ["coproc tee .git/hooks/pre-commit", GIT_HOOKS],
+    ["coproc { tee .git/hooks/pre-commit < x; }", GIT_HOOKS],
+    ["coproc W { ! rm .env; }", ENV],
+    ["function f { tee .git/hooks/pre-commit; }; f", GIT_HOOKS],
+    ["function f() { A=1 rm .env; }", ENV],
     ["case $1 in a|b) rm .env;; *) true;; esac", ENV],
     ["echo $(case a in a) echo x > .env;; esac)", ENV],
     ["(cd src && rm ../.env)", ENV],

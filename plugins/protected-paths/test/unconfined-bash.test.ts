@@ -184,6 +184,22 @@ describe("bash without a sandbox (agent hooks): only what the analysis models ma
     ["git branch -u master x", /branch -u/],
     ["printf -v 'a[$(cat .env >&2)]' x", /arithmetic/],
     ["test -v 'a[$(cat .env >&2)]'", /arithmetic/],
+    // The builtin that evaluates the subscript is the one that runs, behind reserved words, assignments and wrappers.
+    ["if test -v 'a[$(touch .git/hooks/pre-commit)]'; then :; fi", /arithmetic/],
+    ["! printf -v 'a[$(cat .env >&2)]' x", /arithmetic/],
+    ["X=1 unset 'a[$(cat .env >&2)]'", /arithmetic/],
+    ["{ declare 'a[$(cat .env >&2)]'=1; }", /arithmetic/],
+    ["time local 'a[$(cat .env >&2)]'", /arithmetic/],
+    ["command -- test -v 'a[$(cat .env >&2)]'", /arithmetic/],
+    ["builtin export 'a[$(cat .env >&2)]'", /arithmetic/],
+    ["while [ -v 'a[$(cat .env >&2)]' ]; do :; done", /arithmetic/],
+    // Two paths to git diff, one outside the repository, are diff --no-index: both read whole.
+    ["git diff ../outside .", /\.env/],
+    ["git diff -- ../outside .", /\.env/],
+    // A quoted word may be the -v itself, naming the word after it.
+    [`op=-v; x='a[$(touch .git/hooks/pre-commit)]'; test "${"$"}op" "${"$"}x"`, /depends on a variable/],
+    [`op=-R; x='a[$(cat .env >&2)]'; [ "${"$"}op" "${"$"}x" ]`, /depends on a variable/],
+    [`op=-v; if test ! "${"$"}op" a?x?; then :; fi`, /depends on a variable/],
     [`y='a[$(cat .env >&2)]'; echo ${"$"}{PWD:y}`, /arithmetic/],
     [`y='a[$(cat .env >&2)]'; echo ${"$"}{!y}`, /arithmetic/],
     ["PS4='$(cat .env >&2)'; set -x; true", /sets PS4/],
@@ -865,5 +881,38 @@ describe("bash without a sandbox: round 18 — find puts what it finds into a fo
       "find docs -type f -exec cat {} \\;",
       "find docs -name '*.md' -exec grep -l env {} +",
     ]);
+  });
+});
+
+describe("bash without a sandbox: git runs the repository's hooks", () => {
+  it("refuses a git command whose hooks the repository installed (a hook runs what the project holds)", () => {
+    const f = createFixture();
+    // husky's default pre-commit runs `npm test`: package.json's script, which the agent may edit.
+    f.file(".git/hooks/pre-commit", "#!/bin/sh\nnpm test\n");
+    f.file(".git/hooks/post-index-change", "#!/bin/sh\n");
+    const policy = unconfined(f);
+    expect(reasonOf(policy.check(exec("git commit -m x")))).toMatch(
+      /git commit runs the repository's hook .*pre-commit/,
+    );
+    expect(reasonOf(policy.check(exec("git commit --no-verify -m x")))).toMatch(/hook/);
+    expect(reasonOf(policy.check(exec("git add src/app.ts && git status")))).toMatch(/post-index-change/);
+    expectAllowed(policy, ["git log --oneline", "git show HEAD", "git branch x"]);
+  });
+
+  it("finds the hooks of a core.hooksPath folder (husky's .husky/_)", () => {
+    const f = createFixture();
+    f.file(".git/config", "[core]\n\thooksPath = .husky/_\n");
+    f.file(".husky/_/pre-commit", '#!/bin/sh\n. "$(dirname "$0")/h"\n');
+    f.file(".husky/_/reference-transaction", "#!/bin/sh\n");
+    const policy = unconfined(f);
+    expect(reasonOf(policy.check(exec("git commit -m x")))).toMatch(/\.husky\/_\/pre-commit/);
+    expect(reasonOf(policy.check(exec("git branch x")))).toMatch(/reference-transaction/);
+    expectAllowed(policy, ["git status", "git diff", "git log"]);
+  });
+
+  it("lets git commit run where no hook is installed", () => {
+    const f = createFixture();
+    f.file(".git/hooks/pre-commit.sample", "#!/bin/sh\n");
+    expectAllowed(unconfined(f), ["git add src/app.ts && git commit -m x", "git status"]);
   });
 });

@@ -156,6 +156,8 @@ class Analysis {
     /** Names in a directory, to tell whether a glob matches a name that starts with `-`. */
     readonly listDir?: (dir: string) => readonly string[] | undefined,
     cdpath = false,
+    /** See `analyzeBash`'s `gitHook`. */
+    readonly gitHook?: (sub: string) => string | undefined,
   ) {
     this.tracker = new CwdTracker(cwd, home, cdpath);
   }
@@ -228,13 +230,19 @@ class Analysis {
       );
       return;
     }
-    while (words[0] && ((literal(words[0]) && RESERVED.has(words[0].text)) || ASSIGNMENT.test(words[0].raw))) {
-      const risky = this.unconfined ? (riskyAssignment(words[0]) ?? subscriptProblem(words[0].raw)) : undefined;
-      if (risky) {
-        this.#problem("bash unconfined", risky);
-        return;
+    for (;;) {
+      while (words[0] && ((literal(words[0]) && RESERVED.has(words[0].text)) || ASSIGNMENT.test(words[0].raw))) {
+        const risky = this.unconfined ? (riskyAssignment(words[0]) ?? subscriptProblem(words[0].raw)) : undefined;
+        if (risky) {
+          this.#problem("bash unconfined", risky);
+          return;
+        }
+        words.shift();
       }
-      words.shift();
+      // Unconfined, both are refused as they are (coproc is no modelled command; function hides one).
+      const prefix = this.unconfined ? 0 : compoundPrefix(words);
+      if (prefix === 0) break;
+      words.splice(0, prefix);
     }
     if (literal(words[0]) && COMPOUND_HEADS.has(words[0]!.text)) {
       // `for x in ...` lists words, not commands; the other heads hide commands or arithmetic.
@@ -264,7 +272,10 @@ class Analysis {
     }
     const name = path.basename(first.text);
     if (this.unconfined) {
-      const problem = this.#optionGlobProblem(name, args) ?? this.#unconfinedProblem(first, name, args);
+      const problem =
+        builtinSubscriptProblem(name, args) ??
+        this.#optionGlobProblem(name, args) ??
+        this.#unconfinedProblem(first, name, args);
       if (problem) {
         this.#problem("bash unconfined", problem);
         return;
@@ -346,36 +357,28 @@ class Analysis {
     const option = optionProblem(name, args);
     if (option) return option;
     if (name === "env") return envAssignmentProblem(args);
+    if (name === "git") {
+      const problem = unconfinedProblem(name, args);
+      const sub = args.find((a) => !a.text.startsWith("-"))?.text;
+      const hook = problem === undefined && sub !== undefined ? this.gitHook?.(sub) : undefined;
+      if (hook === undefined) return problem;
+      return `git ${sub} runs the repository's hook ${showPath(hook)}, which runs what the project holds (npm test, package.json, lint-staged) and the agent may change, outside any sandbox; run it yourself`;
+    }
     if (WRAPPERS[name] || SHELLS.has(name) || name === "eval" || name === "cd" || name === "pushd") return undefined;
     return unconfinedProblem(name, args);
   }
 
   /**
    * Arithmetic (`$((…))`, `${a[…]}`, a substring offset `${x:y}`) and indirection (`${!y}`)
-   * evaluate variables as expressions, which can run commands; so do array subscripts given to the
-   * builtins that evaluate them (`test -v 'a[$(…)]'`, `printf -v`, `unset`, `read`, `declare`).
+   * evaluate variables as expressions, which can run commands (array subscripts given to builtins:
+   * see `subscriptProblem`).
    */
   #hiddenCode(command: SimpleCommand): boolean {
     // Every redirection's word is expanded, whatever the operator (`<<< ${y:x}`, `<&${y:x}`).
     const words = [...command.words, ...command.redirects.map((r) => r.target)];
-    const word = words.find((w) => HIDDEN_CODE.test(w.raw));
-    const name = path.basename(command.words[0]?.text ?? "");
-    const builtin = SUBSCRIPT_BUILTINS.has(name);
-    // A subscript other than a plain number is arithmetic, which evaluates variables named in it,
-    // recursively, as expressions: `x='y[$(cat .env)]'; unset 'a[x]'` runs the cat.
-    // A glob may expand to a subscript too (`test -v a?x?` with a file named `a[x]`).
-    const subscript = builtin
-      ? command.words.find(
-          (w, i) =>
-            i > 0 && (EVALUATED_SUBSCRIPT.test(w.text) || (w.glob !== undefined && namesVariable(command.words, i))),
-        )
-      : undefined;
-    const found = word ?? subscript ?? (name === "let" ? command.words[0] : undefined);
+    const found = words.find((w) => HIDDEN_CODE.test(w.raw));
     if (!found) return false;
-    this.#problem(
-      "bash unconfined",
-      `${found.raw} evaluates arithmetic, assigns a variable or re-expands a value as it expands, which can run commands hidden in variables or change where later commands lead`,
-    );
+    this.#problem("bash unconfined", evaluatesWhy(found.raw));
     return true;
   }
 
@@ -456,6 +459,8 @@ export function analyzeBash(
     listDir?: (dir: string) => readonly string[] | undefined;
     /** CDPATH is set in the shell that will run the command (`cd name` may go anywhere it lists). */
     cdpath?: boolean;
+    /** A hook the repository runs for `git SUB` from where the line starts (unconfined only). */
+    gitHook?: (sub: string) => string | undefined;
   },
 ): BashFinding[] {
   const analysis = new Analysis(
@@ -464,6 +469,7 @@ export function analyzeBash(
     options.unconfined === true,
     options.listDir,
     options.cdpath === true,
+    options.gitHook,
   );
   analysis.source(command, 0);
   for (const [fd, accesses] of lineDescriptors(analysis.redirects)) analysis.descriptors.set(fd, accesses);
@@ -486,6 +492,22 @@ function mayCreateDashName(finding: BashFinding): boolean {
   return path.basename(word.text).startsWith("-");
 }
 
+/**
+ * How many words of `coproc [NAME] {`, `coproc` or `function NAME {` come before the first command
+ * they run or define (`coproc tee x`, `function f { tee x; }`): that command is analysed like any.
+ * A `function` whose brace is not on its line defines the commands after it (analysed there).
+ */
+function compoundPrefix(words: readonly ShellWord[]): number {
+  const literal = (i: number, text?: string) =>
+    words[i] !== undefined && words[i]!.raw === words[i]!.text && (text === undefined || words[i]!.text === text);
+  if (literal(0, "coproc")) {
+    if (literal(1, "{")) return 2;
+    return literal(2, "{") && /^[A-Za-z_][A-Za-z0-9_]*$/.test(words[1]!.text) ? 3 : 1;
+  }
+  if (!literal(0, "function")) return 0;
+  return literal(2, "{") ? 3 : words.length;
+}
+
 /** `env [-i] [-u NAME] NAME=value… command`: the assignments before the command, after quote removal. */
 function envAssignmentProblem(args: readonly ShellWord[]): string | undefined {
   for (let i = 0; i < args.length; i += 1) {
@@ -504,23 +526,48 @@ function envAssignmentProblem(args: readonly ShellWord[]): string | undefined {
 /**
  * The word of an inert command that may still do harm when the analysis cannot resolve it: date's
  * options read files (`D=-f; date $D .env`); `unset` and `wait -p` name variables, whose subscripts
- * are arithmetic; and an unquoted word given to `test` or `[` may split into `-v NAME[…]`.
+ * are arithmetic; and a word given to `test` or `[` may be `-v NAME[…]`: unquoted it may split
+ * into both, after `-v`/`-R` it is the name, and quoted it may be `-v` or `-R` itself, naming the
+ * word after it when that one is not known either (`test "$op" "$x"` with `op=-v`,
+ * `x='a[$(…)]'` runs the substitution).
  * printf's are judged by `printfProblem`.
  */
 function inertUnresolved(name: string, args: readonly ShellWord[]): ShellWord | undefined {
   if (name === "date" || name === "unset" || name === "wait") return args.find((a) => a.unresolved !== undefined);
   if (name !== "test" && name !== "[") return undefined;
+  const unknown = (w: ShellWord | undefined) => w !== undefined && (w.unresolved !== undefined || w.glob !== undefined);
   return args.find(
     (a, i) =>
       a.unresolved !== undefined &&
-      (!/^"[^"]*"$/.test(a.raw) || args[i - 1]?.text === "-v" || args[i - 1]?.text === "-R"),
+      (!/^"[^"]*"$/.test(a.raw) || args[i - 1]?.text === "-v" || args[i - 1]?.text === "-R" || unknown(args[i + 1])),
   );
 }
 
-/** Whether word `i` of a builtin's command line is a variable name (printf -v X, test -v X, unset X…). */
-function namesVariable(words: readonly ShellWord[], i: number): boolean {
-  const name = path.basename(words[0]?.text ?? "");
-  const before = words[i - 1]?.text;
+/** Why a word makes bash evaluate or re-expand something hidden, for `bash unconfined` reasons. */
+function evaluatesWhy(raw: string): string {
+  return `${raw} evaluates arithmetic, assigns a variable or re-expands a value as it expands, which can run commands hidden in variables or change where later commands lead`;
+}
+
+/**
+ * Array subscripts given to the builtins that evaluate them (`test -v 'a[$(…)]'`, `printf -v`,
+ * `unset`, `read`, `declare`) and `let`: a subscript other than a plain number is arithmetic,
+ * which evaluates variables named in it, recursively, as expressions (`x='y[$(cat .env)]';
+ * unset 'a[x]'` runs the cat). Judged by the command that runs, after reserved words, assignments
+ * and wrappers (`if test -v …`, `! printf -v …`, `X=1 unset …`, `command test -v …`).
+ */
+function builtinSubscriptProblem(name: string, args: readonly ShellWord[]): string | undefined {
+  if (name === "let") return evaluatesWhy(name);
+  if (!SUBSCRIPT_BUILTINS.has(name)) return undefined;
+  // A glob may expand to a subscript too (`test -v a?x?` with a file named `a[x]`).
+  const found = args.find(
+    (w, i) => EVALUATED_SUBSCRIPT.test(w.text) || (w.glob !== undefined && namesVariable(name, args, i)),
+  );
+  return found ? evaluatesWhy(found.raw) : undefined;
+}
+
+/** Whether argument `i` of a builtin is a variable name (printf -v X, test -v X, unset X…). */
+function namesVariable(name: string, args: readonly ShellWord[], i: number): boolean {
+  const before = args[i - 1]?.text;
   if (name === "printf") return before === "-v";
   if (name === "test" || name === "[" || name === "[[") return before === "-v" || before === "-R";
   return true;

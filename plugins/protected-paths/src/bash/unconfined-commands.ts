@@ -141,7 +141,14 @@ const gitReads: CommandExtractor = (args) => {
   const staging = parsed.operands[0]?.text === "add";
   // `-A`/`--all` (or a forced add) with no pathspec: the whole tree.
   const everything = staging && words.length === 0 && hasFlag(parsed, "A", "all", "no-ignore-removal", "f", "force");
-  return { targets: targetsOf("read", everything ? [literalWord(".")] : words, "git", staging) };
+  // `git diff A B` outside a repository, or with A or B outside it, is `git diff --no-index A B`:
+  // two folders are read whole (`git diff /tmp/empty .` prints .env). Two operands count so.
+  // A `--` after the first operand makes it a revision (`git diff HEAD -- .`).
+  const dashes = args.findIndex((a) => a.text === "--" && a.unresolved === undefined);
+  const firstOperand = args.indexOf(parsed.operands[1] as ShellWord);
+  const revision = dashes !== -1 && firstOperand !== -1 && firstOperand < dashes;
+  const noIndex = parsed.operands[0]?.text === "diff" && words.length === 2 && !revision;
+  return { targets: targetsOf("read", everything ? [literalWord(".")] : words, "git", staging || noIndex) };
 };
 
 /** Extractors for commands only the unconfined mode accepts (their operands are read). */

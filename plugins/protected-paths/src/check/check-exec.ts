@@ -7,6 +7,7 @@ import type { Spelling } from "../paths/spellings.ts";
 import { inOwnMount } from "../scan/expand-absolute.ts";
 import { processPathOf, processPathProblem } from "./descriptor-paths.ts";
 import { evaluatePath, type PathVerdict } from "./evaluate-path.ts";
+import { hookGitRuns } from "./git-hooks-run.ts";
 import {
   createdAround,
   isFolder,
@@ -337,7 +338,15 @@ export function checkExec(ctx: PolicyContext, options: { mode: BashMode; command
   const listDir = (dir: string) => ctx.fs.readdir(dir)?.map((entry) => entry.name);
   // Unconfined, the command runs in the agent's shell, which inherits this environment's CDPATH.
   const cdpath = strict && (process.env.CDPATH ?? "") !== "";
-  const analysis = analyzeBash(options.command, { cwd: ctx.cwd, home: ctx.home, unconfined: strict, listDir, cdpath });
+  const gitHook = (sub: string) => hookGitRuns(ctx, sub);
+  const analysis = analyzeBash(options.command, {
+    cwd: ctx.cwd,
+    home: ctx.home,
+    unconfined: strict,
+    listDir,
+    cdpath,
+    gitHook,
+  });
   const makesLinks = analysis.some((f) => f.kind === "target" && f.via === "link target");
   const creations = strict ? lineCreations(ctx, analysis) : [];
   const writes = strict ? lineWrites(ctx, analysis) : [];

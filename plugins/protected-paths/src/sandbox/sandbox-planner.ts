@@ -8,8 +8,8 @@ import { lstatAt } from "../scan/raw-fs.ts";
 import { literalPaths } from "./literal-paths.ts";
 import { planLayout } from "./plan-layout.ts";
 import { describeRemoval, quarantine, removePlaceholders } from "./quarantine.ts";
-import { REBASE_EXEC, REBASE_EXEC_WHY, rebaseTodos, todoRunsCommands, todoStamp } from "./rebase-todo.ts";
 import { type Baseline, baselineOf, reviewRun, ViolationLog } from "./review-run.ts";
+import { SEQUENCER_PROGRAM, sequencerStates, stateRunsProgram, stateStamp } from "./sequencer-state.ts";
 import { StagedDependencies } from "./staged-repositories.ts";
 import { StuckPaths } from "./stuck-paths.ts";
 import { baselineOfRun, UnreviewedRuns } from "./unreviewed-runs.ts";
@@ -234,13 +234,11 @@ export function createSandboxPlanner(options: {
         );
         // The masks bwrap mounts inside the workspace, and who they were when planned.
         const masks = new Map(layout.masked.filter(writable).map((p) => [p, who(p)] as const));
-        // Each repository's rebase todo as the run starts: one the run leaves with exec lines is
-        // code the next `git rebase --continue` on the host runs.
-        const todos = new Map(
-          rebaseTodos(matches)
-            .filter(writable)
-            .map((p) => [p, todoStamp(p)] as const),
-        );
+        // Each repository's sequencer state as the run starts: a rebase todo the run leaves with
+        // exec lines, or a strategy that is not git's own, is code the next `--continue` on the host runs.
+        const states = sequencerStates(matches)
+          .filter((s) => writable(s.path))
+          .map((state) => ({ state, before: stateStamp(state.path) }));
         // Which staged submodule folders in node_modules hold a repository as the run starts.
         const repositories = staged.map((s) => ({ watch: s, before: s.before() }));
         const mark = log.mark();
@@ -307,13 +305,15 @@ export function createSandboxPlanner(options: {
                 log.record({ path: p, rule: rule.label, reason });
                 violations.push({ path: p, rule: rule.label, reason });
               }
-              for (const [p, before] of todos) {
-                if (todoStamp(p) === before || !todoRunsCommands(p)) continue;
-                if (violations.some((v) => v.path === p)) continue;
+              for (const { state, before } of states) {
+                const p = state.path;
+                if (stateStamp(p) === before || violations.some((v) => v.path === p)) continue;
+                const why = stateRunsProgram(state);
+                if (why === undefined) continue;
                 const fate = removeOrKeep(p);
-                const reason = `The command left ${showPath(p)} with exec lines, and ${REBASE_EXEC_WHY}; it was ${fate}.`;
-                log.record({ path: p, rule: REBASE_EXEC, reason });
-                violations.push({ path: p, rule: REBASE_EXEC, reason });
+                const reason = `The command left ${showPath(p)}: ${why}; it was ${fate}.`;
+                log.record({ path: p, rule: SEQUENCER_PROGRAM, reason });
+                violations.push({ path: p, rule: SEQUENCER_PROGRAM, reason });
               }
               return violations;
             } finally {
