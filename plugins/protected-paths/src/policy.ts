@@ -13,6 +13,7 @@ import { accountHome, homeSpellings, normalHome } from "./paths/expand-home.ts";
 import { showPath } from "./paths/path-text.ts";
 import { nodePolicyFs, type PolicyFs } from "./paths/policy-fs.ts";
 import { resolveRoots, type WorkspaceRoot } from "./paths/workspace.ts";
+import { agentCommandFiles } from "./rules/agent-command-files.ts";
 import type { DenyRule } from "./rules/deny-rule.ts";
 import { configuredGitIncludes, configuredHooksFolders } from "./rules/git-hooks-path.ts";
 import { LinkProbe, linkAliasPatterns } from "./rules/link-aliases.ts";
@@ -114,6 +115,8 @@ interface PolicyGround {
   hooksFolders: readonly string[];
   /** Files git's configuration includes (see `configuredGitIncludes`). */
   gitIncludes: readonly string[];
+  /** Scripts that agents' and editors' configured commands run (see `agentCommandFiles`). */
+  commandFiles: readonly string[];
   /** Symbolic links along the rules' literal paths, looked up once however often the policy is rebuilt. */
   probe: LinkProbe;
 }
@@ -151,6 +154,8 @@ function groundOf(parsed: ProtectedPathsConfig, options: PolicyOptions): PolicyG
   const anchorReals = anchors.map((r) => r.real);
   const hooksFolders = configuredHooksFolders(anchorReals, home);
   const gitIncludes = configuredGitIncludes(anchorReals, home);
+  const managedSettings = process.env.GATEHOUSE_MANAGED_SETTINGS;
+  const commandFiles = agentCommandFiles(anchorReals, { home, gatehouseHome: stateHome, managedSettings });
   return {
     fs,
     home,
@@ -161,6 +166,7 @@ function groundOf(parsed: ProtectedPathsConfig, options: PolicyOptions): PolicyG
     stateHome,
     hooksFolders,
     gitIncludes,
+    commandFiles,
     probe: new LinkProbe(fs),
   };
 }
@@ -205,6 +211,7 @@ function buildPolicy(parsed: ProtectedPathsConfig, options: PolicyOptions, groun
     reserved: options.reserved,
     hooksFolders: ground.hooksFolders,
     gitIncludes: ground.gitIncludes,
+    commandFiles: ground.commandFiles,
   });
   // The same protection where a symbolic link leads (`~/.aws -> ~/dotfiles/aws`); reserved paths
   // are real paths already.

@@ -25,6 +25,9 @@ const HOOKS_WHY =
 const INCLUDE_WHY =
   "git's configuration includes it and reads its settings as its own (a core.fsmonitor there runs at the next git status), so the agent may not change it";
 
+const COMMAND_WHY =
+  "a command an agent or editor is configured to run by itself (a hook, an MCP server, a task run when the folder opens) runs it, outside any sandbox, so the agent may not change it";
+
 /**
  * Compiles the default denies, the rule that protects Gatehouse's own state, then the configured ones.
  * Contract: defaults come first and cannot be removed; labels are "default denyWrite P",
@@ -50,6 +53,8 @@ export function compilePolicyRules(options: {
   hooksFolders?: readonly string[] | undefined;
   /** Files git's configuration includes, denied for writes like `.git/config`. */
   gitIncludes?: readonly string[] | undefined;
+  /** Scripts agents' configured commands run (`agentCommandFiles`), denied for writes like their settings. */
+  commandFiles?: readonly string[] | undefined;
 }): PolicyRules {
   const { folding, home } = options;
   // Read rules cover what lies below a folder they match: what a hidden folder holds is hidden
@@ -92,6 +97,9 @@ export function compilePolicyRules(options: {
   const includes = (options.gitIncludes ?? []).map((file) =>
     compile(escapeGlob(file), `default denyWrite git include ${file}`, INCLUDE_WHY),
   );
+  const commands = (options.commandFiles ?? []).map((file) =>
+    compile(escapeGlob(file), `default denyWrite agent command ${file}`, COMMAND_WHY),
+  );
   return {
     write: [
       ...defaults("Write", DEFAULT_DENY_WRITE),
@@ -100,6 +108,7 @@ export function compilePolicyRules(options: {
       ...reserved(all),
       ...hooks,
       ...includes,
+      ...commands,
       ...configured("Write", options.denyWrite),
     ],
     read: [
