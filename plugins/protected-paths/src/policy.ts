@@ -13,6 +13,7 @@ import { accountHome, homeSpellings, normalHome } from "./paths/expand-home.ts";
 import { showPath } from "./paths/path-text.ts";
 import { nodePolicyFs, type PolicyFs } from "./paths/policy-fs.ts";
 import { resolveRoots, type WorkspaceRoot } from "./paths/workspace.ts";
+import { agentCommandFiles } from "./rules/agent-command-files.ts";
 import type { DenyRule } from "./rules/deny-rule.ts";
 import { configuredGitIncludes, configuredHooksFolders } from "./rules/git-hooks-path.ts";
 import { LinkProbe, linkAliasPatterns } from "./rules/link-aliases.ts";
@@ -114,6 +115,8 @@ interface PolicyGround {
   hooksFolders: readonly string[];
   /** Files git's configuration includes (see `configuredGitIncludes`). */
   gitIncludes: readonly string[];
+  /** Scripts that agents' and editors' configured commands run (see `agentCommandFiles`). */
+  commandFiles: readonly string[];
   /** Symbolic links along the rules' literal paths, looked up once however often the policy is rebuilt. */
   probe: LinkProbe;
   /**
@@ -159,6 +162,8 @@ function groundOf(parsed: ProtectedPathsConfig, options: PolicyOptions): PolicyG
   const anchorReals = anchors.map((r) => r.real);
   const hooksFolders = configuredHooksFolders(anchorReals, home);
   const gitIncludes = configuredGitIncludes(anchorReals, home);
+  const managedSettings = process.env.GATEHOUSE_MANAGED_SETTINGS;
+  const commandFiles = agentCommandFiles(anchorReals, { home, gatehouseHome: stateHome, managedSettings });
   return {
     fs,
     home,
@@ -169,6 +174,7 @@ function groundOf(parsed: ProtectedPathsConfig, options: PolicyOptions): PolicyG
     stateHome,
     hooksFolders,
     gitIncludes,
+    commandFiles,
     probe: new LinkProbe(fs),
     aliasMemo: new WeakMap(),
   };
@@ -213,6 +219,7 @@ function buildPolicy(parsed: ProtectedPathsConfig, options: PolicyOptions, groun
     gatehouseHome: ground.stateHome,
     hooksFolders: ground.hooksFolders,
     gitIncludes: ground.gitIncludes,
+    commandFiles: ground.commandFiles,
   });
   const rules = withReserved(ground.base, options.reserved ?? [], { folding, home });
   // The same protection where a symbolic link leads (`~/.aws -> ~/dotfiles/aws`); reserved paths

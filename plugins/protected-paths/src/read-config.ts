@@ -2,8 +2,12 @@ import type { ExtensionAPI } from "@gatehouse/sdk";
 import { z } from "zod";
 import { type ProtectedPathsConfig, protectedPathsConfigSchema, protectedPathsMergeRules } from "./config.ts";
 
-/** Each settings level's `workspace` list, to be read with a `"union"` merge: every level's roots. */
-const levelRootsSchema = z.object({ workspace: protectedPathsConfigSchema.shape.workspace });
+/**
+ * Each settings level's `workspace` list, to be read with a `"union"` merge: every level's roots.
+ * Loose: it reads one key of a section the second read validates whole (a plain `z.object` would
+ * have the host report every other key as unknown).
+ */
+const levelRootsSchema = z.looseObject({ workspace: protectedPathsConfigSchema.shape.workspace });
 
 /**
  * Reads the `protected-paths` section the way the extension does, through `api.config`: first

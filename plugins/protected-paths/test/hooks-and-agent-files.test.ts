@@ -152,6 +152,52 @@ describe("other agents' and editors' settings that run commands", () => {
   });
 });
 
+describe("scripts the agents' and editors' configured commands run", () => {
+  // Writing the script a hook names is writing the hook: the agent runs it by itself, unconfined.
+  it("denies writes to every project file a hook, MCP server, status line or folder-open task names; the rest stays writable", () => {
+    const f = createFixture();
+    const claudeHooks = {
+      PostToolUse: [
+        { matcher: "Write", hooks: [{ type: "command", command: '"$CLAUDE_PROJECT_DIR"/.claude/hooks/format.sh' }] },
+      ],
+      SessionStart: [{ hooks: [{ type: "command", command: "node scripts/setup.mjs --fast" }] }],
+    };
+    const claude = { hooks: claudeHooks, statusLine: { type: "command", command: "bash scripts/status.sh" } };
+    f.file(".claude/settings.json", JSON.stringify(claude));
+    f.file(".mcp.json", JSON.stringify({ mcpServers: { x: { command: "node", args: ["./tools/server.mjs"] } } }));
+    const tasks = [
+      { label: "open", command: "sh ./tasks/on-open.sh", runOptions: { runOn: "folderOpen" } },
+      { label: "asked", command: "sh ./tasks/when-asked.sh" },
+    ];
+    f.file(".vscode/tasks.json", `// tasks\n${JSON.stringify({ version: "2.0.0", tasks })}`);
+    f.file(
+      ".gatehouse/settings.json",
+      JSON.stringify({ hooks: { PreToolUse: [{ hooks: [claudeHooks.SessionStart[0]?.hooks[0]] }] } }),
+    );
+    f.file(
+      path.join(f.home, ".claude/settings.json"),
+      JSON.stringify({
+        hooks: { Stop: [{ hooks: [{ type: "command", command: "$CLAUDE_PROJECT_DIR/ci/notify.py" }] }] },
+      }),
+    );
+    const policy = f.policy();
+    for (const p of [
+      ".claude/hooks/format.sh",
+      "scripts/setup.mjs",
+      "scripts/status.sh",
+      "tools/server.mjs",
+      "tasks/on-open.sh",
+      "ci/notify.py",
+    ]) {
+      expect(ruleOf(policy.check(write(p))), p).toBe(`default denyWrite agent command ${path.join(f.ws, p)}`);
+      expect(ruleOf(policy.check(read(p))), p).toBe("allow");
+    }
+    for (const p of ["tasks/when-asked.sh", "node", "scripts/other.mjs", "src/index.ts"]) {
+      expect(ruleOf(policy.check(write(p))), p).toBe("allow");
+    }
+  });
+});
+
 describe("repositories planted without a .git name", () => {
   it("a file named HEAD outside .git is refused (HEAD, objects/ and refs/ make any folder a repository git runs)", () => {
     const f = createFixture();

@@ -45,6 +45,25 @@ function fail(message: string): never {
 }
 
 /**
+ * The one value an input gives under any of `keys` (the names different agents and versions use for
+ * the same argument: `command`/`cmd`, `workdir`/`cwd`). Two of them with different values are
+ * refused: the agent runs the one its own schema knows (and drops the other), which need not be
+ * the one checked.
+ */
+function oneOf(input: Record<string, unknown>, keys: readonly string[], tool: string): unknown {
+  const given = keys.filter((key) => input[key] !== undefined && input[key] !== null);
+  const [first, ...rest] = given;
+  if (first === undefined) return undefined;
+  const value = input[first];
+  for (const key of rest) {
+    if (JSON.stringify(input[key]) !== JSON.stringify(value)) {
+      fail(`${tool} gives both ${first} and ${key}, with different values; the agent runs only one of them: give one`);
+    }
+  }
+  return value;
+}
+
+/**
  * An agent's path argument as an absolute path: relative ones resolve against the agent's cwd,
  * `~/…` against the home directory.
  * A Windows path (drive letter or UNC) on another system is refused: Node would take it for a
@@ -234,7 +253,12 @@ function builtInCall(payload: HookPayload, projectDir: string): MappedCall {
     case "Read":
     case "NotebookRead":
       return {
-        effects: [{ kind: "read", path: agentPath(input.file_path ?? input.notebook_path, `${name}.file_path`, cwd) }],
+        effects: [
+          {
+            kind: "read",
+            path: agentPath(oneOf(input, ["file_path", "notebook_path"], name), `${name}.file_path`, cwd),
+          },
+        ],
         kind: "file",
       };
     case "Write": {
@@ -274,17 +298,17 @@ function builtInCall(payload: HookPayload, projectDir: string): MappedCall {
     case "shell":
     case "exec_command":
     case "local_shell": {
-      const given = input.command ?? input.cmd;
+      const given = oneOf(input, ["command", "cmd"], name);
       // Nothing but a patch: decided by the files it names, as the apply_patch tool (the program runs no other code).
       // Codex's shell tools take the directory to run in (`workdir`): paths in the command are relative to it.
-      const dir = input.workdir ?? input.cwd;
+      const dir = oneOf(input, ["workdir", "cwd"], name);
       const runIn = dir === undefined || dir === null ? cwd : agentPath(dir, `${name}.workdir`, cwd);
       const patch = shellPatch(given);
       if (patch !== undefined) return { effects: patchEffects(patch, runIn), kind: "file" };
       return { effects: execEffects(shellCommand(given, `${name}.command`), runIn, projectDir), kind: "shell" };
     }
     case "apply_patch": {
-      const envelope = patchText(input.command ?? input.patch ?? input.input);
+      const envelope = patchText(oneOf(input, ["command", "patch", "input"], name));
       if (envelope === undefined) fail("apply_patch.command must hold the patch envelope");
       return { effects: patchEffects(envelope, cwd), kind: "file" };
     }

@@ -307,6 +307,28 @@ describe("gatehouse hook fails closed", () => {
     expect(run.stderr).toMatch(/larger than 67108864 bytes/);
   });
 
+  it("refuses a call that names its command, folder or file twice with different values (the agent runs only one)", async () => {
+    const p = project();
+    writeFileSync(join(p.dir, ".env"), "KEY=1\n");
+    for (const [tool, input] of [
+      ["exec_command", { command: "ls", cmd: "cat .env" }],
+      ["Bash", { cmd: "ls", command: "cat .env" }],
+      ["Bash", { command: "cat x", workdir: ".", cwd: "/" }],
+      ["Read", { file_path: "README.md", notebook_path: ".env" }],
+    ] as const) {
+      const payload = { ...recorded("claude-code", "Read", p.dir), tool_name: tool, tool_input: input };
+      expect(denial(await hook("claude-code", p, payload)), tool).toMatch(
+        /gives both \w+ and \w+, with different values/,
+      );
+    }
+    const same = {
+      ...recorded("claude-code", "Read", p.dir),
+      tool_name: "Bash",
+      tool_input: { command: "ls", cmd: "ls" },
+    };
+    noOpinion(await hook("claude-code", p, same));
+  });
+
   it("refuses a Windows path instead of checking another file", async () => {
     const p = project();
     expect(denial(await hook("claude-code", p, recorded("claude-code", "WindowsWrite", p.dir)))).toMatch(

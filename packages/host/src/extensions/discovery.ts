@@ -178,6 +178,11 @@ function packageRoot(entry: string, name: string): string {
  * be able to substitute its own copy of a package a team lead or the user chose, nor of a
  * first-party guard (a sandboxed command can write `node_modules/@gatehouse/protected-paths`).
  * Wherever it was found, an entry inside the project is project code.
+ * A project's settings reach the host's installation only for Gatehouse's own names: Node's
+ * resolution from there also finds every package beside it (a repository checkout's dev tools,
+ * the packages installed globally next to a global install) and their exported subpaths, which
+ * count as host code and skip trust, and some run project files as they are imported (`tsdown/run`
+ * loads the project's `tsdown.config.ts`, a `tsx/cli` runs a project file in a child process).
  */
 function fromPackage(
   spec: ExtensionSpec,
@@ -200,16 +205,20 @@ function fromPackage(
   // would check, nor Gatehouse's, so it would run unreviewed on the project's say-so.
   const projectLevel = spec.level === "project" || spec.level === "projectLocal";
   const fromProject = () => resolvePackageFrom(projectReal, spec.spec, { ancestors: !projectLevel });
-  const entry = hostFirst ? (fromHost() ?? fromProject()) : (fromProject() ?? fromHost());
+  // Not host-first means a project level: its names resolve from the project alone (see above).
+  const entry = hostFirst ? (fromHost() ?? fromProject()) : fromProject();
   if (!entry) {
     const above = projectLevel ? resolvePackageFrom(dirname(projectReal), spec.spec) : undefined;
-    const why = above
-      ? `; the copy above the project (${above}) is not used: project settings load packages from the project's own node_modules (trusted with \`gatehouse trust\`) or from Gatehouse's installation`
-      : "";
+    const beside = projectLevel ? fromHost() : undefined;
+    const copy = above ? `the copy above the project (${above})` : `the copy beside Gatehouse (${beside})`;
+    const why =
+      above || beside
+        ? `; ${copy} is not used: project settings load packages from the project's own node_modules (trusted with \`gatehouse trust\`) or Gatehouse's own plugins (@gatehouse/…)${beside ? "; list it in your user settings to run it" : ""}`
+        : "";
     return {
       ...base,
       id: `package:${spec.spec}`,
-      error: `package "${spec.spec}" (listed in ${where(spec)}) is not installed in the project or with gatehouse${why}`,
+      error: `package "${spec.spec}" (listed in ${where(spec)}) is not installed in the project${beside ? "" : " or with gatehouse"}${why}`,
     };
   }
   const projectCode = isProjectCode(entry, projectReal, projectDir);

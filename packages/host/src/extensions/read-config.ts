@@ -9,6 +9,7 @@ import { isWithin, resolveRoot } from "../config/resolve-root.ts";
 import { type LevelValue, mergeSection } from "../config/rule-merge.ts";
 import { describeIssues } from "../loop/validate-arguments.ts";
 import { type ConfigExplanation, type ConfigKeySource, levelLabel } from "./config-explanation.ts";
+import { droppedKeyIssues } from "./dropped-keys.ts";
 
 /** Where an extension's configuration comes from. */
 export type ConfigInput =
@@ -152,11 +153,17 @@ function readInline<S extends z.ZodType>(name: string, schema: S, input: { secti
  */
 function validateLevel(name: string, schema: z.ZodType, { level, value }: LevelValue): string[] {
   const parsed = schema.safeParse(value, PARSE_ONCE);
-  if (parsed.success) return [];
+  // A key a plain `z.object` would drop is a typo too, whatever the schema's strictness.
+  const dropped = droppedKeyIssues(schema, value);
+  if (parsed.success && dropped.length === 0) return [];
   // A section that is not an object is judged whole; inside an object, only what this level sets.
-  const own = isObject(value)
-    ? parsed.error.issues.filter((issue) => issue.code === "unrecognized_keys" || isSet(value, issue.path))
-    : parsed.error.issues;
+  const issues = parsed.success ? [] : parsed.error.issues;
+  const own = [
+    ...(isObject(value)
+      ? issues.filter((issue) => issue.code === "unrecognized_keys" || isSet(value, issue.path))
+      : issues),
+    ...dropped,
+  ];
   if (own.length === 0) return [];
   const prefixed = own.map((issue) => ({ ...issue, path: ["config", name, ...issue.path] }) as Issue);
   return describeZodIssues({ issues: prefixed }, level.source, level.file).map(

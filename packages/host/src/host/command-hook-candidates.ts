@@ -84,6 +84,30 @@ function hookRunner(host: CommandHookHost): RunHookCommand {
 }
 
 /**
+ * Runs a project hook only while its settings and the scripts it names are still what `gatehouse
+ * trust` recorded, checked right before each run: trust is granted when the hooks load, but a hook
+ * runs the script as it is at that moment, and a script the agent rewrote mid-run (`exit 0` in place
+ * of a guard's refusal) would otherwise answer for the trusted one. A changed file fails the hook
+ * (so the call is refused, or its result replaced), naming the file and the command that trusts it
+ * again. With `--trust` the project's code runs as it is, as for extensions.
+ */
+function trustedRunner(host: CommandHookHost, run: RunHookCommand): RunHookCommand {
+  if (host.trust) return run;
+  return async (options) => {
+    let why: string | undefined;
+    try {
+      const status = host.project.trust().get(PROJECT_HOOKS_KEY);
+      if (!status?.trusted) why = status?.reason ?? "the project's hooks are no longer trusted";
+    } catch (error) {
+      why = error instanceof Error ? error.message : String(error);
+    }
+    if (why === undefined) return run(options);
+    const failure = `its code is not what was trusted (${why}): review it and run ${trustCommand(host.cwd)}`;
+    return { exitCode: null, stdout: "", stderr: "", timedOut: false, failure };
+  };
+}
+
+/**
  * The extension candidates for the settings' command hooks: `hooks` (managed and user settings:
  * required when managed settings define any) and `project-hooks` (the project's files: project
  * code, loaded only when `gatehouse trust` recorded them as they are, or with `--trust`).
@@ -124,11 +148,12 @@ export function commandHookCandidates(host: CommandHookHost): ExtensionCandidate
       const reason = `project code is not trusted (${why}): review the hooks and run ${trustCommand(host.cwd)}, or pass --trust for one run`;
       candidates.push({ ...base, skip: { status: "skipped", reason } });
     } else {
+      const checked = trustedRunner(host, run);
       candidates.push({
         ...base,
         load: async () => ({
           ok: true as const,
-          exported: commandHooksExtension({ name: "project-hooks", groups: project, ...common }),
+          exported: commandHooksExtension({ name: "project-hooks", groups: project, ...common, run: checked }),
         }),
       });
     }

@@ -25,6 +25,9 @@ const HOOKS_WHY =
 const INCLUDE_WHY =
   "git's configuration includes it and reads its settings as its own (a core.fsmonitor there runs at the next git status), so the agent may not change it";
 
+const COMMAND_WHY =
+  "a command an agent or editor is configured to run by itself (a hook, an MCP server, a task run when the folder opens) runs it, outside any sandbox, so the agent may not change it";
+
 /**
  * Compiles the default denies, the rule that protects Gatehouse's own state, then the configured ones.
  * Contract: defaults come first and cannot be removed; labels are "default denyWrite P",
@@ -56,6 +59,8 @@ export interface BaseRuleOptions {
   hooksFolders?: readonly string[] | undefined;
   /** Files git's configuration includes, denied for writes like `.git/config`. */
   gitIncludes?: readonly string[] | undefined;
+  /** Scripts agents' configured commands run (`agentCommandFiles`), denied for writes like their settings. */
+  commandFiles?: readonly string[] | undefined;
 }
 
 /** A policy's rules apart from its reserved paths, split where the reserved rules go. */
@@ -108,13 +113,16 @@ export function compileBaseRules(options: BaseRuleOptions): BaseRules {
   const includes = (options.gitIncludes ?? []).map((file) =>
     compile(escapeGlob(file), `default denyWrite git include ${file}`, INCLUDE_WHY),
   );
+  const commands = (options.commandFiles ?? []).map((file) =>
+    compile(escapeGlob(file), `default denyWrite agent command ${file}`, COMMAND_WHY),
+  );
   return {
     writeBefore: [
       ...defaults("Write", DEFAULT_DENY_WRITE),
       folding ? BARE_REPOSITORY_FOLDED : BARE_REPOSITORY,
       ...state,
     ],
-    writeAfter: [...hooks, ...includes, ...configured("Write", options.denyWrite)],
+    writeAfter: [...hooks, ...includes, ...commands, ...configured("Write", options.denyWrite)],
     readBefore: [...defaults("Read", DEFAULT_DENY_READ), ...state],
     readAfter: configured("Read", options.denyRead),
   };
