@@ -1,13 +1,26 @@
 import vm from "node:vm";
 
-/** How long one grep call may spend matching its pattern, over all files, before it stops. */
+/** How long one grep or find call may spend matching one of the model's patterns, over all texts, before it stops. */
 export const GREP_MATCH_BUDGET_MS = 10_000;
 
-/** What the matching script sees: the pattern, the lines to test, and where to put the hits. */
+/** Says whether one text matches: a RegExp, or a compiled glob (`globTest`). */
+export interface TextTest {
+  test(text: string): boolean;
+}
+
+/** What the matching script sees: the test, the texts to test, and where to put the hits. */
 interface MatchGlobals {
-  regex: RegExp;
+  tester: TextTest;
   lines: readonly string[];
   hits: number[];
+}
+
+/** Options of a `BoundedMatcher`. */
+export interface BoundedMatcherOptions {
+  /** Time the runs of one matcher may take together (default `GREP_MATCH_BUDGET_MS`). */
+  budgetMs?: number;
+  /** The error message once the budget is spent (default: grep's, naming the regular expression). */
+  timeoutMessage?: (budgetMs: number) => string;
 }
 
 // One context for the process: a run is synchronous, so no two runs ever share it at once.
@@ -15,40 +28,48 @@ let context: (vm.Context & MatchGlobals) | undefined;
 let script: vm.Script | undefined;
 
 /**
- * Tests lines against a model's regular expression with a time budget. A pattern with nested
- * repetition (`^(a|a)*$`, `(a+)+$`) backtracks exponentially, and a JavaScript regular expression
- * cannot be interrupted from outside: on the main thread it would freeze the host (no abort, no
- * timeout, no audit) for as long as it runs. Inside a `vm` run with `timeout`, V8 stops it.
- * Contract: `match(lines)` returns the indices of the lines `regex.test` accepts, in order, or
- * throws an Error naming the pattern once the runs of this matcher have taken `budgetMs` together.
- * Each run costs a watchdog thread (~0.3 ms): pass many lines per call, not one.
+ * Tests texts against a model's pattern with a time budget. A regular expression with nested
+ * repetition (`^(a|a)*$`, `(a+)+$`) backtracks exponentially, and so does the expression a glob
+ * compiles to (`+(a|*)z`, `*a*a*a*a*b` against a long name; `{a,b}{a,b}…` expands to a huge list):
+ * a JavaScript regular expression cannot be interrupted from outside, so on the main thread it
+ * would freeze the host (no abort, no timeout, no audit) for as long as it runs. Inside a `vm` run
+ * with `timeout`, V8 stops it — also while it runs code of this realm that the test calls.
+ * Contract: `match(texts)` returns the indices of the texts `test` accepts, in order, or throws an
+ * Error (`timeoutMessage`) once the runs of this matcher have taken `budgetMs` together.
+ * Each run costs a watchdog thread (~0.3 ms): pass many texts per call, not one.
  */
 export class BoundedMatcher {
-  readonly #regex: RegExp;
+  readonly #tester: TextTest;
   readonly #budgetMs: number;
+  readonly #timeoutMessage: (budgetMs: number) => string;
   #spentMs = 0;
 
-  constructor(regex: RegExp, budgetMs: number = GREP_MATCH_BUDGET_MS) {
-    this.#regex = regex;
+  constructor(tester: TextTest, options: BoundedMatcherOptions = {}) {
+    const { budgetMs = GREP_MATCH_BUDGET_MS, timeoutMessage } = options;
+    this.#tester = tester;
     this.#budgetMs = budgetMs;
+    this.#timeoutMessage =
+      timeoutMessage ??
+      ((ms) => {
+        const source = tester instanceof RegExp ? tester.source : String(tester);
+        return `The pattern /${source}/ took more than ${ms / 1000} s to match, so grep stopped: nested repetition such as (a+)+ or (a|a)* can take exponential time. Simplify the pattern or search fewer files.`;
+      });
   }
 
-  /** Indices of the lines that match. */
+  /** Indices of the texts that match. */
   match(lines: readonly string[]): number[] {
     if (lines.length === 0) return [];
-    context ??= vm.createContext({ regex: /$^/, lines: [], hits: [] }) as vm.Context & MatchGlobals;
-    script ??= new vm.Script("for (let i = 0; i < lines.length; i++) if (regex.test(lines[i])) hits.push(i);");
+    context ??= vm.createContext({ tester: /$^/, lines: [], hits: [] }) as vm.Context & MatchGlobals;
+    script ??= new vm.Script("for (let i = 0; i < lines.length; i++) if (tester.test(lines[i])) hits.push(i);");
     const left = Math.max(1, Math.ceil(this.#budgetMs - this.#spentMs));
     const hits: number[] = [];
-    Object.assign(context, { regex: this.#regex, lines, hits });
+    Object.assign(context, { tester: this.#tester, lines, hits });
     const start = performance.now();
     try {
       script.runInContext(context, { timeout: left });
     } catch (error) {
       if ((error as NodeJS.ErrnoException | undefined)?.code !== "ERR_SCRIPT_EXECUTION_TIMEOUT") throw error;
-      throw new Error(
-        `The pattern /${this.#regex.source}/ took more than ${this.#budgetMs / 1000} s to match, so grep stopped: nested repetition such as (a+)+ or (a|a)* can take exponential time. Simplify the pattern or search fewer files.`,
-      );
+      throw new Error(this.#timeoutMessage(this.#budgetMs));
     } finally {
       this.#spentMs += performance.now() - start;
       Object.assign(context, { lines: [], hits: [] });

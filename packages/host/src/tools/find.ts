@@ -1,6 +1,6 @@
 import { stat } from "node:fs/promises";
 import { type AnyToolDefinition, builtinToolParameters, defineTool, type ToolResult } from "@gatehouse/sdk";
-import { minimatch } from "./lazy-minimatch.ts";
+import { filterByGlob } from "./glob-filter.ts";
 import { resolveToolPath } from "./resolve-path.ts";
 import { describeFailure, failureResult, textResult } from "./tool-result.ts";
 import { byName, walkTree } from "./walk-tree.ts";
@@ -33,14 +33,15 @@ async function search(options: {
   }
   // matchBase: "*.ts" finds files at any depth, as models (and fd) expect; patterns with "/" match the whole path.
   const globOptions = { dot: true, matchBase: true };
+  const text = (entry: { relPath: string }) => entry.relPath;
   const found: string[] = [];
   let truncated = false;
   let withheld = 0;
   const onWithheld = () => {
     withheld++;
   };
-  for await (const entry of walkTree(absPath, { signal, canRead, onWithheld })) {
-    if (!minimatch(entry.relPath, pattern, globOptions)) continue;
+  const entries = walkTree(absPath, { signal, canRead, onWithheld });
+  for await (const entry of filterByGlob(entries, { glob: pattern, globOptions, text, tool: "find" })) {
     if (found.length === FIND_MAX_RESULTS) {
       truncated = true;
       break;

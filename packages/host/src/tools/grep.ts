@@ -2,12 +2,12 @@ import { realpath, stat } from "node:fs/promises";
 import path from "node:path";
 import { type AnyToolDefinition, builtinToolParameters, defineTool, type ToolResult } from "@gatehouse/sdk";
 import { BoundedMatcher } from "./bounded-match.ts";
-import { minimatch } from "./lazy-minimatch.ts";
+import { filterByGlob } from "./glob-filter.ts";
 import { openChecked } from "./open-checked.ts";
 import { resolveToolPath } from "./resolve-path.ts";
 import { describeFailure, failureResult, textResult } from "./tool-result.ts";
 import { truncateHead, truncateLine } from "./truncate.ts";
-import { walkTree } from "./walk-tree.ts";
+import { type WalkEntry, walkTree } from "./walk-tree.ts";
 
 /** Most matching lines one grep call returns. */
 export const GREP_MAX_MATCHES = 200;
@@ -41,6 +41,12 @@ interface SearchScope {
   tally: { withheld: number };
 }
 
+async function* onlyFiles(entries: AsyncIterable<WalkEntry>): AsyncGenerator<Target> {
+  for await (const entry of entries) {
+    if (entry.kind === "file") yield { absPath: entry.absPath, relPath: entry.relPath };
+  }
+}
+
 async function* targets(scope: SearchScope & { within: string | undefined }) {
   const { absPath, displayPath, glob, signal, canRead, tally } = scope;
   const info = await stat(absPath);
@@ -51,18 +57,13 @@ async function* targets(scope: SearchScope & { within: string | undefined }) {
     yield { absPath, relPath: path.basename(absPath) } satisfies Target;
     return;
   }
-  const globOptions = { dot: true };
   const onWithheld = () => {
     tally.withheld++;
   };
-  for await (const entry of walkTree(absPath, { signal, canRead, onWithheld })) {
-    if (entry.kind !== "file") continue;
-    if (glob !== undefined) {
-      const name = path.posix.basename(entry.relPath);
-      if (!minimatch(entry.relPath, glob, globOptions) && !minimatch(name, glob, globOptions)) continue;
-    }
-    yield { absPath: entry.absPath, relPath: entry.relPath } satisfies Target;
-  }
+  const files = onlyFiles(walkTree(absPath, { signal, canRead, onWithheld }));
+  const text = (entry: Target) => entry.relPath;
+  const globOptions = { dot: true, orName: true };
+  yield* glob === undefined ? files : filterByGlob(files, { glob, globOptions, text, tool: "grep" });
 }
 
 /** The file's bytes, read from the file actually opened after checking it; undefined when skipped. */

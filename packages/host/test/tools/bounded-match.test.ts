@@ -8,7 +8,7 @@ describe("BoundedMatcher", () => {
   });
 
   it("stops a catastrophic pattern once the runs together used the budget, naming the pattern", () => {
-    const matcher = new BoundedMatcher(/^(a+)+$/, 150);
+    const matcher = new BoundedMatcher(/^(a+)+$/, { budgetMs: 150 });
     const line = `${"a".repeat(40)}b`;
     const started = performance.now();
     expect(() => matcher.match([line])).toThrow(/^The pattern \/\^\(a\+\)\+\$\/ took more than 0\.15 s to match/);

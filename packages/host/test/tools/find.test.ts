@@ -84,4 +84,24 @@ describe("find", () => {
     expect(result.isError).toBe(true);
     expect(textOf(result)).toBe("find in . was aborted.");
   });
+  it("a glob that backtracks exponentially ends as an error instead of freezing the host", {
+    timeout: 30_000,
+  }, async () => {
+    // +(a|*)z against a 40-character name ran for hours on the main thread, deaf to abort and SIGINT.
+    const dir = await tree(["ok.txt", `${"a".repeat(40)}.txt`]);
+    const started = performance.now();
+    const result = await run(find, { pattern: "+(a|*)z" }, context(dir).ctx);
+    expect(performance.now() - started).toBeLessThan(20_000);
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toMatch(/^The glob "\+\(a\|\*\)z" took more than 10 s to match, so find stopped/);
+  });
+
+  it("globs of every form still match as before when matched in batches", async () => {
+    const names = Array.from({ length: 600 }, (_, i) => `n/${String(i).padStart(3, "0")}.${i % 2 ? "ts" : "md"}`);
+    const dir = await tree([...names, "x/{y}.ts"]);
+    const result = await run(find, { pattern: "n/+(0|1)*.{md,txt}" }, context(dir).ctx);
+    const expected = names.filter((n) => /^n\/[01]\d*\.md$/.test(n));
+    expect(textOf(result).split("\n")).toEqual(expected);
+    expect(textOf(await run(find, { pattern: "*.ts" }, context(dir).ctx)).split("\n")).toHaveLength(301);
+  });
 });

@@ -86,6 +86,18 @@ describe("grep", () => {
     expect(textOf(result)).toMatch(/^The pattern \/\^\(a\|a\)\*\$\/ took more than 10 s to match, so grep stopped/);
   });
 
+  it("a glob that backtracks exponentially ends as an error instead of freezing the host", {
+    timeout: 30_000,
+  }, async () => {
+    // *a*a*…*b against a long name took minutes on the main thread, deaf to abort and SIGINT.
+    const dir = await tree({ "ok.txt": "hit\n", [`${"a".repeat(60)}.txt`]: "hit\n" });
+    const started = performance.now();
+    const result = await run(grep, { pattern: "hit", glob: `${"*a".repeat(12)}*b` }, context(dir).ctx);
+    expect(performance.now() - started).toBeLessThan(20_000);
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toMatch(/^The glob "(\*a){12}\*b" took more than 10 s to match, so grep stopped/);
+  });
+
   it("an invalid regular expression is a clear error", async () => {
     const dir = await tree({ "a.txt": "x" });
     const result = await run(grep, { pattern: "foo(" }, context(dir).ctx);

@@ -34,6 +34,14 @@ describe("resolveToolPath", () => {
     expect(resolveToolPath("a~b", "/work/p")).toBe("/work/p/a~b");
   });
 
+  it("rejects a path longer than a system call accepts, naming its start and length", () => {
+    expect(() => resolveToolPath(`${"a/".repeat(200_000)}x`, "/work/p")).toThrow(
+      /^Invalid path "(a\/){30}"… \(400001 bytes\): it is longer than the 4095 bytes a system call accepts/,
+    );
+    expect(() => resolveToolPath("é".repeat(2048), "/work/p")).toThrow(/\(4096 bytes\)/);
+    expect(resolveToolPath("a".repeat(4095), "/")).toBe(`/${"a".repeat(4095)}`);
+  });
+
   it("rejects a path with a NUL byte, naming it", () => {
     expect(() => resolveToolPath("a.txt\0.png", "/work/p")).toThrow(/Invalid path "a\.txt\\u0000\.png".*NUL byte/);
   });

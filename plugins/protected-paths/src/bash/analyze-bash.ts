@@ -1,5 +1,5 @@
 import path from "node:path";
-import { Minimatch } from "minimatch";
+import { matchingNames } from "../check/glob-budget.ts";
 import { showPath } from "../paths/path-text.ts";
 import { optionProblem } from "./allowed-options.ts";
 import { type CwdState, CwdTracker } from "./cwd-tracker.ts";
@@ -317,10 +317,10 @@ class Analysis {
     if (globs.length === 0) return undefined;
     const state = this.tracker.snapshot();
     for (const glob of globs) {
-      const matcher = new Minimatch(glob.glob as string, { dot: true, nonegate: true });
-      const dashed = state.dirs.some((dir) =>
-        (this.listDir?.(dir) ?? []).some((entry) => entry.startsWith("-") && matcher.match(entry)),
-      );
+      const dashed = state.dirs.some((dir) => {
+        const names = (this.listDir?.(dir) ?? []).filter((entry) => entry.startsWith("-"));
+        return matchingNames(glob.glob as string, names, { dot: true, nonegate: true }).length > 0;
+      });
       if (state.unknown || dashed) {
         return `${name}'s argument ${glob.raw} may expand to an option (a file whose name starts with -); write ./${glob.raw} or put -- before it`;
       }

@@ -1,5 +1,5 @@
 import path from "node:path";
-import { Minimatch } from "minimatch";
+import { matchingNames } from "../check/glob-budget.ts";
 import type { PolicyFs } from "../paths/policy-fs.ts";
 import type { ShellWord } from "./shell-word.ts";
 
@@ -14,7 +14,7 @@ function unescapePattern(pattern: string): string {
  * segment, every entry of that directory it matches.
  * Contract: the word's text is always included (bash passes an unmatched glob literally);
  * matching is deliberately wider than bash's default — `*` also matches dotfiles, as with
- * `shopt -s dotglob` — and case-insensitive when `folding`. Returns `undefined` when a directory
+ * `shopt -s dotglob` — and case-insensitive when `folding`. Throws `GlobTooSlow` past the glob budget. Returns `undefined` when a directory
  * segment is a glob (not expanded: the caller refuses writes through it).
  */
 export function expandGlob(
@@ -26,7 +26,7 @@ export function expandGlob(
   const dirPart = slash === -1 ? "" : word.glob.slice(0, slash + 1);
   if (UNESCAPED_GLOB.test(dirPart)) return undefined;
   const prefix = unescapePattern(dirPart);
-  const matcher = new Minimatch(word.glob.slice(slash + 1), { dot: true, nocase: options.folding, nonegate: true });
-  const entries = options.fs.readdir(path.resolve(options.cwd, prefix || ".")) ?? [];
-  return [word.text, ...entries.filter((e) => matcher.match(e.name)).map((e) => prefix + e.name)];
+  const names = (options.fs.readdir(path.resolve(options.cwd, prefix || ".")) ?? []).map((e) => e.name);
+  const globOptions = { dot: true, nocase: options.folding, nonegate: true };
+  return [word.text, ...matchingNames(word.glob.slice(slash + 1), names, globOptions).map((name) => prefix + name)];
 }

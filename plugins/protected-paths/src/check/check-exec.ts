@@ -8,6 +8,7 @@ import { inOwnMount } from "../scan/expand-absolute.ts";
 import { processPathOf, processPathProblem } from "./descriptor-paths.ts";
 import { evaluatePath, type PathVerdict } from "./evaluate-path.ts";
 import { hookGitRuns } from "./git-hooks-run.ts";
+import { GlobTooSlow, withGlobBudget } from "./glob-budget.ts";
 import {
   createdAround,
   isFolder,
@@ -321,6 +322,8 @@ function checkTarget(check: TargetCheck): Decision | undefined {
  * "sandbox" refuses only targets a deny rule matches (for a precise reason) and lets everything
  * it cannot resolve through: the sandbox, not the analysis, is the guarantee. "unconfined" is
  * "analyze" that also refuses unresolved reads and every command whose effects it does not model.
+ * Every mode but "allow" and "deny" refuses a command whose globs take longer than the glob budget
+ * to match (`GlobTooSlow`): what they name cannot be known.
  */
 export function checkExec(ctx: PolicyContext, options: { mode: BashMode; command: unknown }): Decision {
   if (options.mode === "allow") return allow();
@@ -331,9 +334,22 @@ export function checkExec(ctx: PolicyContext, options: { mode: BashMode; command
     const why = 'shell commands are disabled by the path policy (bash: "deny"); use the file tools instead';
     return deny({ subject, why, rule: "bash deny" });
   }
-  if (typeof options.command !== "string") {
+  const { command } = options;
+  if (typeof command !== "string") {
     return deny({ subject, why: "the command is not a string", rule: "non-string command" });
   }
+  try {
+    return withGlobBudget(() => decideCommand(ctx, { command, precheck, strict }));
+  } catch (error) {
+    if (!(error instanceof GlobTooSlow)) throw error;
+    return deny({ subject, why: error.message, rule: "bash glob too slow" });
+  }
+}
+
+/** The analysis of one command line and the check of every target it found (see `checkExec`). */
+function decideCommand(ctx: PolicyContext, options: { command: string; precheck: boolean; strict: boolean }): Decision {
+  const { precheck, strict } = options;
+  const subject = "Bash command";
   const spellings: Spelling[] = [];
   const listDir = (dir: string) => ctx.fs.readdir(dir)?.map((entry) => entry.name);
   // Unconfined, the command runs in the agent's shell, which inherits this environment's CDPATH.

@@ -1,6 +1,5 @@
 import { lstatSync } from "node:fs";
 import path from "node:path";
-import { minimatch } from "minimatch";
 import { allow, type Decision, deny } from "../decision.ts";
 import { showPath } from "../paths/path-text.ts";
 import type { FileInfo } from "../paths/policy-fs.ts";
@@ -8,6 +7,7 @@ import type { DenyRule } from "../rules/deny-rule.ts";
 import { DEPENDENCY_DIRS } from "../scan/deny-index.ts";
 import { gitIgnoreMatches, type IgnoreMatch } from "../scan/git-ignored.ts";
 import { ignoreFilesAbove, plainIgnoreFile, repositoryBoundaryBelow, repositoryOf } from "../scan/ignore-files.ts";
+import { GlobTooSlow, matchingNames, withGlobBudget } from "./glob-budget.ts";
 import { matchView } from "./match-view.ts";
 import type { PolicyContext } from "./policy-context.ts";
 
@@ -109,7 +109,7 @@ function rgIgnoreAbove(ctx: PolicyContext, dir: string): boolean {
  */
 function globMayName(glob: string, rel: string): boolean {
   if (!/^[\w.*?, -]+$/.test(glob)) return true;
-  return minimatch(path.basename(rel), glob, { dot: true, nocase: true });
+  return matchingNames(glob, [path.basename(rel)], { dot: true, nocase: true }).length > 0;
 }
 
 /** The positive globs of a search, split the ways its tool may split them (white space, commas). */
@@ -205,9 +205,19 @@ function skippedByIgnores(
  * ignored; a file counts as skipped only where git's answer is certainly ripgrep's too (see
  * `skippedByIgnores`). Dependency folders are walked only when the search may enter them.
  * Contract: the root itself is decided elsewhere (a read of it); fails closed — a tree too large to
- * walk, or an answer git cannot give, refuses.
+ * walk, an answer git cannot give, or globs that take longer than the glob budget to match, refuses.
  */
 export function checkTreeSearch(ctx: PolicyContext, search: TreeSearch, links?: HardLinks): Decision {
+  try {
+    return withGlobBudget(() => decideTreeSearch(ctx, search, links));
+  } catch (error) {
+    if (!(error instanceof GlobTooSlow)) throw error;
+    const subject = `${search.subject} of ${showPath(search.root)}`;
+    return deny({ subject, why: error.message, rule: "glob too slow" });
+  }
+}
+
+function decideTreeSearch(ctx: PolicyContext, search: TreeSearch, links: HardLinks | undefined): Decision {
   const real = ctx.fs.realpath(search.root);
   if (real === undefined || ctx.fs.lstat(real)?.isDirectory !== true) return allow();
   const subject = `${search.subject} of ${showPath(search.root)}`;

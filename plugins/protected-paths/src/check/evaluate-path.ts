@@ -142,6 +142,10 @@ export function evaluatePath(
     if (i === 0) identity = info ? { dev: info.dev, ino: info.ino } : "absent";
     if (info === undefined && access === "write") {
       const created = createdFolderRule(ctx, rules, real);
+      if (created === "too deep") {
+        const why = `${resolvesTo(views, real)}it would create more than ${MAX_CREATED_FOLDERS} folders, too many to check for one the policy protects (a new .git); create them in steps`;
+        return refuse("too many new folders", why);
+      }
       if (created) {
         return refuse(
           created.rule.label,
@@ -165,25 +169,30 @@ export function evaluatePath(
   return identity === undefined ? { ok: true, views } : { ok: true, views, identity };
 }
 
-/** How far up a write's missing folders are looked for (deeper ones are refused as unknowable). */
+/** How far up a write's missing folders are looked for (a write that would create more is refused). */
 const MAX_CREATED_FOLDERS = 64;
 
 /**
  * The first rule denying a folder a write to the absent `real` would create (the write tool makes
  * missing parents): `sub/.git/HEAD` creates `sub/.git`, a repository no check of the file saw.
- * Contract: walks up from the parent of `real` while nothing exists there, checking each folder.
+ * Contract: walks up from the parent of `real` while nothing exists there; "too deep" when more
+ * than `MAX_CREATED_FOLDERS` folders are missing (a write 70 levels below a new `sub/.git` made
+ * that repository unchecked), else checks each missing folder.
  */
 function createdFolderRule(
   ctx: PolicyContext,
   rules: readonly DenyRule[],
   real: string,
-): { rule: DenyRule; dir: string } | undefined {
-  let dir = path.dirname(real);
-  for (let depth = 0; depth < MAX_CREATED_FOLDERS && dir !== path.dirname(dir); depth += 1) {
-    if (ctx.fs.lstat(dir) !== undefined) return undefined;
+): { rule: DenyRule; dir: string } | "too deep" | undefined {
+  const missing: string[] = [];
+  for (let dir = path.dirname(real); dir !== path.dirname(dir) && ctx.fs.lstat(dir) === undefined; ) {
+    if (missing.length === MAX_CREATED_FOLDERS) return "too deep";
+    missing.push(dir);
+    dir = path.dirname(dir);
+  }
+  for (const dir of missing) {
     const rule = firstDenyingRule(ctx, rules, dir);
     if (rule) return { rule, dir };
-    dir = path.dirname(dir);
   }
   return undefined;
 }

@@ -27,12 +27,15 @@ const ANY_FORBIDDEN = new RegExp(
   `[${FORBIDDEN_RANGES.map(([from, to]) => `\\u{${from.toString(16)}}-\\u{${to.toString(16)}}`).join("")}]`,
   "u",
 );
+/** The longest path a system call takes (Linux's PATH_MAX less its NUL): a longer one names no file. */
+export const MAX_PATH_BYTES = 4095;
+
 /** Something other than white space (what `trim` removes). */
 const NOT_BLANK = /\S/;
 
 /** Why a path was refused before it was even resolved. */
 export interface PathTextProblem {
-  rule: "non-string path" | "empty path" | "NUL byte" | "control character";
+  rule: "non-string path" | "empty path" | "path too long" | "NUL byte" | "control character";
   /** The rest of the one-sentence reason, e.g. "the path is empty". */
   why: string;
 }
@@ -50,13 +53,22 @@ function kindOf(value: unknown): string {
 /**
  * Checks the raw text of a path before any resolution.
  * Contract: returns `undefined` for a usable string; otherwise the rule and why. A NUL byte is
- * reported as such (the OS would truncate the path there), before other control characters.
+ * reported as such (the OS would truncate the path there), before other control characters. A
+ * path longer than `MAX_PATH_BYTES` is refused: no system call opens it, and matching the rules
+ * against tens of thousands of segments took minutes on the host's one thread.
  */
 export function checkPathText(value: unknown): PathTextProblem | undefined {
   if (typeof value !== "string") {
     return { rule: "non-string path", why: `the path is ${kindOf(value)}, not a string; pass the path as a string` };
   }
   if (!NOT_BLANK.test(value)) return { rule: "empty path", why: "the path is empty; pass a file or directory path" };
+  // Each UTF-16 unit is at most 3 bytes of UTF-8: only a long string needs counting.
+  if (value.length > MAX_PATH_BYTES / 3 && Buffer.byteLength(value, "utf8") > MAX_PATH_BYTES) {
+    return {
+      rule: "path too long",
+      why: `the path is longer than ${MAX_PATH_BYTES} bytes, more than any system call accepts; spell it shorter`,
+    };
+  }
   if (!ANY_FORBIDDEN.test(value)) return undefined;
   if (value.includes("\0")) {
     return { rule: "NUL byte", why: "the path contains a NUL byte, which no file path may contain" };

@@ -1,0 +1,57 @@
+import { describe, expect, it } from "vitest";
+import { createPolicy, type Decision } from "../src/index.ts";
+import { createFixture } from "./helpers/fixture.ts";
+
+/** "allow", or the refusal's rule and reason. */
+function outcome(decision: Decision): string {
+  return decision.allow ? "allow" : `${decision.rule}: ${decision.reason}`;
+}
+
+/** A glob whose regular expression backtracks for minutes against a long name of a's. */
+const SLOW = `${"*a".repeat(12)}*b`;
+
+describe("the model's globs are matched with a time budget", () => {
+  it("a command whose glob backtracks exponentially is refused in every mode that analyses it, not frozen on", {
+    timeout: 30_000,
+  }, () => {
+    const f = createFixture();
+    f.file("a".repeat(60));
+    for (const bash of ["sandbox", "analyze"] as const) {
+      const started = performance.now();
+      const decision = f.policy({ bash }).check({ kind: "exec", command: `cat ${SLOW}` });
+      expect(performance.now() - started).toBeLessThan(8_000);
+      expect(outcome(decision)).toMatch(
+        /^bash glob too slow: Bash command refused: matching its glob "(\*a){12}\*b" took more than 2 s/,
+      );
+    }
+    // An everyday glob is still expanded and checked: it names the .env it matches.
+    expect(outcome(f.policy({ bash: "analyze" }).check({ kind: "exec", command: "cat .en*" }))).toMatch(
+      /default denyRead \.env/,
+    );
+  });
+
+  it("the agents' strict analysis refuses it too, including a glob that may expand to an option", {
+    timeout: 30_000,
+  }, () => {
+    const f = createFixture();
+    f.file(`-${"a".repeat(60)}`);
+    const strict = createPolicy({}, { cwd: f.ws, home: f.home, unconfinedBash: "unconfined" });
+    for (const p of [f.policy(), strict]) {
+      const decision = p.check({ kind: "exec", command: `sort ${SLOW} x` });
+      expect(outcome(decision)).toMatch(/^bash glob too slow: /);
+    }
+  });
+
+  it("another agent's Grep whose glob backtracks exponentially is refused instead of hanging its hook", {
+    timeout: 30_000,
+  }, () => {
+    const f = createFixture();
+    f.file(`.env.${"a".repeat(60)}`, "SECRET=1\n");
+    const started = performance.now();
+    const decision = f.policy().checkSearch({ root: f.ws, globs: [SLOW], subject: "Grep" });
+    expect(performance.now() - started).toBeLessThan(8_000);
+    expect(outcome(decision)).toMatch(
+      /^glob too slow: Grep of .* refused: matching its glob "(\*a){12}\*b" took more than 2 s/,
+    );
+  });
+});
