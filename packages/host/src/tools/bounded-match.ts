@@ -3,6 +3,16 @@ import vm from "node:vm";
 /** How long one grep or find call may spend matching one of the model's patterns, over all texts, before it stops. */
 export const GREP_MATCH_BUDGET_MS = 10_000;
 
+let defaultBudgetMs = GREP_MATCH_BUDGET_MS;
+
+/**
+ * Sets the budget of matchers made afterwards that name none (grep's and find's). For tests only,
+ * so a catastrophic pattern is shown stopped in a fraction of a second; not exported by the package.
+ */
+export function setDefaultMatchBudget(ms: number): void {
+  defaultBudgetMs = ms;
+}
+
 /** Says whether one text matches: a RegExp, or a compiled glob (`globTest`). */
 export interface TextTest {
   test(text: string): boolean;
@@ -17,7 +27,7 @@ interface MatchGlobals {
 
 /** Options of a `BoundedMatcher`. */
 export interface BoundedMatcherOptions {
-  /** Time the runs of one matcher may take together (default `GREP_MATCH_BUDGET_MS`). */
+  /** Time the runs of one matcher may take together (default `GREP_MATCH_BUDGET_MS`, see `setDefaultMatchBudget`). */
   budgetMs?: number;
   /** The error message once the budget is spent (default: grep's, naming the regular expression). */
   timeoutMessage?: (budgetMs: number) => string;
@@ -45,7 +55,7 @@ export class BoundedMatcher {
   #spentMs = 0;
 
   constructor(tester: TextTest, options: BoundedMatcherOptions = {}) {
-    const { budgetMs = GREP_MATCH_BUDGET_MS, timeoutMessage } = options;
+    const { budgetMs = defaultBudgetMs, timeoutMessage } = options;
     this.#tester = tester;
     this.#budgetMs = budgetMs;
     this.#timeoutMessage =

@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import type { AnyToolDefinition, ToolContext, ToolProgress, ToolResult } from "@gatehouse/sdk";
 import { afterEach } from "vitest";
+import { GREP_MATCH_BUDGET_MS, setDefaultMatchBudget } from "../../src/tools/bounded-match.ts";
 import { createBuiltinTools, FileMutationQueue } from "../../src/tools/index.ts";
 
 const created: string[] = [];
@@ -98,4 +99,17 @@ export function deferred<T = void>() {
 /** Lets every already-queued promise callback and I/O callback run. */
 export async function settle(): Promise<void> {
   for (let i = 0; i < 5; i++) await new Promise((resolve) => setImmediate(resolve));
+}
+
+/**
+ * Runs `body` with grep's and find's match budget at 0.5 s instead of 10 s, so a test of a
+ * catastrophic pattern waits a fraction of a second for the budget to run out.
+ */
+export async function withBudget<T>(body: () => Promise<T>): Promise<T> {
+  setDefaultMatchBudget(500);
+  try {
+    return await body();
+  } finally {
+    setDefaultMatchBudget(GREP_MATCH_BUDGET_MS);
+  }
 }
