@@ -37,7 +37,15 @@ export default defineConfig({
       },
       {
         extends: true,
-        test: { name: "plugins", root: "plugins", include: ["*/test/**/*.test.ts"], testTimeout: 30_000 },
+        test: {
+          name: "plugins",
+          root: "plugins",
+          include: ["*/test/**/*.test.ts"],
+          // The sandbox escape corpus (~30 s of real bubblewrap runs) is its own step: `pnpm test:corpus`,
+          // which `.ci/run` runs after `pnpm test`, so `pnpm test` stays under five minutes on 2 cores.
+          exclude: process.env.GATEHOUSE_TEST_CORPUS === "1" ? [] : ["**/sandbox-corpus/**"],
+          testTimeout: 30_000,
+        },
       },
     ],
   },
