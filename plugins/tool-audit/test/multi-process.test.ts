@@ -33,7 +33,9 @@ describe("several processes and crashes", () => {
     const { file, env, verify } = sharedLog();
     const calls = 500;
     const writers = [
-      startWriter([file, "batch", String(calls)], { ...env, WAIT_GO: "1" }),
+      // Batches of 10 turns, each written and fsynced: the batch writer then runs as long as the
+      // other (all at once it could finish before the other process got the CPU, and nothing interleaved).
+      startWriter([file, "batch", String(calls), "10"], { ...env, WAIT_GO: "1" }),
       startWriter([file, "every", String(calls)], { ...env, WAIT_GO: "1" }),
     ];
     await Promise.all(writers.map((w) => w.waitFor((l) => l === "ready")));
