@@ -3,6 +3,8 @@ export interface Deadline {
   readonly at: number;
   done: boolean;
   expire: () => void;
+  /** The call tracked after this one (the queue's link). */
+  next: Deadline | undefined;
 }
 
 /**
@@ -12,11 +14,13 @@ export interface Deadline {
  * queue and one timer for its head suffice. The timer is unref'd while nothing is pending, so an
  * idle queue never keeps the process alive, and ref'd while a call is pending, so a hung handler
  * still expires.
+ * The queue is a linked list of the deadlines themselves: no array to grow, slice or empty (an
+ * array emptied and refilled once per handler call kept deoptimising `track` in the benchmarks).
  */
 export class DeadlineQueue {
   readonly timeoutMs: number;
-  #queue: Deadline[] = [];
-  #head = 0;
+  #head: Deadline | undefined = undefined;
+  #tail: Deadline | undefined = undefined;
   #timer: NodeJS.Timeout | undefined;
 
   constructor(timeoutMs: number) {
@@ -25,8 +29,10 @@ export class DeadlineQueue {
 
   /** Starts tracking a call; `expire` runs once if `settle` was not called within the timeout. */
   track(expire: () => void): Deadline {
-    const deadline: Deadline = { at: performance.now() + this.timeoutMs, done: false, expire };
-    this.#queue.push(deadline);
+    const deadline: Deadline = { at: performance.now() + this.timeoutMs, done: false, expire, next: undefined };
+    if (this.#tail === undefined) this.#head = deadline;
+    else this.#tail.next = deadline;
+    this.#tail = deadline;
     if (this.#timer) this.#timer.ref();
     else this.#arm(this.timeoutMs);
     return deadline;
@@ -41,15 +47,12 @@ export class DeadlineQueue {
   }
 
   #dropSettled(): void {
-    const q = this.#queue;
-    while (this.#head < q.length && q[this.#head]?.done) this.#head++;
-    if (this.#head === q.length) {
-      this.#queue = [];
-      this.#head = 0;
+    let head = this.#head;
+    while (head?.done) head = head.next;
+    this.#head = head;
+    if (head === undefined) {
+      this.#tail = undefined;
       this.#timer?.unref();
-    } else if (this.#head > 1024) {
-      this.#queue = q.slice(this.#head);
-      this.#head = 0;
     }
   }
 
@@ -60,18 +63,15 @@ export class DeadlineQueue {
   #fire(): void {
     this.#timer = undefined;
     const now = performance.now();
-    const q = this.#queue;
-    while (this.#head < q.length) {
-      const next = q[this.#head] as Deadline;
-      if (!next.done && next.at > now) break;
-      this.#head++;
+    for (let next = this.#head; next !== undefined && (next.done || next.at <= now); next = next.next) {
+      this.#head = next.next;
       if (!next.done) {
         next.done = true;
         next.expire();
       }
     }
     this.#dropSettled();
-    const head = this.#queue[this.#head];
+    const head = this.#head;
     if (head) this.#arm(head.at - now);
   }
 }

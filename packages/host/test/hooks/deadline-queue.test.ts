@@ -38,6 +38,20 @@ describe("DeadlineQueue", () => {
     expect(expired).toEqual([9]);
   });
 
+  it("expires only the unsettled calls among many settled out of order", () => {
+    vi.useFakeTimers();
+    const q = new DeadlineQueue(100);
+    const expired: number[] = [];
+    const tracked = Array.from({ length: 10 }, (_, i) => q.track(() => expired.push(i)));
+    for (const i of [9, 3, 0, 5, 1, 7]) expect(q.settle(tracked[i] as never)).toBe(true);
+    vi.advanceTimersByTime(101);
+    expect(expired).toEqual([2, 4, 6, 8]);
+    for (const i of [2, 9]) expect(q.settle(tracked[i] as never)).toBe(false);
+    q.track(() => expired.push(10));
+    vi.advanceTimersByTime(101);
+    expect(expired).toEqual([2, 4, 6, 8, 10]);
+  });
+
   it("an idle queue does not keep the process alive; a pending deadline does", () => {
     const pkg = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
     const src = join(pkg, "src", "hooks", "deadline-queue.ts");
