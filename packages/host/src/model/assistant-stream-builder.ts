@@ -53,22 +53,33 @@ export interface FinishDetails {
   usage?: Usage;
 }
 
+/**
+ * What every open block holds, whatever its kind; the argument fields are used by tool calls only.
+ * Why every kind has them all: one layout (one hidden class) for every open block, so the code that
+ * reads `open.kind` never meets a layout it was not optimised for (a message's text block comes
+ * after its tool calls, and used to throw that code away in every run).
+ */
+interface OpenFields {
+  index: number;
+  raw: string;
+  bytes: number;
+  /** Past `maxArgumentBytes`: the text is counted, neither kept nor parsed. */
+  oversized: boolean;
+  /** The incremental parse, from the first chunk that was not a whole object on its own. */
+  parser: PartialJsonParser | undefined;
+  /** The first chunk was a whole JSON object: its value, and how long it was. */
+  whole: { value: Record<string, unknown>; length: number } | undefined;
+}
+
 type Open =
-  | { kind: "text"; index: number; block: TextContent }
-  | { kind: "thinking"; index: number; block: ThinkingContent }
-  | {
-      kind: "toolCall";
-      index: number;
-      block: ToolCall;
-      raw: string;
-      bytes: number;
-      /** Past `maxArgumentBytes`: the text is counted, neither kept nor parsed. */
-      oversized: boolean;
-      /** The incremental parse, from the first chunk that was not a whole object on its own. */
-      parser?: PartialJsonParser;
-      /** The first chunk was a whole JSON object: its value, and how long it was. */
-      whole?: { value: Record<string, unknown>; length: number };
-    };
+  | (OpenFields & { kind: "text"; block: TextContent })
+  | (OpenFields & { kind: "thinking"; block: ThinkingContent })
+  | (OpenFields & { kind: "toolCall"; block: ToolCall });
+
+/** A new open block of `kind`; every kind is built here, so all have one layout (see `OpenFields`). */
+function opened<O extends Open>(kind: O["kind"], block: O["block"]): O {
+  return { kind, index: 0, block, raw: "", bytes: 0, oversized: false, parser: undefined, whole: undefined } as O;
+}
 
 /**
  * Owns one partial AssistantMessage and turns provider-neutral steps into ModelStreamEvents.
@@ -101,7 +112,7 @@ export class AssistantStreamBuilder {
 
   /** Opens a text block. */
   textStart(): DeltaEvent {
-    const index = this.begin({ kind: "text", index: 0, block: { type: "text", text: "" } });
+    const index = this.begin(opened("text", { type: "text", text: "" }));
     return this.delta({ type: "text_start", contentIndex: index });
   }
 
@@ -120,7 +131,7 @@ export class AssistantStreamBuilder {
 
   /** Opens a thinking block. */
   thinkingStart(): DeltaEvent {
-    const index = this.begin({ kind: "thinking", index: 0, block: { type: "thinking", thinking: "" } });
+    const index = this.begin(opened("thinking", { type: "thinking", thinking: "" }));
     return this.delta({ type: "thinking_start", contentIndex: index });
   }
 
@@ -140,7 +151,7 @@ export class AssistantStreamBuilder {
   /** Opens a tool-call block with empty arguments. */
   toolCallStart(id: string, name: string): DeltaEvent {
     const block: ToolCall = { type: "toolCall", id, name, arguments: {} };
-    const index = this.begin({ kind: "toolCall", index: 0, block, raw: "", bytes: 0, oversized: false });
+    const index = this.begin(opened("toolCall", block));
     return this.delta({ type: "toolcall_start", contentIndex: index, id, name });
   }
 
@@ -157,8 +168,8 @@ export class AssistantStreamBuilder {
     if (!open.oversized && open.bytes > this.maxArgumentBytes) {
       open.oversized = true;
       open.raw = "";
-      delete open.parser;
-      delete open.whole;
+      open.parser = undefined;
+      open.whole = undefined;
       open.block.arguments = {};
     }
     if (open.oversized) return this.delta({ type: "toolcall_delta", contentIndex: open.index, delta: chunk });
@@ -287,3 +298,10 @@ function misuse(what: string): GatehouseError {
 
 // One builder per streamed message: its layout (and the code built on it) outlives each run.
 keepShape(new AssistantStreamBuilder({ maxArgumentBytes: 1024 }));
+// And one open block, its fields holding what real ones hold.
+keepShape(
+  Object.assign(opened("toolCall", { type: "toolCall", id: "", name: "", arguments: {} }), {
+    parser: new PartialJsonParser(),
+    whole: { value: {}, length: 2 },
+  }),
+);
