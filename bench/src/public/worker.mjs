@@ -11,7 +11,7 @@
 // process's first timed run (cold code), `samples` the runs after the warm-ups. Every run gets a
 // new host (or a new peer loop), so each sample is the first run of a new host in a warm process.
 // Diagnostics (not used by the section): `"profile": "<prefix>"` writes a CPU profile of each timed
-// run; `"marks": true` prints `RUN <n>` before each run, to line up `--trace-opt`/`--trace-deopt`
+// run; `"marks": true` prints `RUN <n>` before each run and `END <n>` after it, to line up `--trace-opt`/`--trace-deopt`
 // output with the runs (see README, "Why a run can be slow").
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -309,6 +309,7 @@ try {
     if (i >= warmups) await profiler?.resume();
     if (spec.marks) console.log("RUN", i);
     await trial.run();
+    if (spec.marks) console.log("END", i);
     if (i >= warmups) await profiler?.pause();
     const used = process.cpuUsage(startCpu);
     const per = count > 1 ? count : w.perTurn;
