@@ -47,9 +47,15 @@ export async function streamAssistant(
 ): Promise<StreamedAssistant> {
   const now = config.now ?? Date.now;
   const limit = config.maxArgumentBytes ?? DEFAULT_MAX_ARGUMENT_BYTES;
-  const request: ModelRequest = { messages: config.messages, tools: turn.tools.list, maxArgumentBytes: limit };
+  const { messages } = config;
+  const tools = turn.tools.list;
   const systemPrompt = turn.systemPrompt ?? config.systemPrompt;
-  if (systemPrompt !== undefined) request.systemPrompt = systemPrompt;
+  // Built whole, not extended: a request gaining `systemPrompt` later takes a layout V8 forgets
+  // between runs, and the optimised turn deoptimised on it.
+  const request: ModelRequest =
+    systemPrompt === undefined
+      ? { messages, tools, maxArgumentBytes: limit }
+      : { messages, tools, maxArgumentBytes: limit, systemPrompt };
   const coalescer = new UpdateCoalescer(now);
   const argumentBytes = new Map<number, number>();
   // One array for every step's updates: emitted (and awaited, if need be) before the next step.

@@ -1,6 +1,7 @@
 import type { AgentEvent, ToolCall, ToolResultMessage } from "@gatehouse/sdk";
 import { abortFlag } from "../common/abort-flag.ts";
 import { isPromiseLike } from "../common/is-promise.ts";
+import { keepShape } from "../common/keep-shape.ts";
 import { argumentSizeProblem, DEFAULT_MAX_ARGUMENT_BYTES } from "./argument-size.ts";
 import type { StreamedAssistant } from "./assistant-turn.ts";
 import { emitEvent } from "./emit-events.ts";
@@ -36,6 +37,16 @@ function endEvent(call: FinalizedCall): AgentEvent {
   if (call.reason !== undefined) event.reason = call.reason;
   if (call.effects !== undefined) event.effects = call.effects;
   return event;
+}
+
+// An end event gains `blockedBy`, `reason` and `effects` by layout transitions that V8 holds only
+// weakly: when a run's last such event dies, the next full GC forgets them and the optimised
+// `finish` meets a store it has no feedback for (a deopt inside every run of the plugin rows). One
+// idle event of each common kind keeps them (see `keepShape`).
+for (const extra of [{ effects: [] }, { blockedBy: "", reason: "", effects: [] }, { blockedBy: "", reason: "" }]) {
+  const toolCall: ToolCall = { type: "toolCall", id: "", name: "", arguments: {} };
+  const result = { content: [], details: {} };
+  keepShape(endEvent({ toolCall, args: {}, result, isError: false, outcome: "executed", ...extra }));
 }
 
 function startEvent(toolCall: ToolCall): AgentEvent {
