@@ -94,10 +94,18 @@ export const DEFAULT_DENY_WRITE: readonly DefaultRule[] = [
   // Other agents' and editors' settings that run commands: hooks, MCP servers, tasks run on open.
   { pattern: ".claude/settings.json", why: `${TOOL_RUNS} (Claude Code runs its hooks and MCP servers)` },
   { pattern: ".claude/settings.local.json", why: `${TOOL_RUNS} (Claude Code runs its hooks and MCP servers)` },
+  // A skill's, subagent's or command's file may hold hooks (its front matter) and !`…` commands,
+  // which Claude Code runs by itself, unconfined, when it loads the skill — and its model may load
+  // one on its own (the Skill tool). Claude Code finds them in nested folders too.
+  ...[".claude/skills/**", ".claude/agents/**", ".claude/commands/**"].map((pattern) => ({
+    pattern,
+    why: `${TOOL_RUNS} (Claude Code runs the hooks and !\`…\` commands of its skills, subagents and commands when it loads one, which its model may do on its own)`,
+  })),
   { pattern: ".mcp.json", why: `${TOOL_RUNS} (MCP clients start the servers it lists)` },
   { pattern: ".codex/config.toml", why: `${TOOL_RUNS} (Codex runs its MCP servers and commands)` },
   { pattern: ".codex/hooks.json", why: `${TOOL_RUNS} (Codex runs its hooks)` },
   { pattern: ".vscode/tasks.json", why: `${TOOL_RUNS} (VS Code can run tasks when the folder opens)` },
+  { pattern: ".vscode/mcp.json", why: `${TOOL_RUNS} (VS Code starts the MCP servers it lists)` },
   {
     pattern: ".vscode/settings.json",
     why: `${TOOL_RUNS} (VS Code settings name interpreters, shells and their environment)`,
@@ -109,6 +117,18 @@ export const DEFAULT_DENY_WRITE: readonly DefaultRule[] = [
   { pattern: ".devcontainer.json", why: `${TOOL_RUNS} (initializeCommand runs on the host)` },
   { pattern: ".zed/tasks.json", why: `${TOOL_RUNS} (Zed runs its tasks)` },
   { pattern: ".zed/settings.json", why: `${TOOL_RUNS} (Zed settings name language servers and their commands)` },
+  // More agents' hooks, plugins and MCP servers, which they run by themselves from the project.
+  { pattern: ".github/hooks/**", why: `${TOOL_RUNS} (GitHub Copilot's agents run the hooks its files list)` },
+  { pattern: ".clinerules/hooks/**", why: `${TOOL_RUNS} (Cline runs the hook scripts it holds)` },
+  { pattern: ".windsurf/hooks.json", why: `${TOOL_RUNS} (Windsurf runs its Cascade hooks)` },
+  { pattern: ".kiro/hooks/**", why: `${TOOL_RUNS} (Kiro runs the commands its agent hooks name)` },
+  { pattern: ".kiro/settings/mcp.json", why: `${TOOL_RUNS} (Kiro starts the MCP servers it lists)` },
+  { pattern: ".roo/mcp.json", why: `${TOOL_RUNS} (Roo Code starts the MCP servers it lists)` },
+  { pattern: ".amazonq/mcp.json", why: `${TOOL_RUNS} (Amazon Q starts the MCP servers it lists)` },
+  ...["opencode.json", "opencode.jsonc", ".opencode/**"].map((pattern) => ({
+    pattern,
+    why: `${TOOL_RUNS} (OpenCode loads its plugins, installs their dependencies and starts its MCP servers at start-up)`,
+  })),
   // lefthook reads these names (and `-local` overrides merged over them), in the project and in `.config`.
   ...["", ".config/"].flatMap((dir) =>
     ["lefthook", ".lefthook", "lefthook-local", ".lefthook-local"].map((name) => ({
