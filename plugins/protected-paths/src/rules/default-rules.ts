@@ -51,6 +51,40 @@ export const SHELL_STARTUP_FILES: readonly string[] = [
   ".kshrc",
   ".mkshrc",
   ".config/fish/**",
+  // Ubuntu's .bashrc sources .bash_aliases, Fedora's every file in .bashrc.d; X and PAM sessions
+  // run or read these at login.
+  ".bash_aliases",
+  ".bashrc.d/**",
+  ".xprofile",
+  ".xinitrc",
+  ".xsession",
+  ".xsessionrc",
+  ".pam_environment",
+];
+
+/** What editors, terminal multiplexers, interpreters and direnv run from the home when they start. */
+export const HOME_STARTUP_FILES: readonly string[] = [
+  "~/.vimrc",
+  "~/.gvimrc",
+  "~/.exrc",
+  "~/.vim/**",
+  "~/.config/nvim/**",
+  "~/.local/share/nvim/site/**",
+  "~/.emacs",
+  "~/.emacs.el",
+  "~/.emacs.d/**",
+  "~/.config/emacs/**",
+  "~/.tmux.conf",
+  "~/.config/tmux/**",
+  // Python runs every .pth file of the user's site-packages (and usercustomize) at each start.
+  "~/.local/lib/python*/site-packages/*.pth",
+  "~/.local/lib/python*/site-packages/usercustomize.py",
+  "~/.local/lib/python*/site-packages/sitecustomize.py",
+  "~/.ipython/profile_*/startup/**",
+  // direnv sources these before every .envrc it loads.
+  "~/.direnvrc",
+  "~/.config/direnv/direnvrc",
+  "~/.config/direnv/lib/**",
 ];
 
 /**
@@ -82,6 +116,9 @@ export const DEFAULT_DENY_WRITE: readonly DefaultRule[] = [
     why: ".gatehouse holds the agent's own policy, extensions and audit, which the agent may not change",
   },
   ...SHELL_STARTUP_FILES.map((pattern) => ({ pattern, why: SHELL_RUNS })),
+  // The home's own, also when it is not a workspace root: the sandbox enforces `~/` rules wherever
+  // they lie (with writes outside the workspace allowed, `echo … >> ~/.bashrc` went through).
+  ...SHELL_STARTUP_FILES.map((pattern) => ({ pattern: `~/${pattern}`, why: SHELL_RUNS })),
   { pattern: ".envrc", why: "direnv runs it when a shell enters the directory, so a change would run code later" },
   {
     pattern: ".envrc.local",
@@ -167,6 +204,25 @@ export const DEFAULT_DENY_WRITE: readonly DefaultRule[] = [
   { pattern: "~/.ssh/**", why: "ssh reads its keys, config and authorized_keys from there" },
   { pattern: "~/.config/systemd/**", why: "systemd starts user services from there" },
   { pattern: "~/.config/autostart/**", why: "the desktop starts programs from there at login" },
+  { pattern: "~/.local/share/systemd/**", why: "systemd starts user services from there" },
+  {
+    pattern: "~/.config/environment.d/**",
+    why: "systemd sets the login session's environment from it (PATH, LD_PRELOAD), so a change would run code at the next login",
+  },
+  ...HOME_STARTUP_FILES.map((pattern) => ({
+    pattern,
+    why: "the editor, terminal, interpreter or direnv runs it when it starts, so a change would run code outside the agent's session",
+  })),
+  { pattern: "~/.hgrc", why: HG_RUNS },
+  { pattern: "~/.config/hg/**", why: HG_RUNS },
+  {
+    pattern: "~/.cargo/config.toml",
+    why: "cargo runs the programs it configures (build.rustc-wrapper, runners, aliases) at the next build of any project",
+  },
+  {
+    pattern: "~/.cargo/config",
+    why: "cargo runs the programs it configures (build.rustc-wrapper, runners, aliases) at the next build of any project",
+  },
 ];
 
 /** Credentials in the home directory, denied for reads (and masked in the sandbox). */
