@@ -124,6 +124,7 @@ describe("other agents' and editors' settings that run commands", () => {
     ".opencode/plugins/x.ts",
     ".opencode/package.json",
     ".gemini/settings.json",
+    ".gemini/extensions/x/gemini-extension.json",
     ".devcontainer/devcontainer.json",
     ".zed/tasks.json",
     "lefthook.yml",

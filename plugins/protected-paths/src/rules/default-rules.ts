@@ -150,6 +150,10 @@ export const DEFAULT_DENY_WRITE: readonly DefaultRule[] = [
   { pattern: ".cursor/mcp.json", why: `${TOOL_RUNS} (Cursor starts the MCP servers it lists)` },
   { pattern: ".cursor/hooks.json", why: `${TOOL_RUNS} (Cursor runs its hooks)` },
   { pattern: ".gemini/settings.json", why: `${TOOL_RUNS} (Gemini CLI runs its hooks and MCP servers)` },
+  {
+    pattern: ".gemini/extensions/**",
+    why: `${TOOL_RUNS} (Gemini CLI loads the project's extensions at start-up and starts their MCP servers)`,
+  },
   { pattern: ".devcontainer/devcontainer.json", why: `${TOOL_RUNS} (initializeCommand runs on the host)` },
   { pattern: ".devcontainer.json", why: `${TOOL_RUNS} (initializeCommand runs on the host)` },
   { pattern: ".zed/tasks.json", why: `${TOOL_RUNS} (Zed runs its tasks)` },
