@@ -17,7 +17,12 @@ export interface MappedCall {
   search?: { root: string; globs: string[] };
 }
 
-/** Tools of the agents that touch no path and run nothing (their own bookkeeping and questions). */
+/**
+ * Tools of the agents that touch no path and run nothing (their own bookkeeping and questions).
+ * `Skill`, `SlashCommand` and `Task` load a skill, command or subagent whose hooks and `!` commands
+ * the agent runs itself: their files are write-protected (protected-paths' defaults), so what they
+ * run is the user's.
+ */
 const INTERNAL = new Set([
   "Task",
   "Agent",
