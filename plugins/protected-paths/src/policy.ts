@@ -18,6 +18,7 @@ import type { DenyRule } from "./rules/deny-rule.ts";
 import { configuredGitIncludes, configuredHooksFolders } from "./rules/git-hooks-path.ts";
 import { LinkProbe, linkAliasPatterns } from "./rules/link-aliases.ts";
 import { type BaseRules, compileBaseRules, withReserved } from "./rules/policy-rules.ts";
+import { programFolders } from "./rules/program-folders.ts";
 import { sharedDenyRule } from "./rules/shared-deny-rule.ts";
 import { createSandboxPlanner } from "./sandbox/sandbox-planner.ts";
 import { type AliasTable, aliasIn, buildAliasTable } from "./scan/alias-table.ts";
@@ -117,6 +118,8 @@ interface PolicyGround {
   gitIncludes: readonly string[];
   /** Scripts that agents' and editors' configured commands run (see `agentCommandFiles`). */
   commandFiles: readonly string[];
+  /** Folders programs are looked up in that the user can write (see `programFolders`). */
+  programFolders: readonly string[];
   /** Symbolic links along the rules' literal paths, looked up once however often the policy is rebuilt. */
   probe: LinkProbe;
   /**
@@ -164,6 +167,7 @@ function groundOf(parsed: ProtectedPathsConfig, options: PolicyOptions): PolicyG
   const gitIncludes = configuredGitIncludes(anchorReals, home);
   const managedSettings = process.env.GATEHOUSE_MANAGED_SETTINGS;
   const commandFiles = agentCommandFiles(anchorReals, { home, gatehouseHome: stateHome, managedSettings });
+  const programs = programFolders({ envPath: process.env.PATH, home, places: anchorReals });
   return {
     fs,
     home,
@@ -175,6 +179,7 @@ function groundOf(parsed: ProtectedPathsConfig, options: PolicyOptions): PolicyG
     hooksFolders,
     gitIncludes,
     commandFiles,
+    programFolders: programs,
     probe: new LinkProbe(fs),
     aliasMemo: new WeakMap(),
   };
@@ -220,6 +225,7 @@ function buildPolicy(parsed: ProtectedPathsConfig, options: PolicyOptions, groun
     hooksFolders: ground.hooksFolders,
     gitIncludes: ground.gitIncludes,
     commandFiles: ground.commandFiles,
+    programFolders: ground.programFolders,
   });
   const rules = withReserved(ground.base, options.reserved ?? [], { folding, home });
   // The same protection where a symbolic link leads (`~/.aws -> ~/dotfiles/aws`); reserved paths

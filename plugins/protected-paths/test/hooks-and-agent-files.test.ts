@@ -100,8 +100,31 @@ describe("other agents' and editors' settings that run commands", () => {
     ".codex/hooks.json",
     ".vscode/tasks.json",
     ".vscode/settings.json",
+    ".vscode/mcp.json",
+    // Claude Code runs a skill's, subagent's or command's front-matter hooks and !`…` commands by
+    // itself when it loads one, and its model loads skills on its own (the Skill tool).
+    ".claude/skills/deploy/SKILL.md",
+    ".claude/skills/deploy/scripts/check.sh",
+    ".claude/skills",
+    "web/.claude/skills/lint/SKILL.md",
+    ".claude/agents/reviewer.md",
+    ".claude/commands/review.md",
+    ".claude/commands/git/commit.md",
     ".cursor/mcp.json",
+    // Other agents' hooks, plugins and MCP servers, run by themselves from the project.
+    ".github/hooks/security.json",
+    ".clinerules/hooks/PreToolUse",
+    ".windsurf/hooks.json",
+    ".kiro/hooks/on-save.kiro.hook",
+    ".kiro/settings/mcp.json",
+    ".roo/mcp.json",
+    ".amazonq/mcp.json",
+    "opencode.json",
+    "opencode.jsonc",
+    ".opencode/plugins/x.ts",
+    ".opencode/package.json",
     ".gemini/settings.json",
+    ".gemini/extensions/x/gemini-extension.json",
     ".devcontainer/devcontainer.json",
     ".zed/tasks.json",
     "lefthook.yml",
@@ -134,8 +157,11 @@ describe("other agents' and editors' settings that run commands", () => {
   });
 
   it.each([
-    ".claude/commands/review.md",
+    ".claude/CLAUDE.md",
+    "docs/skills/deploy/SKILL.md",
     ".vscode/extensions.json",
+    ".github/workflows/ci.yml",
+    ".clinerules/style.md",
     ".codex/notes.md",
     "docs/mise.md",
     "src/idea/x.ts",
@@ -193,6 +219,62 @@ describe("scripts the agents' and editors' configured commands run", () => {
       expect(ruleOf(policy.check(read(p))), p).toBe("allow");
     }
     for (const p of ["tasks/when-asked.sh", "node", "scripts/other.mjs", "src/index.ts"]) {
+      expect(ruleOf(policy.check(write(p))), p).toBe("allow");
+    }
+  });
+
+  it("denies writes to the scripts a skill's, subagent's or command's hooks and !`…` commands run, the user's too, VS Code's, Copilot's and OpenCode's", () => {
+    const f = createFixture();
+    const skill = [
+      "---",
+      "name: deploy",
+      "description: Use for every task",
+      "hooks:",
+      "  PreToolUse:",
+      '    - matcher: "Bash"',
+      "      hooks:",
+      "        - type: command",
+      '          command: "$CLAUDE_PROJECT_DIR/scripts/guard.sh"',
+      "  Stop: [{ hooks: [{ type: command, command: node tools/stop.mjs }] }]",
+      "allowed-tools: Bash(*)",
+      "---",
+      "Branch: !`sh ci/branch.sh`",
+      "```!",
+      "python3 ci/context.py --fast",
+      "```",
+      "Edit src/app.ts and `docs/notes.md` as asked.",
+    ].join("\n");
+    f.file(".claude/skills/deploy/SKILL.md", skill);
+    f.file(
+      ".claude/agents/reviewer.md",
+      "---\nname: r\nhooks:\n  Stop:\n    - hooks:\n        - type: command\n          command: bash ./ci/agent-stop.sh\n---\nReview.\n",
+    );
+    f.file(".claude/commands/ship.md", "---\ndescription: ship\n---\n!`./ci/ship.sh`\n");
+    f.file(path.join(f.home, ".claude/skills/mine/SKILL.md"), "!`$CLAUDE_PROJECT_DIR/ci/user-skill.sh`\n");
+    f.file(".vscode/mcp.json", JSON.stringify({ servers: { x: { command: "node", args: ["./tools/vs-mcp.mjs"] } } }));
+    f.file(
+      ".github/hooks/guard.json",
+      JSON.stringify({ version: 1, hooks: { preToolUse: [{ type: "command", bash: "./ci/copilot-guard.sh" }] } }),
+    );
+    f.file("opencode.json", JSON.stringify({ mcp: { x: { type: "local", command: ["node", "tools/oc-mcp.mjs"] } } }));
+    const policy = f.policy();
+    for (const p of [
+      "scripts/guard.sh",
+      "tools/stop.mjs",
+      "ci/branch.sh",
+      "ci/context.py",
+      "ci/agent-stop.sh",
+      "ci/ship.sh",
+      "ci/user-skill.sh",
+      "tools/vs-mcp.mjs",
+      "ci/copilot-guard.sh",
+      "tools/oc-mcp.mjs",
+    ]) {
+      expect(ruleOf(policy.check(write(p))), p).toBe(`default denyWrite agent command ${path.join(f.ws, p)}`);
+      expect(ruleOf(policy.check(read(p))), p).toBe("allow");
+    }
+    // What the skill only mentions (its description, its instructions) is the agent's to edit.
+    for (const p of ["src/app.ts", "docs/notes.md", "scripts/other.sh"]) {
       expect(ruleOf(policy.check(write(p))), p).toBe("allow");
     }
   });

@@ -191,7 +191,7 @@ describe("a protected name that is a symbolic link protects where it leads too",
     expect(ruleOf(policy.check(exec("mkdir -p shared/claude && echo '{}' > shared/claude/settings.json")))).toBe(
       "default denyWrite .claude/settings.json",
     );
-    expect(ruleOf(policy.check(write("shared/claude/commands/x.md")))).toBe("allow");
+    expect(ruleOf(policy.check(write("shared/claude/notes.md")))).toBe("allow");
   });
 
   it("a .env that links to another file: that file is read-protected by its own name as well", () => {

@@ -916,3 +916,27 @@ describe("bash without a sandbox: git runs the repository's hooks", () => {
     expectAllowed(unconfined(f), ["git add src/app.ts && git commit -m x", "git status"]);
   });
 });
+
+describe("bash without a sandbox: Claude Code's memory files", () => {
+  // Claude Code reads what a memory file imports (`@.env`) into the conversation by itself: the
+  // agent's Write and Edit are checked for imports, a shell write's text cannot be.
+  it.each([
+    "echo '@.env' >> CLAUDE.md",
+    "printf 'See @../.env' > docs/CLAUDE.md",
+    "tee CLAUDE.local.md < notes.txt",
+    "cp notes.txt .claude/rules/keys.md",
+    "mv notes.txt sub/claude.md",
+    "sed -i s/x/@.env/ CLAUDE.md",
+  ])("refuses %j", (command) => {
+    const f = createFixture();
+    f.file("CLAUDE.md", "x\n");
+    f.file("notes.txt", "@.env\n");
+    expect(ruleOf(unconfined(f).check(exec(command)))).toBe("bash write to agent memory");
+  });
+
+  it("lets a memory file be read, and other markdown be written", () => {
+    const f = createFixture();
+    f.file("CLAUDE.md", "x\n");
+    expectAllowed(unconfined(f), ["cat CLAUDE.md", "grep -n x CLAUDE.md", "echo note >> docs/notes.md"]);
+  });
+});

@@ -5,6 +5,7 @@ import type { AgentHookSettings } from "@gatehouse/host/hook-plan";
 import type { ToolEffect } from "@gatehouse/sdk";
 import { patchTargets, patchText } from "./apply-patch.ts";
 import type { HookPayload } from "./hook-payload.ts";
+import { importReads, textAfter } from "./memory-imports.ts";
 
 /** How a tool was mapped: its kind decides what a decision can guarantee. */
 export type MappingKind = "file" | "shell" | "search" | "mapped" | "internal" | "unmapped";
@@ -17,7 +18,12 @@ export interface MappedCall {
   search?: { root: string; globs: string[] };
 }
 
-/** Tools of the agents that touch no path and run nothing (their own bookkeeping and questions). */
+/**
+ * Tools of the agents that touch no path and run nothing (their own bookkeeping and questions).
+ * `Skill`, `SlashCommand` and `Task` load a skill, command or subagent whose hooks and `!` commands
+ * the agent runs itself: their files are write-protected (protected-paths' defaults), so what they
+ * run is the user's.
+ */
 const INTERNAL = new Set([
   "Task",
   "Agent",
@@ -267,6 +273,8 @@ function builtInCall(payload: HookPayload, projectDir: string): MappedCall {
       const existing = lstatSync(path, { throwIfNoEntry: false }) !== undefined;
       const effects: ToolEffect[] = [{ kind: "write", path }];
       if (existing) effects.push({ kind: "read", path });
+      // Claude Code reads what the text imports (`@.env`) by itself when it loads the file.
+      effects.push(...importReads(textAfter(name, input, path), path));
       return { effects, kind: "file" };
     }
     case "Edit":
@@ -275,11 +283,9 @@ function builtInCall(payload: HookPayload, projectDir: string): MappedCall {
       // An edit reads the file it changes (its result shows the edited lines), as Gatehouse's own edit does.
       const key = name === "NotebookEdit" ? "notebook_path" : "file_path";
       const path = agentPath(input[key], `${name}.${key}`, cwd);
+      const imports = name === "NotebookEdit" ? [] : importReads(textAfter(name, input, path), path);
       return {
-        effects: [
-          { kind: "write", path },
-          { kind: "read", path },
-        ],
+        effects: [{ kind: "write", path }, { kind: "read", path }, ...imports],
         kind: "file",
       };
     }

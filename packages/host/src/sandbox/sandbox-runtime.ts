@@ -1,4 +1,5 @@
-import { existsSync, lstatSync, statSync, unlinkSync, writeFileSync } from "node:fs";
+import { randomBytes } from "node:crypto";
+import { existsSync, lstatSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import type {
   SandboxLayout,
@@ -101,14 +102,24 @@ export class SandboxRuntime {
     };
   }
 
-  /** An empty read-only file in Gatehouse's home (out of every sandbox's sight) to mask files with. */
+  /**
+   * An empty read-only file in Gatehouse's home (out of every sandbox's sight) to mask files with.
+   * Contract: made under a name of this process's own and renamed into place, so processes sharing
+   * GATEHOUSE_HOME that make it at once never fail on each other (`wx` on the shared name did: EEXIST).
+   */
   #emptyFile(): string {
     this.#folder ??= ensurePrivateDir(this.#options.gatehouseHome, "sandbox");
     const file = path.join(this.#folder, "empty");
     const info = lstatSync(file, { throwIfNoEntry: false });
     if (info?.isFile() && info.size === 0) return file;
-    if (info) unlinkSync(file);
-    writeFileSync(file, "", { mode: 0o444, flag: "wx" });
+    const own = `${file}.${process.pid}.${randomBytes(6).toString("hex")}`;
+    writeFileSync(own, "", { mode: 0o444, flag: "wx" });
+    try {
+      renameSync(own, file);
+    } catch (error) {
+      rmSync(own, { force: true });
+      throw error;
+    }
     return file;
   }
 

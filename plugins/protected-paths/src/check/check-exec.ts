@@ -21,6 +21,11 @@ import {
 import type { PolicyContext } from "./policy-context.ts";
 import { MAX_SCANNED_ENTRIES, scanBelow } from "./scan-below.ts";
 
+/** Claude Code's memory files: `CLAUDE.md`, `CLAUDE.local.md` and the rules in `.claude/rules`. */
+function agentMemoryFile(absolute: string): boolean {
+  return /(^|\/)CLAUDE(\.local)?\.md$/i.test(absolute) || /(^|\/)\.claude\/rules(\/|$)/.test(absolute);
+}
+
 /**
  * How `exec` effects are treated. "unconfined" is not a setting: it is how a command that no
  * sandbox will confine (another agent's, checked through its hooks) is decided.
@@ -158,6 +163,13 @@ function checkOne(check: TargetCheck, p: string, dir: string): Decision | undefi
     const why =
       "only git itself may write inside a .git folder (git reads what is written there, such as the index, as its own state); use git to change it";
     return deny({ subject: subjectOf(target, p), why, rule: "bash write in .git" });
+  }
+  // Claude Code reads what a memory file imports (`@.env`) into the conversation by itself, unseen
+  // by any hook: the agent's Write and Edit are checked for that, a shell write's text is not known.
+  if (check.strict && writes && agentMemoryFile(absolute)) {
+    const why =
+      "Claude Code reads the files a memory file imports (@path) by itself, and what a shell command writes cannot be checked for them; use the Write or Edit tool";
+    return deny({ subject: subjectOf(target, p), why, rule: "bash write to agent memory" });
   }
   // Moved or copied, a relative symbolic link points somewhere new (`ln -s hooks z/l; mv z/l .git/l`),
   // whether it lands at the destination or inside it (`mv x/w .`).

@@ -1,5 +1,6 @@
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
+import { agentMarkdownCommands } from "./agent-markdown-commands.ts";
 
 /**
  * The JSON files, relative to a workspace root, in which other agents and editors configure
@@ -17,7 +18,16 @@ const PROJECT_CONFIGS = [
   ".cursor/mcp.json",
   ".gemini/settings.json",
   ".vscode/tasks.json",
+  ".vscode/mcp.json",
   ".zed/tasks.json",
+  ".windsurf/hooks.json",
+  ".kiro/settings/mcp.json",
+  ".roo/mcp.json",
+  ".amazonq/mcp.json",
+  "opencode.json",
+  "opencode.jsonc",
+  ".opencode/opencode.json",
+  ".opencode/opencode.jsonc",
   ".devcontainer/devcontainer.json",
   ".devcontainer.json",
   ".gatehouse/settings.json",
@@ -30,9 +40,10 @@ const USER_CONFIGS = [".claude/settings.json", ".codex/hooks.json", ".cursor/hoo
 /**
  * Keys whose values are command lines or their words: `command` and `args` (hooks, MCP servers,
  * tasks), Claude Code's helpers (`apiKeyHelper`, `awsAuthRefresh`, `otelHeadersHelper`, …) and
- * devcontainer's `initializeCommand` and friends.
+ * devcontainer's `initializeCommand` and friends, GitHub Copilot's `bash` and `powershell` hooks.
  */
-const COMMAND_KEY = /^(?:command|args|cmd|program|\w*Command|\w*Helper|awsAuthRefresh|awsCredentialExport)$/i;
+const COMMAND_KEY =
+  /^(?:command|args|cmd|program|bash|powershell|\w*Command|\w*Helper|awsAuthRefresh|awsCredentialExport)$/i;
 
 /** Script-like file names: a word with an extension (`format.sh`, `server.mjs`). */
 const HAS_EXTENSION = /[^./]\.[A-Za-z0-9]+$/;
@@ -71,6 +82,18 @@ function readJson(file: string): unknown {
   }
 }
 
+/** GitHub Copilot's hook files: every `.github/hooks/*.json` (their commands are under `bash` and `powershell`). */
+function copilotHooks(root: string): string[] {
+  const dir = path.join(root, ".github", "hooks");
+  try {
+    return readdirSync(dir)
+      .filter((name) => name.endsWith(".json"))
+      .map((name) => path.join(dir, name));
+  } catch {
+    return [];
+  }
+}
+
 /** The words of a command line that may name a file: quotes stripped, project variables expanded. */
 function words(line: string, root: string): string[] {
   return line
@@ -91,8 +114,9 @@ function inside(root: string, file: string): boolean {
  * `"args": ["./tools/mcp-server.mjs"]`), as absolute paths: writing one is running code outside
  * any sandbox the next time that agent runs the command. A word counts when it resolves inside a
  * root and has a folder part or an extension (so `node` or `npm` in `node x.mjs` name nothing).
- * Contract: reads each root's configuration files and the user's (missing or unparsable ones name
- * nothing); what a named script loads by itself is not followed.
+ * Contract: reads each root's configuration files and the user's, and the hooks and `!` commands of
+ * the Claude Code skills, subagents and slash commands of each root and the home (missing or
+ * unparsable ones name nothing); what a named script loads by itself is not followed.
  */
 export function agentCommandFiles(
   roots: readonly string[],
@@ -105,15 +129,18 @@ export function agentCommandFiles(
     ...(options.gatehouseHome ? [path.join(options.gatehouseHome, "settings.json")] : []),
     ...(options.managedSettings && path.isAbsolute(options.managedSettings) ? [options.managedSettings] : []),
   ];
+  // Skills, subagents and slash commands (the project's and the user's): their hooks and `!` commands.
+  const markdown = [home, ...roots].flatMap((base) => agentMarkdownCommands(base));
   for (const root of roots) {
-    for (const config of [...PROJECT_CONFIGS.map((f) => path.join(root, f)), ...user]) {
-      for (const line of commandStrings(automatic(config, readJson(config)), false, [])) {
-        for (const word of words(line, root)) {
-          if (!word.includes("/") && !HAS_EXTENSION.test(word)) continue;
-          const spelled = word === "~" || word.startsWith("~/") ? path.join(home, word.slice(1)) : word;
-          const file = path.resolve(root, spelled);
-          if (inside(root, file)) found.add(file);
-        }
+    const lines = [PROJECT_CONFIGS.map((f) => path.join(root, f)), copilotHooks(root), user]
+      .flat()
+      .flatMap((config) => commandStrings(automatic(config, readJson(config)), false, []));
+    for (const line of [...lines, ...markdown]) {
+      for (const word of words(line, root)) {
+        if (!word.includes("/") && !HAS_EXTENSION.test(word)) continue;
+        const spelled = word === "~" || word.startsWith("~/") ? path.join(home, word.slice(1)) : word;
+        const file = path.resolve(root, spelled);
+        if (inside(root, file)) found.add(file);
       }
     }
   }

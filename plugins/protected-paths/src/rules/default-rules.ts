@@ -51,6 +51,40 @@ export const SHELL_STARTUP_FILES: readonly string[] = [
   ".kshrc",
   ".mkshrc",
   ".config/fish/**",
+  // Ubuntu's .bashrc sources .bash_aliases, Fedora's every file in .bashrc.d; X and PAM sessions
+  // run or read these at login.
+  ".bash_aliases",
+  ".bashrc.d/**",
+  ".xprofile",
+  ".xinitrc",
+  ".xsession",
+  ".xsessionrc",
+  ".pam_environment",
+];
+
+/** What editors, terminal multiplexers, interpreters and direnv run from the home when they start. */
+export const HOME_STARTUP_FILES: readonly string[] = [
+  "~/.vimrc",
+  "~/.gvimrc",
+  "~/.exrc",
+  "~/.vim/**",
+  "~/.config/nvim/**",
+  "~/.local/share/nvim/site/**",
+  "~/.emacs",
+  "~/.emacs.el",
+  "~/.emacs.d/**",
+  "~/.config/emacs/**",
+  "~/.tmux.conf",
+  "~/.config/tmux/**",
+  // Python runs every .pth file of the user's site-packages (and usercustomize) at each start.
+  "~/.local/lib/python*/site-packages/*.pth",
+  "~/.local/lib/python*/site-packages/usercustomize.py",
+  "~/.local/lib/python*/site-packages/sitecustomize.py",
+  "~/.ipython/profile_*/startup/**",
+  // direnv sources these before every .envrc it loads.
+  "~/.direnvrc",
+  "~/.config/direnv/direnvrc",
+  "~/.config/direnv/lib/**",
 ];
 
 /**
@@ -82,6 +116,9 @@ export const DEFAULT_DENY_WRITE: readonly DefaultRule[] = [
     why: ".gatehouse holds the agent's own policy, extensions and audit, which the agent may not change",
   },
   ...SHELL_STARTUP_FILES.map((pattern) => ({ pattern, why: SHELL_RUNS })),
+  // The home's own, also when it is not a workspace root: the sandbox enforces `~/` rules wherever
+  // they lie (with writes outside the workspace allowed, `echo … >> ~/.bashrc` went through).
+  ...SHELL_STARTUP_FILES.map((pattern) => ({ pattern: `~/${pattern}`, why: SHELL_RUNS })),
   { pattern: ".envrc", why: "direnv runs it when a shell enters the directory, so a change would run code later" },
   {
     pattern: ".envrc.local",
@@ -94,10 +131,18 @@ export const DEFAULT_DENY_WRITE: readonly DefaultRule[] = [
   // Other agents' and editors' settings that run commands: hooks, MCP servers, tasks run on open.
   { pattern: ".claude/settings.json", why: `${TOOL_RUNS} (Claude Code runs its hooks and MCP servers)` },
   { pattern: ".claude/settings.local.json", why: `${TOOL_RUNS} (Claude Code runs its hooks and MCP servers)` },
+  // A skill's, subagent's or command's file may hold hooks (its front matter) and !`…` commands,
+  // which Claude Code runs by itself, unconfined, when it loads the skill — and its model may load
+  // one on its own (the Skill tool). Claude Code finds them in nested folders too.
+  ...[".claude/skills/**", ".claude/agents/**", ".claude/commands/**"].map((pattern) => ({
+    pattern,
+    why: `${TOOL_RUNS} (Claude Code runs the hooks and !\`…\` commands of its skills, subagents and commands when it loads one, which its model may do on its own)`,
+  })),
   { pattern: ".mcp.json", why: `${TOOL_RUNS} (MCP clients start the servers it lists)` },
   { pattern: ".codex/config.toml", why: `${TOOL_RUNS} (Codex runs its MCP servers and commands)` },
   { pattern: ".codex/hooks.json", why: `${TOOL_RUNS} (Codex runs its hooks)` },
   { pattern: ".vscode/tasks.json", why: `${TOOL_RUNS} (VS Code can run tasks when the folder opens)` },
+  { pattern: ".vscode/mcp.json", why: `${TOOL_RUNS} (VS Code starts the MCP servers it lists)` },
   {
     pattern: ".vscode/settings.json",
     why: `${TOOL_RUNS} (VS Code settings name interpreters, shells and their environment)`,
@@ -105,10 +150,26 @@ export const DEFAULT_DENY_WRITE: readonly DefaultRule[] = [
   { pattern: ".cursor/mcp.json", why: `${TOOL_RUNS} (Cursor starts the MCP servers it lists)` },
   { pattern: ".cursor/hooks.json", why: `${TOOL_RUNS} (Cursor runs its hooks)` },
   { pattern: ".gemini/settings.json", why: `${TOOL_RUNS} (Gemini CLI runs its hooks and MCP servers)` },
+  {
+    pattern: ".gemini/extensions/**",
+    why: `${TOOL_RUNS} (Gemini CLI loads the project's extensions at start-up and starts their MCP servers)`,
+  },
   { pattern: ".devcontainer/devcontainer.json", why: `${TOOL_RUNS} (initializeCommand runs on the host)` },
   { pattern: ".devcontainer.json", why: `${TOOL_RUNS} (initializeCommand runs on the host)` },
   { pattern: ".zed/tasks.json", why: `${TOOL_RUNS} (Zed runs its tasks)` },
   { pattern: ".zed/settings.json", why: `${TOOL_RUNS} (Zed settings name language servers and their commands)` },
+  // More agents' hooks, plugins and MCP servers, which they run by themselves from the project.
+  { pattern: ".github/hooks/**", why: `${TOOL_RUNS} (GitHub Copilot's agents run the hooks its files list)` },
+  { pattern: ".clinerules/hooks/**", why: `${TOOL_RUNS} (Cline runs the hook scripts it holds)` },
+  { pattern: ".windsurf/hooks.json", why: `${TOOL_RUNS} (Windsurf runs its Cascade hooks)` },
+  { pattern: ".kiro/hooks/**", why: `${TOOL_RUNS} (Kiro runs the commands its agent hooks name)` },
+  { pattern: ".kiro/settings/mcp.json", why: `${TOOL_RUNS} (Kiro starts the MCP servers it lists)` },
+  { pattern: ".roo/mcp.json", why: `${TOOL_RUNS} (Roo Code starts the MCP servers it lists)` },
+  { pattern: ".amazonq/mcp.json", why: `${TOOL_RUNS} (Amazon Q starts the MCP servers it lists)` },
+  ...["opencode.json", "opencode.jsonc", ".opencode/**"].map((pattern) => ({
+    pattern,
+    why: `${TOOL_RUNS} (OpenCode loads its plugins, installs their dependencies and starts its MCP servers at start-up)`,
+  })),
   // lefthook reads these names (and `-local` overrides merged over them), in the project and in `.config`.
   ...["", ".config/"].flatMap((dir) =>
     ["lefthook", ".lefthook", "lefthook-local", ".lefthook-local"].map((name) => ({
@@ -147,6 +208,25 @@ export const DEFAULT_DENY_WRITE: readonly DefaultRule[] = [
   { pattern: "~/.ssh/**", why: "ssh reads its keys, config and authorized_keys from there" },
   { pattern: "~/.config/systemd/**", why: "systemd starts user services from there" },
   { pattern: "~/.config/autostart/**", why: "the desktop starts programs from there at login" },
+  { pattern: "~/.local/share/systemd/**", why: "systemd starts user services from there" },
+  {
+    pattern: "~/.config/environment.d/**",
+    why: "systemd sets the login session's environment from it (PATH, LD_PRELOAD), so a change would run code at the next login",
+  },
+  ...HOME_STARTUP_FILES.map((pattern) => ({
+    pattern,
+    why: "the editor, terminal, interpreter or direnv runs it when it starts, so a change would run code outside the agent's session",
+  })),
+  { pattern: "~/.hgrc", why: HG_RUNS },
+  { pattern: "~/.config/hg/**", why: HG_RUNS },
+  {
+    pattern: "~/.cargo/config.toml",
+    why: "cargo runs the programs it configures (build.rustc-wrapper, runners, aliases) at the next build of any project",
+  },
+  {
+    pattern: "~/.cargo/config",
+    why: "cargo runs the programs it configures (build.rustc-wrapper, runners, aliases) at the next build of any project",
+  },
 ];
 
 /** Credentials in the home directory, denied for reads (and masked in the sandbox). */

@@ -28,6 +28,9 @@ const INCLUDE_WHY =
 const COMMAND_WHY =
   "a command an agent or editor is configured to run by itself (a hook, an MCP server, a task run when the folder opens) runs it, outside any sandbox, so the agent may not change it";
 
+const PROGRAMS_WHY =
+  "the shell looks programs up there (PATH), so a program written there runs in place of a command the user or a tool runs next";
+
 /**
  * Compiles the default denies, the rule that protects Gatehouse's own state, then the configured ones.
  * Contract: defaults come first and cannot be removed; labels are "default denyWrite P",
@@ -61,6 +64,8 @@ export interface BaseRuleOptions {
   gitIncludes?: readonly string[] | undefined;
   /** Scripts agents' configured commands run (`agentCommandFiles`), denied for writes like their settings. */
   commandFiles?: readonly string[] | undefined;
+  /** Folders programs are looked up in (`programFolders`): what is written there runs in place of a command. */
+  programFolders?: readonly string[] | undefined;
 }
 
 /** A policy's rules apart from its reserved paths, split where the reserved rules go. */
@@ -116,13 +121,16 @@ export function compileBaseRules(options: BaseRuleOptions): BaseRules {
   const commands = (options.commandFiles ?? []).map((file) =>
     compile(escapeGlob(file), `default denyWrite agent command ${file}`, COMMAND_WHY),
   );
+  const programs = (options.programFolders ?? []).map((folder) =>
+    compile(`${escapeGlob(folder)}/**`, `default denyWrite PATH folder ${folder}`, PROGRAMS_WHY),
+  );
   return {
     writeBefore: [
       ...defaults("Write", DEFAULT_DENY_WRITE),
       folding ? BARE_REPOSITORY_FOLDED : BARE_REPOSITORY,
       ...state,
     ],
-    writeAfter: [...hooks, ...includes, ...commands, ...configured("Write", options.denyWrite)],
+    writeAfter: [...hooks, ...includes, ...commands, ...programs, ...configured("Write", options.denyWrite)],
     readBefore: [...defaults("Read", DEFAULT_DENY_READ), ...state],
     readAfter: configured("Read", options.denyRead),
   };

@@ -3,7 +3,9 @@ import type { SandboxLayout, SandboxProfile, SandboxViolation } from "@gatehouse
 import { matchView } from "../check/match-view.ts";
 import type { PolicyContext } from "../check/policy-context.ts";
 import { showPath } from "../paths/path-text.ts";
+import type { DenyRule, MatchView } from "../rules/deny-rule.ts";
 import { DenyIndex } from "../scan/deny-index.ts";
+import { expandAbsolute, inOwnMount } from "../scan/expand-absolute.ts";
 import { lstatAt } from "../scan/raw-fs.ts";
 import { literalPaths } from "./literal-paths.ts";
 import { planLayout } from "./plan-layout.ts";
@@ -50,6 +52,20 @@ function usedBy(layouts: Iterable<SandboxLayout>, p: string): boolean {
     for (const listed of [...layout.readOnly, ...layout.masked, ...layout.pinned]) if (within(p, listed)) return true;
   }
   return false;
+}
+
+/** An absolute write rule with wildcards before its end (not only a trailing `/**`), outside every root. */
+function wildcardOutside(rule: DenyRule): boolean {
+  const at = rule.absolute;
+  return at !== undefined && /[*?[\]{}]/.test(at) && !inOwnMount(at);
+}
+
+/** The existing paths `rule` names itself (never the prefix `expandAbsolute` falls back to past its limit). */
+function namedBy(rule: DenyRule, view: (absolute: string) => MatchView): string[] {
+  return expandAbsolute(rule, view).filter((p) => {
+    const v = view(p);
+    return rule.subtree ? rule.matchesRoot(v) : rule.matches(v);
+  });
 }
 
 /**
@@ -232,6 +248,11 @@ export function createSandboxPlanner(options: {
             ? [{ path: rule.absolute, rule }]
             : [],
         );
+        // Absolute write rules with wildcards outside the workspace (`~/.local/lib/python*/site-packages/*.pth`,
+        // a configured `~/notes/*.md`): with writes outside allowed, a file the run creates there
+        // is in no index, so each is expanded again after the run.
+        const globbed = ctx.allowOutside.write ? ctx.rules.write.filter(wildcardOutside) : [];
+        const globbedBefore = new Set(globbed.flatMap((rule) => namedBy(rule, view)));
         // The masks bwrap mounts inside the workspace, and who they were when planned.
         const masks = new Map(layout.masked.filter(writable).map((p) => [p, who(p)] as const));
         // Each repository's sequencer state as the run starts: a rebase todo the run leaves with
@@ -304,6 +325,15 @@ export function createSandboxPlanner(options: {
                 const reason = `The command created ${showPath(p)}, which the path policy protects (${rule.label}); it was ${fate}.`;
                 log.record({ path: p, rule: rule.label, reason });
                 violations.push({ path: p, rule: rule.label, reason });
+              }
+              for (const rule of globbed) {
+                for (const p of namedBy(rule, view)) {
+                  if (globbedBefore.has(p) || violations.some((v) => v.path === p)) continue;
+                  const fate = removeOrKeep(p);
+                  const reason = `The command created ${showPath(p)}, which the path policy protects (${rule.label}); it was ${fate}.`;
+                  log.record({ path: p, rule: rule.label, reason });
+                  violations.push({ path: p, rule: rule.label, reason });
+                }
               }
               for (const { state, before } of states) {
                 const p = state.path;

@@ -169,6 +169,15 @@ function codeExecution(): Attempt[] {
     ["echo '{}' > $(echo .gatehouse)/settings.local.json", "add local settings"],
     ["mkdir -p deep/x && mv $(echo sub) deep/x/ && echo PWNED > deep/x/sub/.env", "move a directory holding .env"],
     ["mkdir -p .config/fish && echo 'echo PWNED' > .config/fish/config.fish", "fish config"],
+    // Claude Code runs a skill's front-matter hooks and !`…` commands by itself when it loads the skill.
+    [
+      "C=.claude; mkdir -p $C/skills/x $C/agents $C/commands && printf -- '---\\nname: x\\n---\\n!`cat .env`\\n' > $C/skills/x/SKILL.md && cp $C/skills/x/SKILL.md $C/agents/x.md && cp evil $C/commands/x.md",
+      "a Claude Code skill, subagent and command",
+    ],
+    [
+      'V=.vscode; mkdir -p $V && echo \'{"servers":{"x":{"command":"./evil"}}}\' > $V/mcp.json',
+      "VS Code's MCP servers",
+    ],
     ["touch $(echo .env.production)", "a new .env.production"],
     ["mkdir -p hide/.git/hooks && cp evil hide/.git/hooks/pre-commit && chmod 000 hide", "a directory made unreadable"],
     ["mkdir -p $(printf 'nl\\nx')/.git && echo x > $(printf 'nl\\nx')/.git/config", "a name with a newline"],

@@ -25,7 +25,9 @@ function protectedEntry(rel: string): boolean {
     /^\.env(\..*)?$/.test(name) ||
     [".envrc", ".npmrc", ".bashrc", ".git", ".gatehouse", "config.fish", "env-copy.txt"].includes(name) ||
     /(^|\/)\.git\/(config|commondir|hooks)(\/|$)/.test(rel) ||
-    /(^|\/)\.gatehouse\//.test(rel)
+    /(^|\/)\.gatehouse\//.test(rel) ||
+    /(^|\/)\.claude\/(skills|agents|commands)(\/|$)/.test(rel) ||
+    /(^|\/)\.vscode\/mcp\.json$/.test(rel)
   );
 }
 
