@@ -79,7 +79,9 @@ export async function createHost(options: HostOptions): Promise<Host> {
     );
     // An observer of extension_error that fails must not trigger another one.
     if (failure.hook === "extension_error") return;
-    const error = failure.timedOut ? `timed out: ${failure.error.message}` : failure.error.message;
+    // run-handler's own deadline error already says "timed out after N ms": say it once.
+    const message = failure.error.message;
+    const error = failure.timedOut && !message.startsWith("timed out") ? `timed out: ${message}` : message;
     void hub.emit({ type: "extension_error", extension: failure.extension, hook: failure.hook, error });
   };
   const tools = new ToolRegistry(createBuiltinTools());
