@@ -130,8 +130,10 @@ export async function main(argv: string[], io: CliIo = processIo(), options: Mai
     return ExitCode.ok;
   }
   if (command === undefined || command === "help" || command === "--help" || command === "-h") {
-    const topic = command === "help" && rest[0] !== undefined ? lookup(rest[0]) : undefined;
-    if (command === "help" && rest[0] !== undefined && !topic) return unknownCommand(io, rest[0]);
+    // `gatehouse help --help` answers like every other command: with help, not a usage error.
+    const asked = command === "help" && rest[0] !== undefined && !asksForHelp(rest.slice(0, 1)) ? rest[0] : undefined;
+    const topic = asked !== undefined ? lookup(asked) : undefined;
+    if (asked !== undefined && !topic) return unknownCommand(io, asked);
     const out = command === undefined ? io.stderr : io.stdout;
     const style = helpStyle(out, io.env);
     out.write(

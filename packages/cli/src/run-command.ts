@@ -88,6 +88,16 @@ export async function runCommand(args: string[], io: CliIo): Promise<number> {
     if (plan.kind === "resume" && plan.branch !== undefined) host.branch(plan.branch);
     const result = await host.run(prompt);
     if (result.stoppedBy) io.stderr.write(fitToTerminal(`gatehouse: ${result.errorMessage}\n`, io.stderr));
+    if (values.json && !result.stoppedBy && !result.aborted && result.stopReason === "error") {
+      // The live view shows a model error; with --json stdout is for a program, so exit 1 says why here.
+      const why = result.errorMessage ?? "no error message";
+      io.stderr.write(fitToTerminal(`gatehouse: the model ended in an error: ${why}\n`, io.stderr));
+    }
+    if (result.maxTurnsReached) {
+      // A safety limit cut the run short: that must not read like a model that finished its task.
+      const limit = `gatehouse: stopped at --max-turns ${maxTurns}: the model had not finished`;
+      io.stderr.write(fitToTerminal(`${limit}\n`, io.stderr));
+    }
     const code = result.stoppedBy
       ? ExitCode.runFailed
       : result.aborted

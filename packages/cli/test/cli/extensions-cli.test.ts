@@ -50,6 +50,21 @@ describe("gatehouse extensions / trust / tools", () => {
     expect(withTrust.stderr).toBe(noGuardNotice([], p.dir));
   });
 
+  it("gatehouse run reports on stderr a tool name two extensions claim: the first in load order wins", async () => {
+    const p = makeProject({
+      ".gatehouse/extensions/a.ts": toolExtension("first", "dup", "from first"),
+      ".gatehouse/extensions/b.ts": toolExtension("second", "dup", "from second"),
+    });
+    const script = writeScript(p.dir, [{ content: [{ type: "toolCall", id: "A", name: "dup", arguments: {} }] }]);
+    const run = await runCli(["run", "--cwd", p.dir, "--script", script, "--json", "--trust"], { env: p.env });
+    expect(run.code).toBe(0);
+    const end = events(run.stdout).find((e) => e.type === "tool_execution_end");
+    expect(end?.result).toMatchObject({ content: [{ text: "from first" }] });
+    expect(run.stderr).toContain(
+      `gatehouse: extension second (${join(p.dir, ".gatehouse/extensions/b.ts")}): tool "dup" is already registered by first`,
+    );
+  });
+
   it("a malformed settings file is exit 2 naming file, line and column", async () => {
     const p = makeProject({ ".gatehouse/settings.json": '{ "extensions": ["a",] }' });
     const run = await runCli(["extensions", "--cwd", p.dir], { env: p.env });

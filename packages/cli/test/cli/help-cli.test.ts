@@ -45,13 +45,16 @@ describe("help, version and typos through the built CLI", () => {
   );
 
   it("gatehouse help COMMAND is the command's help; gatehouse --help lists every command", async () => {
-    const [viaHelp, viaFlag, main] = await Promise.all([
+    const [viaHelp, viaFlag, main, helpOfHelp] = await Promise.all([
       runCli(["help", "run"]),
       runCli(["run", "--help"]),
       runCli(["--help"]),
+      runCli(["help", "--help"]),
     ]);
     expect(viaHelp.stdout).toBe(viaFlag.stdout);
     expect(main.code).toBe(0);
+    // `help` answers --help like every command (SPEC §8), instead of "unknown option --help" (exit 2).
+    expect([helpOfHelp.code, helpOfHelp.stdout, helpOfHelp.stderr]).toEqual([0, main.stdout, ""]);
     for (const [name, { spec }] of Object.entries(COMMANDS)) {
       for (const s of spec.subcommands ? Object.values(spec.subcommands) : [spec])
         expect(main.stdout).toContain(s.name);

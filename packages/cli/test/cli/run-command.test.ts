@@ -117,6 +117,26 @@ describe("gatehouse run (child process)", () => {
     expect(existsSync(join(dir, "x"))).toBe(false);
   });
 
+  it("with --json, a model error also says why on stderr, not only through exit 1", async () => {
+    const dir = tempDir();
+    const script = writeScript(dir, [{ stopReason: "error", errorMessage: "rate limited", content: [] }]);
+    const run = await runCli(["run", "--cwd", dir, "--script", script, "--json"]);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain("gatehouse: the model ended in an error: rate limited");
+  });
+
+  it("a run cut short by --max-turns says so on stderr, so it does not read as a model that finished", async () => {
+    const dir = tempDir();
+    const ls = (id: string) => ({ content: [{ type: "toolCall", id, name: "ls", arguments: {} }] });
+    const script = writeScript(dir, [ls("A"), ls("B"), ls("C")]);
+    const run = await runCli(["run", "--cwd", dir, "--script", script, "--max-turns", "2"]);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/done · 2 turns · 2 tool calls: 2 ok/);
+    expect(run.stderr).toContain("gatehouse: stopped at --max-turns 2: the model had not finished");
+    const finished = await runCli(["run", "--cwd", dir, "--script", script, "--max-turns", "5", "--no-session"]);
+    expect(finished.stderr).not.toContain("--max-turns");
+  });
+
   it("without --json on a pipe, the plain view reports calls, failures and a summary", async () => {
     const dir = tempDir();
     const script = writeScript(dir, [

@@ -30,7 +30,8 @@ export function toError(value: unknown): Error {
   if (value instanceof Error) return value;
   if (typeof value === "string") return new Error(value);
   try {
-    return new Error(JSON.stringify(value));
+    // JSON.stringify(undefined) is undefined: `throw undefined` must not become an empty message.
+    return new Error(JSON.stringify(value) ?? String(value));
   } catch {
     return new Error(String(value));
   }

@@ -1,13 +1,14 @@
-import { existsSync, readdirSync, statSync } from "node:fs";
+import { existsSync, readdirSync, type Stats, statSync } from "node:fs";
 import { createRequire } from "node:module";
 import { homedir } from "node:os";
 import { basename, dirname, extname, join, resolve } from "node:path";
 import { realOr } from "../common/real-or.ts";
 import type { ExtensionSpec } from "../config/extension-specs.ts";
+import { osReason } from "../config/os-reason.ts";
 import type { SettingsLevelName } from "../config/settings-levels.ts";
 import { isInside, isProjectFile } from "./code-origin.ts";
 import { guardMeantBy, guardPackageOf } from "./guard-names.ts";
-import { packageEntry, resolvePackageFrom } from "./resolve-package.ts";
+import { explainPackageEntry, packageEntry, resolvePackageFrom } from "./resolve-package.ts";
 import { isPathSpec, packageSpecProblem, pathSpecProblem } from "./spec-check.ts";
 import type { EnabledAt } from "./types.ts";
 
@@ -154,12 +155,15 @@ function fromPath(
   const projectCode = isProjectCode(target, projectReal, projectDir);
   if (statSync(target).isDirectory()) {
     const entry = folderEntry(target);
-    if (!entry)
+    if (!entry) {
+      const manifest = existsSync(join(target, "package.json")) ? explainPackageEntry(target) : undefined;
+      const why = manifest && "problem" in manifest ? ` (${manifest.problem})` : "";
       return {
         ...base,
         fallbackName,
-        error: `${spec.spec}: the folder has no index.ts, index.js or package.json entry`,
+        error: `${spec.spec}: the folder has no index.ts, index.js or package.json entry${why}`,
       };
+    }
     return { ...base, fallbackName, projectCode, id: entry, entry, root: target };
   }
   return { ...base, fallbackName, projectCode, id: target, entry: target, root: target };
@@ -233,19 +237,47 @@ export function scanFolder(
 ): DiscoveredExtension[] {
   if (!existsSync(dir)) return [];
   const enabledAt: EnabledAt = { kind: "folder", level: origin === "project-folder" ? "project" : "user", dir };
+  const unreadable = (path: string, fallbackName: string, error: unknown): DiscoveredExtension => ({
+    id: path,
+    source: path,
+    origin,
+    fallbackName,
+    projectCode: origin === "project-folder" || isProjectFile(path, projectReal),
+    enabledAt,
+    error: `${path} cannot be read: ${osReason(error)}`,
+  });
+  let names: string[];
+  try {
+    names = readdirSync(dir).sort();
+  } catch (error) {
+    // Not a folder, or one that cannot be listed: whatever it was meant to hold is reported, not lost.
+    return [unreadable(dir, basename(dir), error)];
+  }
   const found: DiscoveredExtension[] = [];
-  for (const name of readdirSync(dir).sort()) {
+  for (const name of names) {
     if (name.startsWith(".") || name === "node_modules" || name.endsWith(".d.ts")) continue;
     const path = join(dir, name);
-    const stat = statSync(path, { throwIfNoEntry: false });
+    let stat: Stats | undefined;
+    try {
+      stat = statSync(path, { throwIfNoEntry: false });
+    } catch (error) {
+      // A link loop or an entry that cannot be looked at: reported like any broken extension.
+      found.push(unreadable(path, stem(path), error));
+      continue;
+    }
     if (!stat) continue;
     const projectCode = origin === "project-folder" || isProjectFile(path, projectReal);
     let item: DiscoveredExtension | undefined;
     if (stat.isDirectory()) {
       const entry = folderEntry(path);
-      // A folder without an entry is a helper library for the other extensions, not an extension.
+      // A folder without an entry is a helper library for the other extensions, not an extension;
+      // a folder with a package.json means to be a package, so a manifest that names no entry is an error.
+      const manifest = entry === undefined && existsSync(join(path, "package.json"));
+      const problem = manifest ? explainPackageEntry(path) : undefined;
       if (entry)
         item = { id: entry, source: path, origin, entry, root: path, fallbackName: name, projectCode, enabledAt };
+      else if (problem && "problem" in problem)
+        item = { id: path, source: path, origin, fallbackName: name, projectCode, enabledAt, error: problem.problem };
     } else if (MODULE_EXTENSIONS.includes(extname(name))) {
       // Its folder is its root: the helper folders next to it reload with it.
       item = {

@@ -72,6 +72,23 @@ function blocked(extension: string, value: { reason?: unknown; terminate?: unkno
   return verdict;
 }
 
+/**
+ * Why a handler's object answer is malformed, or undefined. A guard written in plain JavaScript (or
+ * TypeScript that jiti loads without type checking) that answers `{ block: "true" }`, or `{ input }`
+ * from the enforce stage, meant to stop or change the call: ignoring that would leave the policy
+ * silently off, so it blocks (fail closed). Answers that are not objects (`list.push(x)`'s number)
+ * are no decision and stay ignored.
+ */
+function answerProblem(value: Record<string, unknown>, stage: "transform" | "enforce"): string | undefined {
+  if (value.block !== undefined && typeof value.block !== "boolean") {
+    return `it answered block: ${JSON.stringify(value.block) ?? typeof value.block}, but block must be true or false`;
+  }
+  if (stage === "enforce" && "input" in value) {
+    return "it answered { input }, but the enforce stage may only block (change arguments in the transform stage)";
+  }
+  return undefined;
+}
+
 /** What one tap of a stage answers: a verdict that ends the stage, or `undefined` to go on. */
 type StageAnswer = ToolCallVerdict | undefined;
 
@@ -90,6 +107,9 @@ function afterTransform(
   const value = out.value as Record<string, unknown> | undefined | null;
   let candidate: unknown;
   if (value && typeof value === "object") {
+    const problem = answerProblem(value, "transform");
+    if (problem)
+      return failedClosed(extension, "tool_call (transform)", { error: new Error(problem), timedOut: false }, options);
     if (value.block === true) return blocked(extension, value);
     if ("input" in value) candidate = value.input;
   }
@@ -126,9 +146,12 @@ export function transformStage(
 /** The outcome of one enforce handler: block, or nothing to say. */
 function afterEnforce(out: HandlerOutcome<unknown>, extension: string, options: StageOptions): StageAnswer {
   if (!out.ok) return failedClosed(extension, "tool_call (enforce)", out, options);
-  const value = out.value as { block?: unknown; reason?: unknown; terminate?: unknown } | undefined | null;
-  if (value && typeof value === "object" && value.block === true) return blocked(extension, value);
-  return undefined;
+  const value = out.value as Record<string, unknown> | undefined | null;
+  if (!value || typeof value !== "object") return undefined;
+  const problem = answerProblem(value, "enforce");
+  if (problem)
+    return failedClosed(extension, "tool_call (enforce)", { error: new Error(problem), timedOut: false }, options);
+  return value.block === true ? blocked(extension, value) : undefined;
 }
 
 /** The enforce stage: handlers see the final input, frozen, with its effects, and may only block. */

@@ -1,6 +1,7 @@
 import type { HandlerContext, ToolResult } from "@gatehouse/sdk";
 import type { AsyncSeriesWaterfallHook } from "tapable";
 import { tapable } from "../common/lazy-tapable.ts";
+import { contentProblem, jsonProblem } from "../common/tool-result-shape.ts";
 import type { FinalResult, ToolResultRequest } from "../loop/types.ts";
 import type { StageDispatch } from "./dispatch.ts";
 import type { ResultHandler } from "./registrations.ts";
@@ -28,18 +29,39 @@ function afterHandler(
   state: ResultState,
   options: StageOptions,
 ): ResultState {
-  if (!out.ok) {
-    options.onError({ extension, hook: "tool_result", error: out.error, timedOut: out.timedOut });
-    const text = `Result withheld: extension "${extension}" failed in its tool_result handler (${out.error.message}).`;
+  const withhold = (error: Error, timedOut?: boolean): ResultState => {
+    options.onError({ extension, hook: "tool_result", error, timedOut: timedOut === true });
+    const text = `Result withheld: extension "${extension}" failed in its tool_result handler (${error.message}).`;
     return { ...state, result: { content: [{ type: "text", text }], details: {} }, isError: true };
-  }
+  };
+  if (!out.ok) return withhold(out.error, out.timedOut);
   const patch = out.value;
   if (!patch || typeof patch !== "object") return state;
+  // A patch that cannot be a result fails closed like a throw: the model never gets a broken message.
+  const problem = patchProblem(patch);
+  if (problem) return withhold(new Error(`its patch is invalid: ${problem}`));
   const result: ToolResult = { ...state.result };
   if (patch.content !== undefined) result.content = patch.content;
   if (patch.details !== undefined) result.details = patch.details;
   if (patch.terminate !== undefined) result.terminate = patch.terminate;
   return { ...state, result, isError: patch.isError ?? state.isError };
+}
+
+/** Why a handler's patch cannot be applied (a field of the wrong shape), or undefined. */
+function patchProblem(patch: {
+  content?: unknown;
+  details?: unknown;
+  isError?: unknown;
+  terminate?: unknown;
+}): string | undefined {
+  if (patch.content !== undefined) {
+    const problem = contentProblem(patch.content);
+    if (problem) return problem;
+  }
+  for (const key of ["isError", "terminate"] as const) {
+    if (patch[key] !== undefined && typeof patch[key] !== "boolean") return `${key} must be true or false`;
+  }
+  return patch.details === undefined ? undefined : jsonProblem(patch.details, "details");
 }
 
 /**

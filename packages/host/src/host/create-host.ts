@@ -17,7 +17,7 @@ import { runAgentLoop } from "../loop/agent-loop.ts";
 import type { ToolSet, TurnState } from "../loop/types.ts";
 import { SandboxRuntime } from "../sandbox/sandbox-runtime.ts";
 import { pinEffectTargets } from "../tools/effect-pins.ts";
-import { createBuiltinTools } from "../tools/index.ts";
+import { createBuiltinTools, ShellGroups } from "../tools/index.ts";
 import { ToolRegistry } from "../tools/tool-registry.ts";
 import { checkCall } from "./check-call.ts";
 import { commandHookCandidates } from "./command-hook-candidates.ts";
@@ -79,10 +79,14 @@ export async function createHost(options: HostOptions): Promise<Host> {
     );
     // An observer of extension_error that fails must not trigger another one.
     if (failure.hook === "extension_error") return;
-    const error = failure.timedOut ? `timed out: ${failure.error.message}` : failure.error.message;
+    // run-handler's own deadline error already says "timed out after N ms": say it once.
+    const message = failure.error.message;
+    const error = failure.timedOut && !message.startsWith("timed out") ? `timed out: ${message}` : message;
     void hub.emit({ type: "extension_error", extension: failure.extension, hook: failure.hook, error });
   };
-  const tools = new ToolRegistry(createBuiltinTools());
+  // What bash commands leave running in the background is killed when the run ends (SPEC §6).
+  const shellGroups = new ShellGroups();
+  const tools = new ToolRegistry(createBuiltinTools({ shellGroups }));
   const env = options.env ?? process.env;
   const home = project?.home ?? gatehouseHome(env);
   const sandbox = new SandboxRuntime({ gatehouseHome: home, env });
@@ -274,6 +278,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
       }
       return result;
     } finally {
+      shellGroups.killAll();
       runOptions?.signal?.removeEventListener("abort", onAbort);
       controller = undefined;
       reloads.afterRun();
@@ -311,6 +316,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
     reservedPaths: () => reserved.list(),
     reload: () => reloads.request(),
     async close() {
+      shellGroups.killAll();
       await watcher?.close();
       await reloads.settled();
       await manager.unloadAll();

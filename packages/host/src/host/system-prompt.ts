@@ -1,6 +1,8 @@
 import type { AnyToolDefinition } from "@gatehouse/sdk";
 
 function firstSentence(text: string): string {
+  // A library caller's tool (createHost({ tools })) is not checked like an extension's: no crash here.
+  if (typeof text !== "string") return "";
   const flat = text.replace(/\s+/g, " ").trim();
   const end = flat.search(/[.!?](\s|$)/);
   return end >= 0 ? flat.slice(0, end + 1) : flat;

@@ -1,13 +1,10 @@
 import type { AgentEvent, ToolContext, ToolOutcome, ToolProgress, ToolResult } from "@gatehouse/sdk";
 import { errorMessage } from "../common/errors.ts";
 import { isPromiseLike } from "../common/is-promise.ts";
+import { toolResultProblem } from "../common/tool-result-shape.ts";
 import type { PreparedCall } from "./tool-preflight.ts";
 import { errorResult, type FinalizedCall } from "./tool-results.ts";
 import type { FinalResult, LoopConfig, TurnState } from "./types.ts";
-
-function isToolResult(value: unknown): value is ToolResult {
-  return typeof value === "object" && value !== null && Array.isArray((value as { content?: unknown }).content);
-}
 
 /**
  * Stage 8–9: runs the tool with its frozen args, signal and a progress callback.
@@ -38,13 +35,13 @@ async function execute(call: PreparedCall, config: LoopConfig, signal: AbortSign
     if (call.pins) ctx.pinnedTargets = call.pins;
     if (call.canRead) ctx.canRead = call.canRead;
     if (call.sandbox) ctx.sandbox = call.sandbox;
-    const returned = await tool.execute(args, ctx);
-    final = isToolResult(returned)
-      ? { result: returned, isError: returned.isError === true }
-      : {
-          result: errorResult(`Tool ${tool.name} returned an invalid result (expected { content: [...] }).`),
-          isError: true,
-        };
+    const returned: unknown = await tool.execute(args, ctx);
+    const problem = toolResultProblem(returned);
+    const result = returned as ToolResult;
+    final =
+      problem === undefined
+        ? { result, isError: result.isError === true }
+        : { result: errorResult(`Tool ${tool.name} returned an invalid result: ${problem}.`), isError: true };
   } catch (error) {
     final = { result: errorResult(errorMessage(error)), isError: true };
   }

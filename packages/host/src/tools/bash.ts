@@ -7,6 +7,7 @@ import {
 } from "@gatehouse/sdk";
 import { CommandOutput, type CommandOutputSummary } from "./command-output.ts";
 import { runShell, type ShellExit } from "./run-shell.ts";
+import type { ShellGroups } from "./shell-groups.ts";
 import { throttle } from "./throttle.ts";
 import { failureResult, textResult } from "./tool-result.ts";
 import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, formatBytes } from "./truncate.ts";
@@ -78,10 +79,10 @@ function toResult(options: {
 }
 
 /** The `bash` built-in: runs a command line, streaming the tail of its output as progress. */
-export function createBashTool(): AnyToolDefinition {
+export function createBashTool(options: { groups?: ShellGroups } = {}): AnyToolDefinition {
   return defineTool({
     name: "bash",
-    description: `Run a bash command in the working directory and return its combined stdout and stderr. A non-zero exit code makes the result an error that includes the code and the output. The command is killed, with every process it started, after timeout seconds (default ${BASH_DEFAULT_TIMEOUT_SECONDS}). Output over ${DEFAULT_MAX_LINES} lines or ${formatBytes(DEFAULT_MAX_BYTES)} is cut to its last part, and the whole output is saved to a temp file named in the result. Background jobs (cmd &) keep running after the command returns (redirect their output to a file), except in a sandbox, where every process the command started ends with it. Prefer read, grep, find and ls for looking at files.`,
+    description: `Run a bash command in the working directory and return its combined stdout and stderr. A non-zero exit code makes the result an error that includes the code and the output. The command is killed, with every process it started, after timeout seconds (default ${BASH_DEFAULT_TIMEOUT_SECONDS}). Output over ${DEFAULT_MAX_LINES} lines or ${formatBytes(DEFAULT_MAX_BYTES)} is cut to its last part, and the whole output is saved to a temp file named in the result. Background jobs (cmd &) keep running after the command returns (redirect their output to a file) until the run ends, except in a sandbox, where every process the command started ends with it. Prefer read, grep, find and ls for looking at files.`,
     // A getter: the SDK builds the schemas when one is first read (a run validating a call), not
     // when a command that only lists tools starts.
     get parameters() {
@@ -103,6 +104,7 @@ export function createBashTool(): AnyToolDefinition {
         cwd: ctx.cwd,
         timeoutMs: timeoutSeconds * 1000,
         signal: ctx.signal,
+        ...(options.groups ? { groups: options.groups } : {}),
         onData: (chunk: Uint8Array) => {
           output.push(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength));
           progress.trigger();

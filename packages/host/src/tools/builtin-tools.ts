@@ -6,6 +6,7 @@ import { createFindTool } from "./find.ts";
 import { createGrepTool } from "./grep.ts";
 import { createLsTool } from "./ls.ts";
 import { createReadTool } from "./read.ts";
+import type { ShellGroups } from "./shell-groups.ts";
 import { createWriteTool } from "./write.ts";
 
 /**
@@ -18,6 +19,8 @@ export const sharedMutationQueue = new FileMutationQueue();
 export interface BuiltinToolsOptions {
   /** Queue for write and edit; defaults to the process-wide `sharedMutationQueue`. */
   mutationQueue?: FileMutationQueue;
+  /** Where bash remembers the background jobs a command left, for the host to kill when a run ends. */
+  shellGroups?: ShellGroups;
 }
 
 /**
@@ -34,6 +37,6 @@ export function createBuiltinTools(options?: BuiltinToolsOptions): AnyToolDefini
     createLsTool(),
     createFindTool(),
     createGrepTool(),
-    createBashTool(),
+    createBashTool(options?.shellGroups ? { groups: options.shellGroups } : {}),
   ];
 }

@@ -8,6 +8,7 @@ export type { GrepDetails } from "./grep.ts";
 export type { LsDetails } from "./ls.ts";
 export type { ReadDetails } from "./read.ts";
 export { resolveToolPath } from "./resolve-path.ts";
+export { ShellGroups } from "./shell-groups.ts";
 export type { TruncateLimits, Truncation } from "./truncate.ts";
 export {
   DEFAULT_MAX_BYTES,

@@ -2,6 +2,7 @@ import type { ChildProcess, StdioOptions } from "node:child_process";
 import type { Readable, Writable } from "node:stream";
 import { toError } from "../common/errors.ts";
 import { spawn } from "../common/lazy-spawn.ts";
+import type { ShellGroups } from "./shell-groups.ts";
 
 /**
  * How long to keep reading after the shell exits. A background job (`server &`) inherits the
@@ -56,6 +57,8 @@ export interface ShellOptions {
    * filter, `bwrap --seccomp 4`).
    */
   feed?: Buffer;
+  /** Where the group is remembered when the shell exits with background jobs still running. */
+  groups?: ShellGroups;
 }
 
 /** The descriptor `feed` is given on. */
@@ -79,7 +82,7 @@ function killGroup(child: ChildProcess): void {
  * Contract: never rejects. On timeout or abort the whole group is SIGKILLed. After the shell exits,
  * output is read until the pipes close or EXIT_GRACE_MS pass, whichever is first (the `status` pipe,
  * which only the launcher holds, is read to its end); processes it left running in the background
- * are not killed.
+ * are not killed, but their group is handed to `options.groups` for the end of the run.
  */
 export function runShell(options: ShellOptions): Promise<ShellExit> {
   const { command, cwd, timeoutMs, signal, onData, status } = options;
@@ -165,9 +168,11 @@ export function runShell(options: ShellOptions): Promise<ShellExit> {
     child.once("exit", (code, exitSignal) => {
       state.exitCode = code;
       state.exitSignal = exitSignal;
-      // The shell is done: a timeout or abort from now on must not kill what it left in the background.
+      // The shell is done: a timeout or abort from now on must not kill what it left in the background;
+      // the end of the run does (options.groups).
       clearTimeout(timer);
       signal.removeEventListener("abort", onAbort);
+      if (child.pid !== undefined) options.groups?.addIfAlive(child.pid);
       grace = setTimeout(afterExit, EXIT_GRACE_MS);
     });
     child.once("close", afterExit);

@@ -1,3 +1,4 @@
+import { symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
 import { call, say } from "../helpers/scenario.ts";
@@ -82,6 +83,32 @@ describe("discovery and load order (SPEC §5)", () => {
     expect(records.map((r) => r.status)).toEqual(["failed", "failed", "loaded"]);
     expect(records[0]?.errors[0]).toContain('package "no-such-package-xyz"');
     expect(records[1]?.errors[0]).toContain(join(p.dir, ".gatehouse", "settings.json"));
+  });
+
+  it("an extensions folder that is a file, a link loop in it, or a package folder whose manifest names no entry is a failed record with the path and cause; the rest load", async () => {
+    const p = makeProject(
+      {
+        ".gatehouse/extensions/good.ts": toolExtension("good", "good_tool", "ok"),
+        ".gatehouse/extensions/badjson/package.json": "{ bad json",
+        ".gatehouse/extensions/nomain/package.json": JSON.stringify({ main: "dist/index.js" }),
+        ".gatehouse/extensions/helpers/util.ts": "export const x = 1;",
+      },
+      { extensions: "not a folder" },
+    );
+    symlinkSync("loop.ts", join(p.dir, ".gatehouse/extensions/loop.ts"));
+    const { host } = await openHost(p, { trust: true });
+    const byName = new Map(host.extensions().map((r) => [r.name, r]));
+    expect([...byName.keys()].sort()).toEqual(["badjson", "extensions", "good", "loop", "nomain"]);
+    expect(byName.get("good")?.status).toBe("loaded");
+    expect(byName.get("badjson")?.errors[0]).toContain(
+      `${join(p.dir, ".gatehouse/extensions/badjson/package.json")}:1:3`,
+    );
+    expect(byName.get("nomain")?.errors[0]).toContain("its entry dist/index.js does not exist");
+    expect(byName.get("loop")?.errors[0]).toContain("(ELOOP)");
+    expect(byName.get("extensions")?.errors[0]).toBe(
+      `${join(p.home, "extensions")} cannot be read: not a directory (ENOTDIR)`,
+    );
+    for (const name of ["badjson", "nomain", "loop", "extensions"]) expect(byName.get(name)?.status).toBe("failed");
   });
 
   it("a drop-in file imports @gatehouse/sdk and zod with nothing installed next to it, and its tool runs", async () => {

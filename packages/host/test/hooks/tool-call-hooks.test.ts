@@ -188,6 +188,43 @@ describe("tool_call enforce stage", () => {
     expect(ends(events)[0]).toMatchObject({ outcome: "blocked", blockedBy: "sneaky" });
   });
 
+  it("an answer a guard got wrong — block that is not a boolean, or { input } from the enforce stage — blocks the call naming the extension", async () => {
+    const { received, tool } = recorder();
+    const answers: Record<string, unknown> = {
+      A: { block: "true" },
+      B: { block: 1, reason: "one" },
+      C: { input: { path: "elsewhere" } },
+      D: 42, // not an object: no decision (a handler written as `(e) => list.push(e)`)
+      E: { block: false },
+    };
+    const guard = defineExtension({
+      name: "loose",
+      setup: (api) => api.on("tool_call", (e) => answers[e.toolCallId] as never, { stage: "enforce" }),
+    });
+    const transform = defineExtension({
+      name: "loose-transform",
+      setup: (api) => api.on("tool_call", (e) => (e.toolCallId === "F" ? ({ block: "yes" } as never) : undefined)),
+    });
+    const ids = ["A", "B", "C", "D", "E", "F"];
+    const { events } = await runScenario({
+      tools: [tool],
+      extensions: [guard, transform],
+      turns: once([{ content: ids.map((id) => call(id, "save", { path: id })) }]),
+    });
+    const byId = new Map(ends(events).map((e) => [e.toolCallId, e]));
+    for (const id of ["A", "B", "C"]) {
+      expect(byId.get(id)).toMatchObject({ outcome: "blocked", blockedBy: "loose" });
+      expect(byId.get(id)?.reason).toMatch(
+        /^Blocked: extension "loose" failed in its tool_call \(enforce\) handler \(it answered/,
+      );
+    }
+    expect(byId.get("F")).toMatchObject({ outcome: "blocked", blockedBy: "loose-transform" });
+    expect(received).toEqual([
+      { path: "D", mode: "a" },
+      { path: "E", mode: "a" },
+    ]);
+  });
+
   it("a blocked end reports the input the guard refused", async () => {
     const { tool } = recorder();
     const transform = defineExtension({

@@ -3,6 +3,7 @@ import { readFile, rm } from "node:fs/promises";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { BashDetails } from "../../src/tools/index.ts";
+import { call, runScenario, say } from "../helpers/scenario.ts";
 import { builtin, context, eventually, isAlive, run, tempDir, textOf } from "./helpers.ts";
 
 const bash = builtin("bash");
@@ -111,6 +112,29 @@ describe("bash", () => {
     expect(textOf(result)).toBe("done\n");
     const pid = await pidFrom(path.join(dir, "bg.pid"));
     expect(isAlive(pid)).toBe(true);
+  });
+
+  it("a background job outlives its command but not the run: the host kills what is left when run() ends (SPEC §6)", async () => {
+    const dir = await tempDir();
+    const bg = (id: string, file: string) =>
+      call(id, "bash", { command: `sleep 30 > /dev/null 2>&1 & echo $! > ${file}; echo started` });
+    const { result, events } = await runScenario({
+      cwd: dir,
+      turns: [
+        { content: [bg("A", "a.pid")] },
+        // The next call of the same run still finds it running.
+        { content: [call("B", "bash", { command: 'kill -0 "$(cat a.pid)" && echo alive' })] },
+        { content: [bg("C", "c.pid")] },
+        say("done"),
+      ],
+    });
+    expect(result.stopReason).toBe("stop");
+    const texts = events.flatMap((e) => (e.type === "tool_execution_end" ? [textOf(e.result as never)] : []));
+    expect(texts[1]).toBe("alive\n");
+    for (const file of ["a.pid", "c.pid"]) {
+      const pid = await pidFrom(path.join(dir, file));
+      expect(await eventually(() => !isAlive(pid))).toBe(true);
+    }
   });
 
   it("reports progress with the output so far", async () => {

@@ -1,0 +1,86 @@
+import { defineExtension, defineTool, type GatehouseEvent, type ToolExecutionEndEvent } from "@gatehouse/sdk";
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { call, runScenario, say } from "../helpers/scenario.ts";
+
+const ends = (events: GatehouseEvent[]) =>
+  new Map(
+    events
+      .filter((e): e is ToolExecutionEndEvent => e.type === "tool_execution_end")
+      .map((e) => [e.toolCallId, e] as const),
+  );
+const textOf = (end: ToolExecutionEndEvent | undefined) =>
+  end?.result.content.map((b) => (b.type === "text" ? b.text : "")).join("") ?? "";
+
+/** A tool named `name` whose execute returns (or throws) what `make` says, typed as anything. */
+const returning = (name: string, make: () => unknown) =>
+  defineTool({
+    name,
+    description: name,
+    parameters: z.object({}),
+    effects: () => [],
+    execute: async () => make() as never,
+  });
+
+describe("what a tool or a tool_result handler hands back must be a result (SPEC §2: JSON-serialisable messages)", () => {
+  it("a result with a cycle, a BigInt or a block that is neither text nor image is an error naming the tool; the run goes on and every event stays JSON", async () => {
+    const cyclic: Record<string, unknown> = {};
+    cyclic.self = cyclic;
+    const tools = [
+      returning("cycle", () => ({ content: [{ type: "text", text: "c" }], details: cyclic })),
+      returning("bigint", () => ({ content: [{ type: "text", text: "b" }], details: { n: 10n } })),
+      returning("video", () => ({ content: [{ type: "video" }] })),
+      returning("nothing", () => {
+        throw undefined;
+      }),
+      returning("fine", () => ({ content: [{ type: "text", text: "ok" }] })),
+    ];
+    const names = tools.map((t) => t.name);
+    const { events, result } = await runScenario({
+      tools,
+      turns: [{ content: names.map((n) => call(n, n)) }, say("done")],
+    });
+    const byId = ends(events);
+    expect(textOf(byId.get("cycle"))).toMatch(/^Tool cycle returned an invalid result: it cannot be written as JSON/);
+    expect(textOf(byId.get("bigint"))).toMatch(/^Tool bigint returned an invalid result: it cannot be written as JSON/);
+    expect(textOf(byId.get("video"))).toBe(
+      'Tool video returned an invalid result: content[0] must be { type: "text", text } or { type: "image", data, mimeType }.',
+    );
+    expect(textOf(byId.get("nothing"))).toBe("undefined");
+    for (const n of ["cycle", "bigint", "video", "nothing"])
+      expect(byId.get(n)).toMatchObject({ outcome: "failed", isError: true });
+    expect(byId.get("fine")).toMatchObject({ outcome: "executed", isError: false });
+    expect(result.stopReason).toBe("stop");
+    expect(() => JSON.stringify(events)).not.toThrow();
+  });
+
+  it("a tool_result patch of the wrong shape withholds the result and names the extension (fail closed)", async () => {
+    const ext = defineExtension({
+      name: "sloppy",
+      setup: (api) =>
+        api.on("tool_result", (e) => {
+          if (e.toolCallId === "A") return { content: "plain text" as never };
+          if (e.toolCallId === "B") return { details: { n: 1n } };
+          if (e.toolCallId === "C") return { terminate: "yes" as never };
+          return undefined;
+        }),
+    });
+    const fine = returning("fine", () => ({ content: [{ type: "text", text: "secret output" }] }));
+    const { events } = await runScenario({
+      tools: [fine],
+      extensions: [ext],
+      turns: [{ content: [call("A", "fine"), call("B", "fine"), call("C", "fine"), call("D", "fine")] }, say("done")],
+    });
+    const byId = ends(events);
+    const withheld = (why: string) =>
+      `Result withheld: extension "sloppy" failed in its tool_result handler (its patch is invalid: ${why}).`;
+    expect(textOf(byId.get("A"))).toBe(withheld("content must be a list of blocks, not string"));
+    expect(textOf(byId.get("B"))).toMatch(/^Result withheld: .*details cannot be written as JSON/);
+    expect(textOf(byId.get("C"))).toBe(withheld("terminate must be true or false"));
+    for (const id of ["A", "B", "C"]) expect(byId.get(id)).toMatchObject({ isError: true });
+    expect(textOf(byId.get("D"))).toBe("secret output");
+    const errors = events.filter((e) => e.type === "extension_error");
+    expect(errors).toHaveLength(3);
+    expect(errors[0]).toMatchObject({ extension: "sloppy", hook: "tool_result" });
+  });
+});
