@@ -63,7 +63,7 @@ async function* targets(scope: SearchScope & { within: string | undefined }) {
   const files = onlyFiles(walkTree(absPath, { signal, canRead, onWithheld }));
   const text = (entry: Target) => entry.relPath;
   const globOptions = { dot: true, orName: true };
-  yield* glob === undefined ? files : filterByGlob(files, { glob, globOptions, text, tool: "grep" });
+  yield* glob === undefined ? files : filterByGlob(files, { glob, globOptions, text, tool: "grep", signal });
 }
 
 /** The file's bytes, read from the file actually opened after checking it; undefined when skipped. */
@@ -137,7 +137,7 @@ async function search(options: SearchScope & { regex: RegExp }): Promise<ToolRes
   };
   const out: string[] = [];
   // The pattern is the model's: matched with a time budget, so a catastrophic one cannot freeze the host.
-  const matcher = new BoundedMatcher(regex);
+  const matcher = new BoundedMatcher(regex, { signal });
   const pending = new PendingFiles();
   // A directory search reads only files inside it: a link swapped in later cannot lead elsewhere.
   const within = (await stat(absPath)).isDirectory() ? await realpath(absPath) : undefined;
