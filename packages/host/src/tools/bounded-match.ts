@@ -13,6 +13,18 @@ export function setDefaultMatchBudget(ms: number): void {
   defaultBudgetMs = ms;
 }
 
+/**
+ * Passes on a Ctrl-C that stopped a run. A signal that arrives while the thread is held is only
+ * handled once the loop turns, so during a run Node stops the run instead (`breakOnSigint`) and
+ * calls no handler: the process's handlers (the CLI aborts the run) are called here, or, when there
+ * are none, the signal is raised again so it does what it would have done (end the process).
+ */
+function interrupted(): Error {
+  if (process.listenerCount("SIGINT") > 0) process.emit("SIGINT", "SIGINT");
+  else process.kill(process.pid, "SIGINT");
+  return new Error("Matching was interrupted (Ctrl-C).");
+}
+
 /** Says whether one text matches: a RegExp, or a compiled glob (`globTest`). */
 export interface TextTest {
   test(text: string): boolean;
@@ -114,9 +126,11 @@ export class BoundedMatcher {
     Object.assign(context, { tester: this.#tester, lines, hits });
     const start = performance.now();
     try {
-      script.runInContext(context, { timeout: left });
+      script.runInContext(context, { timeout: left, breakOnSigint: true });
     } catch (error) {
-      if ((error as NodeJS.ErrnoException | undefined)?.code !== "ERR_SCRIPT_EXECUTION_TIMEOUT") throw error;
+      const why = (error as NodeJS.ErrnoException | undefined)?.code;
+      if (why === "ERR_SCRIPT_EXECUTION_INTERRUPTED") throw interrupted();
+      if (why !== "ERR_SCRIPT_EXECUTION_TIMEOUT") throw error;
       throw new Error(this.#timeoutMessage(this.#budgetMs));
     } finally {
       const took = performance.now() - start;
