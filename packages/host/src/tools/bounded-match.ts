@@ -113,7 +113,9 @@ export class BoundedMatcher {
   match(lines: readonly string[]): number[] {
     if (lines.length === 0) return [];
     this.#signal?.throwIfAborted();
-    if (this.#spentMs >= this.#budgetMs) throw new Error(this.#timeoutMessage(this.#budgetMs));
+    // Its own runs took the time (most of this turn's, or its whole budget): this pattern is the slow one.
+    const own = this.#spentMs >= this.#budgetMs || (turnSpentMs >= this.#budgetMs && this.#spentMs * 2 >= turnSpentMs);
+    if (own) throw new Error(this.#timeoutMessage(this.#budgetMs));
     if (turnSpentMs >= this.#budgetMs) {
       throw new Error(
         `${this.#subject} was not matched: the searches running together with this one already took ${this.#budgetMs / 1000} s of matching (they share that time, and a pattern that backtracks exponentially uses it up). Run this search again on its own.`,
