@@ -271,6 +271,37 @@ describe("gatehouse run interrupted (Ctrl-C)", () => {
   });
 });
 
+describe("gatehouse run interrupted while grep matches a catastrophic pattern", () => {
+  it("Ctrl-C stops the run at once (exit 130, every call aborted), not once the matching budget is spent and with exit 0", {
+    timeout: 90_000,
+  }, async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, "f.txt"), `${"a".repeat(40)}!\n`);
+    const grep = (id: string) => ({
+      type: "toolCall",
+      id,
+      name: "grep",
+      arguments: { pattern: "^(a+)+$", path: "f.txt" },
+    });
+    const script = writeScript(dir, [
+      { content: [grep("G1"), grep("G2"), grep("G3")] },
+      { content: [{ type: "text", text: "never reached" }] },
+    ]);
+    const cli = startCli(["run", "go", "--cwd", dir, "--script", script, "--json"]);
+    await cli.waitFor((out) => out.includes('"tool_execution_start"'));
+    // The matching holds the thread now (the events may only flush once it ends).
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    const sent = performance.now();
+    cli.child.kill("SIGINT");
+    const run = await cli.exited;
+    expect(performance.now() - sent).toBeLessThan(5_000);
+    expect(run.code).toBe(130);
+    const ends = events(run.stdout).filter((e) => e.type === "tool_execution_end");
+    expect(ends.map((e) => e.outcome)).toEqual(["aborted", "aborted", "aborted"]);
+    expect(run.stdout).not.toContain("never reached");
+  });
+});
+
 const ESC = "\u001b";
 
 describe("gatehouse run colours (child process, stdout a pipe)", () => {

@@ -13,6 +13,18 @@ export function setDefaultMatchBudget(ms: number): void {
   defaultBudgetMs = ms;
 }
 
+/**
+ * Passes on a Ctrl-C that stopped a run. A signal that arrives while the thread is held is only
+ * handled once the loop turns, so during a run Node stops the run instead (`breakOnSigint`) and
+ * calls no handler: the process's handlers (the CLI aborts the run) are called here, or, when there
+ * are none, the signal is raised again so it does what it would have done (end the process).
+ */
+function interrupted(): Error {
+  if (process.listenerCount("SIGINT") > 0) process.emit("SIGINT", "SIGINT");
+  else process.kill(process.pid, "SIGINT");
+  return new Error("Matching was interrupted (Ctrl-C).");
+}
+
 /** Says whether one text matches: a RegExp, or a compiled glob (`globTest`). */
 export interface TextTest {
   test(text: string): boolean;
@@ -31,6 +43,31 @@ export interface BoundedMatcherOptions {
   budgetMs?: number;
   /** The error message once the budget is spent (default: grep's, naming the regular expression). */
   timeoutMessage?: (budgetMs: number) => string;
+  /** What is matched, for messages (default: `the pattern /SOURCE/` for a RegExp). */
+  subject?: string;
+  /** The call's abort signal: once it is aborted, no further run starts (`match` throws its reason). */
+  signal?: AbortSignal;
+}
+
+/**
+ * Main-thread time every matcher's runs took since the event loop last turned. The calls of a
+ * parallel batch match one after another on the one thread, often within one turn of the loop (their
+ * reads completed together); with a budget per matcher alone, twenty catastrophic greps froze the
+ * host twenty times ten seconds, deaf to Ctrl-C (a signal is only handled when the loop turns).
+ * Every run counts against this too, so the thread is never held longer than one budget before the
+ * loop turns (and handles Ctrl-C, timers and I/O); it is cleared when the loop turns.
+ */
+let turnSpentMs = 0;
+let turnResetQueued = false;
+
+function chargeTurn(ms: number): void {
+  turnSpentMs += ms;
+  if (turnResetQueued) return;
+  turnResetQueued = true;
+  setImmediate(() => {
+    turnSpentMs = 0;
+    turnResetQueued = false;
+  }).unref();
 }
 
 // One context for the process: a run is synchronous, so no two runs ever share it at once.
@@ -45,19 +82,25 @@ let script: vm.Script | undefined;
  * would freeze the host (no abort, no timeout, no audit) for as long as it runs. Inside a `vm` run
  * with `timeout`, V8 stops it — also while it runs code of this realm that the test calls.
  * Contract: `match(texts)` returns the indices of the texts `test` accepts, in order, or throws an
- * Error (`timeoutMessage`) once the runs of this matcher have taken `budgetMs` together.
+ * Error (`timeoutMessage`) once the runs of this matcher have taken `budgetMs` together, or once
+ * the runs of all matchers have taken `budgetMs` since the event loop last turned (the calls of a
+ * batch share the thread); it throws the signal's reason, without running, once `signal` is aborted.
  * Each run costs a watchdog thread (~0.3 ms): pass many texts per call, not one.
  */
 export class BoundedMatcher {
   readonly #tester: TextTest;
   readonly #budgetMs: number;
   readonly #timeoutMessage: (budgetMs: number) => string;
+  readonly #signal: AbortSignal | undefined;
+  readonly #subject: string;
   #spentMs = 0;
 
   constructor(tester: TextTest, options: BoundedMatcherOptions = {}) {
-    const { budgetMs = defaultBudgetMs, timeoutMessage } = options;
+    const { budgetMs = defaultBudgetMs, timeoutMessage, signal } = options;
+    this.#subject = options.subject ?? (tester instanceof RegExp ? `The pattern /${tester.source}/` : "The pattern");
     this.#tester = tester;
     this.#budgetMs = budgetMs;
+    this.#signal = signal;
     this.#timeoutMessage =
       timeoutMessage ??
       ((ms) => {
@@ -69,19 +112,32 @@ export class BoundedMatcher {
   /** Indices of the texts that match. */
   match(lines: readonly string[]): number[] {
     if (lines.length === 0) return [];
+    this.#signal?.throwIfAborted();
+    // Its own runs took the time (most of this turn's, or its whole budget): this pattern is the slow one.
+    const own = this.#spentMs >= this.#budgetMs || (turnSpentMs >= this.#budgetMs && this.#spentMs * 2 >= turnSpentMs);
+    if (own) throw new Error(this.#timeoutMessage(this.#budgetMs));
+    if (turnSpentMs >= this.#budgetMs) {
+      throw new Error(
+        `${this.#subject} was not matched: the searches running together with this one already took ${this.#budgetMs / 1000} s of matching (they share that time, and a pattern that backtracks exponentially uses it up). Run this search again on its own.`,
+      );
+    }
     context ??= vm.createContext({ tester: /$^/, lines: [], hits: [] }) as vm.Context & MatchGlobals;
     script ??= new vm.Script("for (let i = 0; i < lines.length; i++) if (tester.test(lines[i])) hits.push(i);");
-    const left = Math.max(1, Math.ceil(this.#budgetMs - this.#spentMs));
+    const left = Math.max(1, Math.ceil(Math.min(this.#budgetMs - this.#spentMs, this.#budgetMs - turnSpentMs)));
     const hits: number[] = [];
     Object.assign(context, { tester: this.#tester, lines, hits });
     const start = performance.now();
     try {
-      script.runInContext(context, { timeout: left });
+      script.runInContext(context, { timeout: left, breakOnSigint: true });
     } catch (error) {
-      if ((error as NodeJS.ErrnoException | undefined)?.code !== "ERR_SCRIPT_EXECUTION_TIMEOUT") throw error;
+      const why = (error as NodeJS.ErrnoException | undefined)?.code;
+      if (why === "ERR_SCRIPT_EXECUTION_INTERRUPTED") throw interrupted();
+      if (why !== "ERR_SCRIPT_EXECUTION_TIMEOUT") throw error;
       throw new Error(this.#timeoutMessage(this.#budgetMs));
     } finally {
-      this.#spentMs += performance.now() - start;
+      const took = performance.now() - start;
+      this.#spentMs += took;
+      chargeTurn(took);
       Object.assign(context, { lines: [], hits: [] });
     }
     return hits;

@@ -12,7 +12,15 @@ import type { FileMutationQueue } from "./file-mutation-queue.ts";
 import { type LineDiff, lineDiff, MAX_DIFF_BYTES } from "./line-diff.ts";
 import { resolveToolPath } from "./resolve-path.ts";
 import { describeFailure, failureResult, textResult } from "./tool-result.ts";
-import { closeFile, openVerified, readWhole, type VerifiedFile, writeWhole } from "./verified-open.ts";
+import { formatBytes } from "./truncate.ts";
+import {
+  closeFile,
+  MAX_WHOLE_FILE_BYTES,
+  openVerified,
+  readWhole,
+  type VerifiedFile,
+  writeWhole,
+} from "./verified-open.ts";
 import { checkedTarget } from "./verify-target.ts";
 
 /** What an edit result tells the host. */
@@ -74,6 +82,12 @@ async function editOpenFile(options: {
   const empty: EditDetails = { path: absPath, edits: edits.length, replacements: 0, counts: [] };
   if (!file.stats.isFile()) {
     return failureResult(`${displayPath} is not a regular file; edit only changes files.`, empty);
+  }
+  // Read whole and held three times over (bytes, text, result): parallel edits of large sparse
+  // files (truncate -s 300M) took a gigabyte of memory each, on the way to the host's end.
+  if (file.stats.size > MAX_WHOLE_FILE_BYTES) {
+    const text = `${displayPath} is ${formatBytes(file.stats.size)}, larger than edit loads (${formatBytes(MAX_WHOLE_FILE_BYTES)}); change it with bash (sed -i) instead. ${displayPath} was not changed.`;
+    return failureResult(text, empty);
   }
   const raw = await readWhole(file);
   const content = raw.toString("utf8");

@@ -41,7 +41,7 @@ async function search(options: {
     withheld++;
   };
   const entries = walkTree(absPath, { signal, canRead, onWithheld });
-  for await (const entry of filterByGlob(entries, { glob: pattern, globOptions, text, tool: "find" })) {
+  for await (const entry of filterByGlob(entries, { glob: pattern, globOptions, text, tool: "find", signal })) {
     if (found.length === FIND_MAX_RESULTS) {
       truncated = true;
       break;

@@ -14,6 +14,8 @@ export interface GlobFilterOptions<T> {
   text: (entry: T) => string;
   /** The tool, for the message when the glob takes too long ("find", "grep"). */
   tool: string;
+  /** The call's abort signal: no batch is matched once it is aborted. */
+  signal?: AbortSignal;
 }
 
 /**
@@ -22,12 +24,15 @@ export interface GlobFilterOptions<T> {
  * `*a*a*a*a*b` against a long name) and a brace list expands exponentially (`{a,b}{a,b}…`); matched
  * on the main thread, one such pattern froze the host beyond any abort or timeout.
  * Contract: entries are tested in batches, each one run of a `BoundedMatcher`; once the runs of
- * this filter have taken the matcher's budget together, the iteration throws an Error that names
- * the glob and the tool.
+ * this filter (or of every matcher since the event loop last turned) have taken the matcher's
+ * budget together, the iteration throws an Error that names the glob; once `signal` is aborted, it
+ * throws the signal's reason instead of matching.
  */
 export async function* filterByGlob<T>(source: AsyncIterable<T>, options: GlobFilterOptions<T>): AsyncGenerator<T> {
   const { glob, tool } = options;
   const matcher = new BoundedMatcher(globTest(glob, options.globOptions), {
+    subject: `The glob ${JSON.stringify(glob)}`,
+    ...(options.signal ? { signal: options.signal } : {}),
     timeoutMessage: (ms) =>
       `The glob ${JSON.stringify(glob)} took more than ${ms / 1000} s to match, so ${tool} stopped: extglobs such as +(a|*), many wildcards in a row (*a*a*a*b) and long brace lists can take exponential time. Simplify the glob.`,
   });

@@ -1,4 +1,4 @@
-import { realpath, stat } from "node:fs/promises";
+import { type FileHandle, realpath, stat } from "node:fs/promises";
 import path from "node:path";
 import { type AnyToolDefinition, builtinToolParameters, defineTool, type ToolResult } from "@gatehouse/sdk";
 import { BoundedMatcher } from "./bounded-match.ts";
@@ -6,7 +6,8 @@ import { filterByGlob } from "./glob-filter.ts";
 import { openChecked } from "./open-checked.ts";
 import { resolveToolPath } from "./resolve-path.ts";
 import { describeFailure, failureResult, textResult } from "./tool-result.ts";
-import { truncateHead, truncateLine } from "./truncate.ts";
+import { formatBytes, truncateHead, truncateLine } from "./truncate.ts";
+import { MAX_WHOLE_FILE_BYTES } from "./verified-open.ts";
 import { type WalkEntry, walkTree } from "./walk-tree.ts";
 
 /** Most matching lines one grep call returns. */
@@ -23,6 +24,8 @@ export interface GrepDetails {
   matches: number;
   filesSearched: number;
   binarySkipped: number;
+  /** Files larger than grep reads (64 MB), skipped. */
+  largeSkipped: number;
   truncated: boolean;
   /** Files and directories the path policy withheld (not searched, not shown). */
   withheld: number;
@@ -63,11 +66,20 @@ async function* targets(scope: SearchScope & { within: string | undefined }) {
   const files = onlyFiles(walkTree(absPath, { signal, canRead, onWithheld }));
   const text = (entry: Target) => entry.relPath;
   const globOptions = { dot: true, orName: true };
-  yield* glob === undefined ? files : filterByGlob(files, { glob, globOptions, text, tool: "grep" });
+  yield* glob === undefined ? files : filterByGlob(files, { glob, globOptions, text, tool: "grep", signal });
 }
 
-/** The file's bytes, read from the file actually opened after checking it; undefined when skipped. */
-async function readTarget(target: Target, scope: SearchScope, within: string | undefined): Promise<Buffer | undefined> {
+/**
+ * The file's text bytes, read from the file actually opened after checking it; "binary" when its
+ * first bytes hold a NUL (nothing more is read), "large" when it holds more than
+ * `MAX_WHOLE_FILE_BYTES` (it is never loaded: a tree holding a 1 GB sparse file took a gigabyte of
+ * memory per grep call); undefined when skipped otherwise.
+ */
+async function readTarget(
+  target: Target,
+  scope: SearchScope,
+  within: string | undefined,
+): Promise<Buffer | "binary" | "large" | undefined> {
   try {
     const opened = await openChecked(target.absPath, { within, canRead: scope.canRead });
     if ("refused" in opened) {
@@ -75,13 +87,31 @@ async function readTarget(target: Target, scope: SearchScope, within: string | u
       return undefined;
     }
     try {
-      return await opened.handle.readFile();
+      return await readBounded(opened.handle);
     } finally {
       await opened.handle.close();
     }
   } catch {
     return undefined; // vanished or unreadable while walking: a search is best effort
   }
+}
+
+/** Reads a text file from its start: its first bytes decide binary, and no more than the cap is read. */
+async function readBounded(handle: FileHandle): Promise<Buffer | "binary" | "large"> {
+  if ((await handle.stat()).size > MAX_WHOLE_FILE_BYTES) return "large";
+  const chunks: Buffer[] = [];
+  let total = 0;
+  for (let size = BINARY_SNIFF_BYTES; ; size = 1024 * 1024) {
+    const buffer = Buffer.allocUnsafe(size);
+    const { bytesRead } = await handle.read(buffer, 0, size, total);
+    if (bytesRead === 0) break;
+    const chunk = buffer.subarray(0, bytesRead);
+    if (total === 0 && chunk.includes(0)) return "binary";
+    chunks.push(chunk);
+    total += bytesRead;
+    if (total > MAX_WHOLE_FILE_BYTES) return "large";
+  }
+  return chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, total);
 }
 
 function withheldNote(count: number): string {
@@ -132,12 +162,13 @@ async function search(options: SearchScope & { regex: RegExp }): Promise<ToolRes
     matches: 0,
     filesSearched: 0,
     binarySkipped: 0,
+    largeSkipped: 0,
     truncated: false,
     withheld: 0,
   };
   const out: string[] = [];
   // The pattern is the model's: matched with a time budget, so a catastrophic one cannot freeze the host.
-  const matcher = new BoundedMatcher(regex);
+  const matcher = new BoundedMatcher(regex, { signal });
   const pending = new PendingFiles();
   // A directory search reads only files inside it: a link swapped in later cannot lead elsewhere.
   const within = (await stat(absPath)).isDirectory() ? await realpath(absPath) : undefined;
@@ -145,8 +176,9 @@ async function search(options: SearchScope & { regex: RegExp }): Promise<ToolRes
     signal.throwIfAborted();
     const buffer = await readTarget(target, options, within);
     if (buffer === undefined) continue;
-    if (buffer.subarray(0, BINARY_SNIFF_BYTES).includes(0)) {
-      details.binarySkipped++;
+    if (buffer === "binary" || buffer === "large") {
+      if (buffer === "binary") details.binarySkipped++;
+      else details.largeSkipped++;
       continue;
     }
     details.filesSearched++;
@@ -163,9 +195,13 @@ async function search(options: SearchScope & { regex: RegExp }): Promise<ToolRes
   details.matches = out.length;
   details.withheld = tally.withheld;
   const note = withheldNote(tally.withheld);
+  const large =
+    details.largeSkipped === 0
+      ? ""
+      : `\n\n[${details.largeSkipped} ${details.largeSkipped === 1 ? "file" : "files"} larger than ${formatBytes(MAX_WHOLE_FILE_BYTES)} not searched; use bash (rg, grep) for them]`;
   if (out.length === 0) {
     const skipped = details.binarySkipped > 0 ? ` (${details.binarySkipped} binary files skipped)` : "";
-    return textResult(`No matches for /${regex.source}/ in ${displayPath}${skipped}${note}`, details);
+    return textResult(`No matches for /${regex.source}/ in ${displayPath}${skipped}${large}${note}`, details);
   }
   // 200 lines of 500 chars can still exceed the byte cap every tool output keeps to.
   const view = truncateHead(out.join("\n"));
@@ -173,14 +209,14 @@ async function search(options: SearchScope & { regex: RegExp }): Promise<ToolRes
   const marker = details.truncated
     ? `\n\n[truncated: showing the first ${view.keptLines} matches; narrow the pattern, path or glob]`
     : "";
-  return textResult(view.text + marker + note, details);
+  return textResult(view.text + marker + large + note, details);
 }
 
 /** The `grep` built-in: lines matching a JavaScript regular expression in a file or a tree. */
 export function createGrepTool(): AnyToolDefinition {
   return defineTool({
     name: "grep",
-    description: `Search file contents for a JavaScript regular expression (case-sensitive; e.g. "[Ff]oo" for either case). path may be a file or a directory (default: the working directory); glob limits a directory search to files whose relative path or name matches. Output lines are "path:line: text" with paths relative to the searched directory. Binary files, .git and node_modules are skipped, and so are symlinks that lead out of the searched directory and files the path policy withholds (the result says how many); lines longer than ${GREP_MAX_LINE_CHARS} characters are cut; at most ${GREP_MAX_MATCHES} matches. To find files by name, use find.`,
+    description: `Search file contents for a JavaScript regular expression (case-sensitive; e.g. "[Ff]oo" for either case). path may be a file or a directory (default: the working directory); glob limits a directory search to files whose relative path or name matches. Output lines are "path:line: text" with paths relative to the searched directory. Binary files, files larger than ${formatBytes(MAX_WHOLE_FILE_BYTES)}, .git and node_modules are skipped, and so are symlinks that lead out of the searched directory and files the path policy withholds (the result says how many); lines longer than ${GREP_MAX_LINE_CHARS} characters are cut; at most ${GREP_MAX_MATCHES} matches. To find files by name, use find.`,
     // A getter: the SDK builds the schemas when one is first read (a run validating a call), not
     // when a command that only lists tools starts.
     get parameters() {
@@ -194,6 +230,7 @@ export function createGrepTool(): AnyToolDefinition {
         matches: 0,
         filesSearched: 0,
         binarySkipped: 0,
+        largeSkipped: 0,
         truncated: false,
         withheld: 0,
       };

@@ -11,7 +11,7 @@ import { refuseUncheckedFile } from "./effect-pins.ts";
 import { resolveToolPath } from "./resolve-path.ts";
 import { describeFailure, failureResult, textResult } from "./tool-result.ts";
 import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, formatBytes, type Truncation, truncateHead } from "./truncate.ts";
-import { closeFile, openVerified, readWhole } from "./verified-open.ts";
+import { closeFile, MAX_WHOLE_FILE_BYTES, openVerified, readWhole } from "./verified-open.ts";
 import { checkedTarget } from "./verify-target.ts";
 
 const IMAGE_TYPES: Record<string, string> = {
@@ -25,11 +25,8 @@ const IMAGE_TYPES: Record<string, string> = {
 /** How much of a file is sniffed for NUL bytes to tell binary from text (what git and grep do). */
 const BINARY_SNIFF_BYTES = 8192;
 
-/**
- * The largest file `read` loads: it reads a file whole to cut its view, so a 3 GiB file failed with
- * Node's own range error and a few parallel reads of large sparse files took gigabytes of memory.
- */
-const MAX_READ_FILE_BYTES = 64 * 1024 * 1024;
+/** The largest file `read` loads: it reads a file whole to cut its view. */
+const MAX_READ_FILE_BYTES = MAX_WHOLE_FILE_BYTES;
 
 /** What a read result tells the host about the view it returned. */
 export interface ReadDetails {

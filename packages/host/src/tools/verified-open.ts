@@ -242,6 +242,12 @@ const truncateFd = promisify(ftruncate);
 const closeFd = promisify(close);
 
 /**
+ * The largest file a tool loads whole (`read`, `edit`): a 3 GiB file failed with Node's own range
+ * error, and a few parallel calls on large sparse files took gigabytes of memory.
+ */
+export const MAX_WHOLE_FILE_BYTES = 64 * 1024 * 1024;
+
+/**
  * Reads a whole file from its start. A file that reported its size and gave exactly that much (the
  * one extra byte asked for did not come) has ended after one read; anything else (a file that grew,
  * a /proc file reporting size 0) is read until a read returns nothing.

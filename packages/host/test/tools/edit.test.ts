@@ -1,4 +1,4 @@
-import { readFile, writeFile } from "node:fs/promises";
+import { readFile, truncate, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { builtin, context, run, tempDir, textOf } from "./helpers.ts";
@@ -152,5 +152,39 @@ describe("edit", () => {
     expect(issues({ path: "f", oldText: "", newText: "b" })).toHaveLength(1);
     expect(issues({ path: "f", edits: [] })).toHaveLength(1);
     expect(issues({ path: "f", edits: [{ oldText: "a", newText: "b" }] })).toEqual([]);
+  });
+
+  it("bounds the work of one call: many edits of a large file, or a replaceAll with too many matches, are refused untouched", async () => {
+    // 2 MB of distinct lines; 100 edits would search it 100 times (each edit scans the whole file).
+    const lines = Array.from({ length: 200_000 }, (_, i) => `line${String(i).padStart(5, "0")}`);
+    const f = await fileWith(`${lines.join("\n")}\n`);
+    const edits = Array.from({ length: 100 }, (_, i) => ({ oldText: `${lines[i * 10]}\n`, newText: `L${i}\n` }));
+    const many = await run(edit, { path: "f.txt", edits }, f.ctx);
+    expect(many.isError).toBe(true);
+    expect(textOf(many)).toMatch(
+      /^100 edits of f\.txt \(\d+ characters\) are more than one call searches; send at most 6[0-9] edits per call/,
+    );
+    // A few edits of the same file are fine.
+    const few = await run(edit, { path: "f.txt", edits: edits.slice(0, 3) }, f.ctx);
+    expect(textOf(few)).toBe("Edited f.txt: applied 3 edits, replacing 3 occurrences.");
+
+    const g = await fileWith("x".repeat(150_000));
+    const all = await run(edit, { path: "f.txt", oldText: "x", newText: "y", replaceAll: true }, g.ctx);
+    expect(textOf(all)).toMatch(
+      /^oldText occurs more often in f\.txt than the 100000 replacements one edit call makes/,
+    );
+    const once = await run(edit, { path: "f.txt", oldText: "x", newText: "y" }, g.ctx);
+    expect(textOf(once)).toMatch(/^oldText matches more than 100000 times in f\.txt; include more surrounding lines/);
+    expect(await g.contents()).toBe("x".repeat(150_000));
+  });
+
+  it("refuses a file larger than it loads, without reading it (a sparse file of 300 MB took a gigabyte)", async () => {
+    const f = await fileWith("start\n");
+    await truncate(f.file, 65 * 1024 * 1024);
+    const result = await run(edit, { path: "f.txt", oldText: "start", newText: "end" }, f.ctx);
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toBe(
+      "f.txt is 65 MB, larger than edit loads (64 MB); change it with bash (sed -i) instead. f.txt was not changed.",
+    );
   });
 });

@@ -1,4 +1,4 @@
-import { mkdir, writeFile } from "node:fs/promises";
+import { mkdir, truncate, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { builtin, context, run, tempDir, textOf, withBudget } from "./helpers.ts";
@@ -46,6 +46,18 @@ describe("grep", () => {
     const result = await run(grep, { pattern: "hit" }, context(dir).ctx);
     expect(textOf(result)).toBe("ok.txt:1: hit");
     expect(result.details).toMatchObject({ binarySkipped: 1, filesSearched: 1 });
+  });
+
+  it("never loads a file larger than 64 MB (a 1 GB sparse file took a gigabyte per call) and says it skipped it", async () => {
+    const dir = await tree({ "big.log": "hit\n".repeat(2048), "ok.txt": "hit" });
+    await truncate(path.join(dir, "big.log"), 65 * 1024 * 1024);
+    const result = await run(grep, { pattern: "hit" }, context(dir).ctx);
+    expect(textOf(result)).toBe(
+      "ok.txt:1: hit\n\n[1 file larger than 64 MB not searched; use bash (rg, grep) for them]",
+    );
+    expect(result.details).toMatchObject({ largeSkipped: 1, filesSearched: 1 });
+    const alone = await run(grep, { pattern: "hit", path: "big.log" }, context(dir).ctx);
+    expect(textOf(alone)).toMatch(/^No matches for \/hit\/ in big\.log\n\n\[1 file larger than 64 MB not searched/);
   });
 
   it("cuts long lines at 500 characters", async () => {

@@ -16,11 +16,33 @@ export function setGlobBudget(ms: number): void {
 
 /** Thrown when the model's globs took longer than the budget to match: the call cannot be checked. */
 export class GlobTooSlow extends Error {
-  constructor(glob: string) {
+  constructor(glob: string, shared = false) {
     super(
-      `matching its glob ${JSON.stringify(glob)} took more than ${budgetMs / 1000} s (many wildcards in a row, such as *a*a*a*b, backtrack exponentially against long names), so what it names cannot be checked; name the files literally or simplify the glob`,
+      shared
+        ? `its glob ${JSON.stringify(glob)} was not matched: the checks of the calls before it took ${budgetMs / 1000} s of glob matching together (calls checked together share that time, and a glob with many wildcards in a row, such as *a*a*a*b, uses it up), so what it names cannot be checked; run it again on its own`
+        : `matching its glob ${JSON.stringify(glob)} took more than ${budgetMs / 1000} s (many wildcards in a row, such as *a*a*a*b, backtrack exponentially against long names), so what it names cannot be checked; name the files literally or simplify the glob`,
     );
   }
+}
+
+/**
+ * Glob matching time of every check since the event loop last turned. The calls of a parallel batch
+ * are checked one after another before any runs, within one turn of the loop: with a budget per
+ * check alone, thirty commands with a catastrophic glob froze the host for a minute, deaf to Ctrl-C
+ * (a signal is only handled when the loop turns). Every run counts against this too, so the checks
+ * never hold the thread longer than one budget before the loop turns; it is cleared when it does.
+ */
+let turnSpentMs = 0;
+let turnResetQueued = false;
+
+function chargeTurn(ms: number): void {
+  turnSpentMs += ms;
+  if (turnResetQueued) return;
+  turnResetQueued = true;
+  setImmediate(() => {
+    turnSpentMs = 0;
+    turnResetQueued = false;
+  }).unref();
 }
 
 /** What the matching script sees. */
@@ -55,24 +77,29 @@ export function withGlobBudget<T>(check: () => T): T {
  * against a name of sixty a's ran for minutes), and a regular expression cannot be stopped from
  * outside: on the main thread it froze the check, the host, or an agent's hook past its deadline.
  * Contract: compiled and matched in a `vm` run with the time left of the enclosing
- * `withGlobBudget` (or `GLOB_BUDGET_MS` alone); throws `GlobTooSlow` once that is spent.
+ * `withGlobBudget` (or `GLOB_BUDGET_MS` alone), and no longer than what is left of the same
+ * budget for every check since the event loop last turned; throws `GlobTooSlow` once either is spent.
  */
 export function matchingNames(glob: string, names: readonly string[], options: MinimatchOptions): string[] {
   if (names.length === 0) return [];
-  const left = deadline === undefined ? budgetMs : Math.ceil(deadline - performance.now());
-  if (left < 1) throw new GlobTooSlow(glob);
+  if (turnSpentMs >= budgetMs) throw new GlobTooSlow(glob, true);
+  const own = deadline === undefined ? budgetMs : Math.ceil(deadline - performance.now());
+  if (own < 1) throw new GlobTooSlow(glob);
+  const left = Math.min(own, Math.ceil(budgetMs - turnSpentMs));
   context ??= vm.createContext({ compile: () => new Minimatch(""), names: [], hits: [] }) as vm.Context & MatchGlobals;
   script ??= new vm.Script(
     "{ const m = compile(); for (let i = 0; i < names.length; i++) if (m.match(names[i])) hits.push(i); }",
   );
   const hits: number[] = [];
   Object.assign(context, { compile: () => new Minimatch(glob, options), names, hits });
+  const start = performance.now();
   try {
     script.runInContext(context, { timeout: left });
   } catch (error) {
     if ((error as NodeJS.ErrnoException | undefined)?.code !== "ERR_SCRIPT_EXECUTION_TIMEOUT") throw error;
-    throw new GlobTooSlow(glob);
+    throw new GlobTooSlow(glob, left < own);
   } finally {
+    chargeTurn(performance.now() - start);
     Object.assign(context, { names: [], hits: [] });
   }
   return hits.map((i) => names[i] as string);
