@@ -178,6 +178,13 @@ export function openProject(
         managed: d.origin === "managed",
         enabledAt: d.enabledAt,
         ...(d.required && !disabled ? { required: d.required, keepLastGood: true } : {}),
+        // A refused entry stops the run, guard or not: the extension must neither be off nor look on.
+        ...(verdict.kind === "refused" && !d.required
+          ? {
+              required: "your user settings or folder enable it, and the project's files cannot turn it off",
+              keepLastGood: true,
+            }
+          : {}),
       };
       if (d.error) return { ...base, skip: { status: "failed", reason: d.error } };
       if (verdict.kind === "refused") return { ...base, skip: { status: "failed", reason: verdict.reason } };
