@@ -20,7 +20,7 @@ import { addHostInstall } from "../extensions/code-origin.ts";
 import { disableVerdict } from "../extensions/disable-check.ts";
 import { type DiscoveredExtension, discoverExtensions } from "../extensions/discovery.ts";
 import { extensionFiles, fingerprint } from "../extensions/extension-files.ts";
-import type { ExtensionCandidate } from "../extensions/extension-manager.ts";
+import type { ConfigEnablers, ExtensionCandidate } from "../extensions/extension-manager.ts";
 import { namesInSpec } from "../extensions/guard-names.ts";
 import { type ImportGraph, importGraph } from "../extensions/import-graph.ts";
 import { linkTarget } from "../extensions/link-escape.ts";
@@ -49,7 +49,12 @@ export interface ProjectExtensions {
   /** The extensions to load, in load order, with trust applied (and the trust gate updated). */
   candidates(): ExtensionCandidate[];
   /** Where an extension's configuration comes from: every level's section, and whether managed is a floor. */
-  configFor(name: string, managed: boolean): ConfigInput;
+  configFor(name: string, enabledBy: ConfigEnablers): ConfigInput;
+  /**
+   * Why an extension the user enables must run although it failed: the project's files configure
+   * it (their section may be what broke it), so its failure stops the host (see `ExtensionManagerOptions`).
+   */
+  requiredWhenFailed(name: string, candidate: ExtensionCandidate): string | undefined;
   /** The project extensions' code, as `gatehouse trust` records it. */
   projectCode(): ProjectCode[];
   /** The trust state of each project extension, by key. */
@@ -145,10 +150,10 @@ export function openProject(
       extensions: projectCode().map((c) => ({ key: c.key, files: c.graph.files })),
     });
 
-  const configFor = (name: string, managed: boolean): ConfigInput => {
+  const configFor = (name: string, { managed, user }: ConfigEnablers): ConfigInput => {
     const levels = settings.configLevels(name);
     const floor = managed || levels.some((l) => l.level.level === "managed");
-    return { kind: "settings", levels, floor, userFloor: userEnables(name), cwd };
+    return { kind: "settings", levels, floor, userFloor: user || userEnables(name), cwd };
   };
   /** Whether the user's own settings enable `name` (however the spec is spelt) or configure it. */
   const userEnables = (name: string): boolean => {
@@ -176,6 +181,8 @@ export function openProject(
         fallbackName: d.fallbackName,
         fingerprint: fingerprint(filesOf.get(d.id) ?? [], ""),
         managed: d.origin === "managed",
+        // Listed in user settings (string or object entry) or dropped into the user's folder.
+        user: d.enabledBy?.includes("user") === true,
         enabledAt: d.enabledAt,
         ...(d.required && !disabled ? { required: d.required, keepLastGood: true } : {}),
         // A refused entry stops the run, guard or not: the extension must neither be off nor look on.
@@ -245,6 +252,14 @@ export function openProject(
     },
     candidates,
     configFor,
+    requiredWhenFailed: (name, candidate) => {
+      if (!candidate.user) return undefined;
+      const files = settings
+        .configLevels(name)
+        .filter((l) => l.level.level === "project" || l.level.level === "projectLocal");
+      if (files.length === 0) return undefined;
+      return `your user settings or folder enable it, and ${files.map((l) => l.level.file).join(" and ")} configure${files.length === 1 ? "s" : ""} it: a project's configuration must never switch off what you enabled`;
+    },
     projectCode,
     trust,
     watchRoots,
