@@ -200,6 +200,13 @@ export function openProject(
       const status = d.projectCode ? statuses?.get(keyOf(d)) : undefined;
       if (status && !status.trusted) {
         const reason = `project code is not trusted (${status.reason}): review it and run ${trustCommand(cwd)}, or pass --trust for one run`;
+        // Code that was trusted and changed since stops the run instead of going quietly: a file its
+        // import graph reaches may lie where the agent may write (lib/, node_modules), and an edit
+        // there must not switch a guard off (which extensions guard is known only once they run).
+        if (status.grantedAt !== undefined) {
+          const required = d.required ?? `it was trusted at ${status.grantedAt} and its code changed since`;
+          return { ...base, required, keepLastGood: true, skip: { status: "failed", reason } };
+        }
         return { ...base, skip: { status: "skipped", reason }, keepLastGood: true };
       }
       const entry = d.entry as string;
