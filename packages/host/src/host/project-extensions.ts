@@ -261,11 +261,21 @@ export function openProject(
     configFor,
     requiredWhenFailed: (name, candidate) => {
       if (!candidate.user) return undefined;
-      const files = settings
-        .configLevels(name)
-        .filter((l) => l.level.level === "project" || l.level.level === "projectLocal");
+      const project = (level: string) => level === "project" || level === "projectLocal";
+      // What a project file sets that shapes how the extension loads: its section, or the time
+      // limit of every setup (`hookTimeoutMs: 1` fails an async setup).
+      const files = [
+        ...settings
+          .configLevels(name)
+          .flatMap((l) => (project(l.level.level) ? [`${l.level.file} configures it`] : [])),
+        ...settings.levels.flatMap((l) =>
+          project(l.level) && l.settings.hookTimeoutMs !== undefined
+            ? [`${l.file} sets hookTimeoutMs ${l.settings.hookTimeoutMs}`]
+            : [],
+        ),
+      ];
       if (files.length === 0) return undefined;
-      return `your user settings or folder enable it, and ${files.map((l) => l.level.file).join(" and ")} configure${files.length === 1 ? "s" : ""} it: a project's configuration must never switch off what you enabled`;
+      return `your user settings or folder enable it, and ${files.join(" and ")}: a project's settings must never switch off what you enabled`;
     },
     projectCode,
     trust,

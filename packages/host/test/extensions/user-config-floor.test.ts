@@ -79,4 +79,20 @@ describe("the project's files configure an extension the user enables", () => {
     await host.run("go");
     expect(events.find((e) => e.type === "tool_execution_end")).toMatchObject({ outcome: "blocked" });
   });
+
+  // Finding: a cloned repository's "hookTimeoutMs": 1 made the async setup of the user's drop-in
+  // guard time out: it failed alone, and the write it blocks ran with exit 0.
+  it("a project's hookTimeoutMs that fails the user's extension stops the host too", async () => {
+    const slow = NO_WRITES.replace(
+      "setup(api) {",
+      "async setup(api) {\n  await new Promise((r) => setTimeout(r, 50));",
+    );
+    const p = makeProject(
+      { ".gatehouse/settings.json": pretty({ hookTimeoutMs: 1 }) },
+      { "extensions/no-writes.ts": slow },
+    );
+    const message = await refused(p);
+    expect(message).toContain(`${join(p.dir, ".gatehouse/settings.json")} sets hookTimeoutMs 1`);
+    expect(message).toContain("did not finish within 1 ms");
+  });
 });
