@@ -98,8 +98,14 @@ export class AuditSession {
     if (line !== undefined) this.sink.shipOnly(line);
   }
 
-  /** The last seal: the session closed, written once the log is on disk, and fsynced itself. */
+  /**
+   * The last seal: the session closed, written once the log is on disk, and fsynced itself. It is
+   * written into both slots: a closed session then has no older slot left that says it was still
+   * running, so blanking the newer slot (and cutting `session_end`) cannot pass a finished run off
+   * as a crash; a torn second write leaves the first.
+   */
   async #sealClosed(): Promise<void> {
+    if (this.#writeSeal(true) === undefined) return;
     const line = this.#writeSeal(true);
     if (line === undefined) return;
     try {

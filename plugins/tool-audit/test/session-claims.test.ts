@@ -144,3 +144,26 @@ describe("a session spliced in from another log with the same key", () => {
     );
   });
 });
+
+// Finding (a documented limit, closed): no later session vouches for the newest one, so cutting
+// its session_end and blanking its seal file's newer slot left the older slot, written before the
+// end, saying "did not close": verify reported a crash (UNSEALED TAIL, exit 3) for a finished run.
+describe("the newest session's end cannot be passed off as a crash", () => {
+  it("the closed seal fills both slots: its end cut and either slot blanked is TRUNCATED; both blanked is TAMPERED", async () => {
+    for (const blank of ["newer", "older", "both"] as const) {
+      const log = testLog();
+      await writeSession(log, { calls: 1 });
+      await writeSession(log, { calls: 1 });
+      const seal = sealFile(log.sealDir, 2);
+      const slots = readFileSync(seal, "utf8").split("\n").slice(0, 2);
+      writeLines(log.file, fileLines(log.file).slice(0, -1));
+      const gens = slots.map((line) => (JSON.parse(line) as { gen: number }).gen);
+      const newer = gens[0]! > gens[1]! ? 0 : 1;
+      const cut = (i: number) => blank === "both" || (blank === "newer") === (i === newer);
+      writeFileSync(seal, `${slots.map((line, i) => (cut(i) ? " ".repeat(line.length) : line)).join("\n")}\n`);
+      const report = await log.verify();
+      expect(report.verdict).toBe(blank === "both" ? "tampered" : "truncated");
+      expect(slots.map((line) => (JSON.parse(line) as { closed: boolean }).closed)).toEqual([true, true]);
+    }
+  });
+});

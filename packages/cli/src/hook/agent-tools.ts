@@ -239,14 +239,16 @@ function mappedEffects(
  * cwd), Bash `command`, WebFetch `url`. Codex: Bash `command` (string or
  * argv), apply_patch `command` (the patch envelope: every added, updated, deleted and moved-to
  * file). `agentHooks.tools` maps any other tool (MCP tools `mcp__<server>__<tool>` included) by
- * the names of its path arguments; it wins over the built-in table, so a team can map more
- * strictly. Unmapped tools have no path effects (the audit still records them).
+ * the names of its path arguments (every settings level's mappings added up); it adds to the
+ * built-in table, so a team can map more strictly. Unmapped tools have no path effects (the audit still records them).
  * Contract: throws when a known tool's input is malformed (a path that is not a string, a patch
  * without files): the caller refuses such calls.
  */
 export function mapAgentCall(payload: HookPayload, settings: AgentHookSettings, projectDir: string): MappedCall {
   const builtIn = builtInCall(payload, projectDir);
-  const mapping = settings.tools?.[payload.toolName];
+  const tools = settings.tools;
+  // Own names only: a tool called "constructor" must not find Object.prototype's.
+  const mapping = tools && Object.hasOwn(tools, payload.toolName) ? tools[payload.toolName] : undefined;
   if (!mapping) return builtIn;
   const effects = [...builtIn.effects, ...mappedEffects(mapping, payload.toolInput, payload.cwd, payload.toolName)];
   const unknown = builtIn.kind === "unmapped" || builtIn.kind === "internal";

@@ -28,8 +28,10 @@ describe("gatehouse extensions / trust / tools", () => {
     });
 
     p.write(".gatehouse/extensions/mine.ts", toolExtension("mine", "mine_tool", "changed"));
+    // Trusted code that changed is a failure that stops runs (exit 2), not a quiet skip.
     const human = await runCli(["extensions", "--cwd", p.dir], { env });
-    expect(human.stdout).toContain("mine  skipped");
+    expect(human.code).toBe(2);
+    expect(human.stdout).toContain("mine  failed");
     expect(human.stdout).toContain("was edited since trust was granted");
 
     await runCli(["trust", "--cwd", p.dir], { env });

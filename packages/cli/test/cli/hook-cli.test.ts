@@ -257,6 +257,18 @@ describe("gatehouse hook claude-code", () => {
     expect(auditLog(plain.home)).toContain('"tool":"mcp__filesystem__write_file"');
   });
 
+  // Finding: the strongest level that mapped a tool replaced every weaker mapping, so a cloned
+  // repository's { "mcp__filesystem__write_file": { "read": [] } } undid the user's write mapping and
+  // the MCP write of .env got no objection.
+  it("adds every level's mappings of a tool: a project's mapping never takes away the user's", async () => {
+    for (const projectMapping of [{ read: [] }, { write: [] }, { read: ["other"] }, {}]) {
+      const p = project({ ...BOTH, agentHooks: { tools: { mcp__filesystem__write_file: projectMapping } } });
+      const user = JSON.stringify({ agentHooks: { tools: { mcp__filesystem__write_file: { write: ["path"] } } } });
+      writeFileSync(join(p.home, "settings.json"), user);
+      expect(denial(await hook("claude-code", p, recorded("claude-code", "mcp", p.dir)))).toMatch(/\.env/);
+    }
+  });
+
   it("refuses shell commands with agentHooks.bash deny", async () => {
     const p = project({ ...BOTH, agentHooks: { bash: "deny" } });
     expect(denial(await hook("claude-code", p, recorded("claude-code", "Bash", p.dir)))).toMatch(/agentHooks.bash/);

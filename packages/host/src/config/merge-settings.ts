@@ -48,7 +48,7 @@ export interface MergedSettings {
   readonly watch: boolean | undefined;
   /** Command hooks per event: every level's groups, managed first, then project-local, project, user. */
   readonly hooks: Readonly<Record<CommandHookEvent, readonly LocatedHookGroup[]>>;
-  /** The agent hooks' settings: each tool mapping from the strongest level that maps it; the strictest `bash`. */
+  /** The agent hooks' settings: every level's tool mappings added up; the strictest `bash`. */
   readonly agentHooks: AgentHookSettings;
   /** Which file, line and column provided `config.<name>` at `path` (see `mergeSettings`). */
   configSource(name: string, path: readonly (string | number)[]): SettingsLocation | undefined;
@@ -133,14 +133,39 @@ function mergeHooks(present: readonly SettingsLevel[]): Record<CommandHookEvent,
   return deepFreeze(merged) as Record<CommandHookEvent, LocatedHookGroup[]>;
 }
 
+type ToolMappings = NonNullable<AgentHookSettings["tools"]>;
+const MAPPED_EFFECTS = ["read", "write", "exec"] as const;
+
 /**
- * Tool mappings: the strongest level that maps a tool wins (a mapping only adds effects to the
- * built-in table's). `bash`: the strictest mode any level sets; managed settings are a floor also
+ * Every level's mappings of the tools, added up: per tool and kind of effect, the union of the
+ * argument names every level lists (strongest level's first). A mapping only adds effects, so no
+ * level can take away one another maps: a project's `{ "read": [] }` for a tool your user settings
+ * map as writing `path` would otherwise replace that mapping and let the tool write anywhere.
+ */
+function mergeToolMappings(present: readonly SettingsLevel[]): ToolMappings {
+  const tools: ToolMappings = {};
+  for (const level of present) {
+    const own = level.settings.agentHooks?.tools ?? {};
+    for (const name of Object.keys(own)) {
+      const mapping = own[name] as ToolMappings[string];
+      const merged = Object.hasOwn(tools, name) ? (tools[name] as ToolMappings[string]) : {};
+      for (const kind of MAPPED_EFFECTS) {
+        const args = mapping[kind];
+        if (args !== undefined) merged[kind] = [...new Set([...(merged[kind] ?? []), ...args])];
+      }
+      Object.defineProperty(tools, name, { value: merged, enumerable: true, writable: true, configurable: true });
+    }
+  }
+  return tools;
+}
+
+/**
+ * Tool mappings: every level's, added up (see `mergeToolMappings`; a mapping only adds effects to
+ * the built-in table's). `bash`: the strictest mode any level sets; managed settings are a floor also
  * when they leave it unset (their default, "strict", then counts).
  */
 function mergeAgentHooks(present: readonly SettingsLevel[]): AgentHookSettings {
-  const tools: NonNullable<AgentHookSettings["tools"]> = {};
-  for (const level of [...present].reverse()) Object.assign(tools, level.settings.agentHooks?.tools ?? {});
+  const tools = mergeToolMappings(present);
   const modes = present.flatMap((level) => {
     const mode = level.settings.agentHooks?.bash ?? (level.level === "managed" ? "strict" : undefined);
     return mode === undefined ? [] : [mode];

@@ -35,6 +35,8 @@ export interface TrustStatus {
   removed: string[];
   /** What trust approved for it: file real path → sha256 (empty unless trusted). */
   approved: ReadonlyMap<string, string>;
+  /** When trust was granted to this extension; absent when it never was (a new project or extension). */
+  grantedAt?: string;
 }
 
 /** The command that trusts a project, for messages. */
@@ -95,12 +97,13 @@ function compare(
   diff.removed.push(...Object.keys(trusted.files).filter((path) => !current.has(path)));
   if (diff.changed.length + diff.added.length + diff.removed.length === 0) {
     const approved = new Map(Object.entries(trusted.files).map(([path, digest]) => [resolve(project, path), digest]));
-    return { trusted: true, ...diff, approved };
+    return { trusted: true, ...diff, approved, grantedAt: trusted.grantedAt };
   }
   return {
     trusted: false,
     ...diff,
     approved: new Map(),
+    grantedAt: trusted.grantedAt,
     reason: describeChanges(diff, { current, grantedAt: trusted.grantedAt }),
   };
 }

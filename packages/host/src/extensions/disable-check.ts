@@ -37,11 +37,12 @@ function namesOf(d: DiscoveredExtension): Set<string> {
 /**
  * Decides `disabledExtensions` for one discovered extension.
  * Contract: an entry counts only from the level the extension was listed at or a stronger one
- * (PRECEDENCE: a project cannot turn off a managed extension). A required extension (a
- * first-party guard, an entry marked required, anything managed enables) that a level of more
- * authority enables (managed over user over the project's files) cannot be turned off from below:
- * such an entry is `refused`, naming its file, line and column and the level that enables the
- * guard, so the run stops instead of going on without the guard.
+ * (PRECEDENCE: a project cannot turn off a managed extension). An extension that a level of more
+ * authority enables (managed over user over the project's files; the user's folder counts as user
+ * settings) cannot be turned off from below, guard or not: which extensions block calls is known
+ * only once they run, and a drop-in in `~/.gatehouse/extensions/` is typically one. Such an entry
+ * is `refused`, naming its file, line and column and the level that enables the extension, so the
+ * run stops instead of going on without it.
  */
 export function disableVerdict(d: DiscoveredExtension, levels: readonly SettingsLevel[]): DisableVerdict {
   const names = namesOf(d);
@@ -54,17 +55,19 @@ export function disableVerdict(d: DiscoveredExtension, levels: readonly Settings
   );
   if (entries.length === 0) return { kind: "on" };
   const origin = levelOf(d.origin);
-  if (d.required) {
-    const enablers = d.enabledBy ?? [origin];
-    for (const { entry, at } of entries) {
-      const above = enablers.find((level) => AUTHORITY[level] > AUTHORITY[at.level]);
-      if (!above) continue;
-      const file = levels.find((l) => l.level === above)?.file;
-      return {
-        kind: "refused",
-        reason: `disabledExtensions entry ${JSON.stringify(entry)} at ${at.file}:${at.line}:${at.column} (${WORDS[at.level]}) turns off a guard that ${WORDS[above]}${file ? ` (${file})` : ""} enable: ${WORDS[at.level]} cannot turn off a guard ${WORDS[above]} enable; remove the entry`,
-      };
-    }
+  const enablers = d.enabledBy ?? [origin];
+  const what = d.required ? "a guard" : "an extension";
+  for (const { entry, at } of entries) {
+    const above = enablers.find((level) => AUTHORITY[level] > AUTHORITY[at.level]);
+    if (!above) continue;
+    const file = levels.find((l) => l.level === above)?.file;
+    const folder =
+      d.origin === "user-folder" && d.enabledAt.kind === "folder" ? ` (the folder ${d.enabledAt.dir})` : "";
+    const source = folder || (file ? ` (${file})` : "");
+    return {
+      kind: "refused",
+      reason: `disabledExtensions entry ${JSON.stringify(entry)} at ${at.file}:${at.line}:${at.column} (${WORDS[at.level]}) turns off ${what} that ${WORDS[above]}${source} enable: ${WORDS[at.level]} cannot turn off what ${WORDS[above]} enable (an extension there may be a guard); remove the entry`,
+    };
   }
   const effective = entries.find(({ at }) => isAtLeastAsStrong(at.level, origin));
   return effective ? { kind: "off", at: effective.at } : { kind: "on" };

@@ -178,8 +178,9 @@ function packageRoot(entry: string, name: string): string {
 /**
  * Package names resolve from the project first, then from the host's installation (so the
  * first-party plugins work in any project). Managed and user settings, and Gatehouse's own
- * package names (`@gatehouse/…`) at every level, resolve from the host first: a project must not
- * be able to substitute its own copy of a package a team lead or the user chose, nor of a
+ * package names (`@gatehouse/…`) at every level, resolve from the host first (managed and user
+ * names then from their settings file's own tree, and only then from the project): a project must
+ * not be able to substitute its own copy of a package a team lead or the user chose, nor of a
  * first-party guard (a sandboxed command can write `node_modules/@gatehouse/protected-paths`).
  * Wherever it was found, an entry inside the project is project code.
  * A project's settings reach the host's installation only for Gatehouse's own names: Node's
@@ -209,8 +210,13 @@ function fromPackage(
   // would check, nor Gatehouse's, so it would run unreviewed on the project's say-so.
   const projectLevel = spec.level === "project" || spec.level === "projectLocal";
   const fromProject = () => resolvePackageFrom(projectReal, spec.spec, { ancestors: !projectLevel });
+  // Managed and user settings look in their own tree (the settings file's folder and those above
+  // it: ~/.gatehouse/node_modules, ~/node_modules) before the project: a copy the project plants in
+  // its node_modules must never shadow the package the user or team lead installed, or the guard
+  // they chose would be skipped as untrusted project code (or replaced by the project's).
+  const fromOwnTree = () => (projectLevel ? undefined : resolvePackageFrom(spec.dir, spec.spec));
   // Not host-first means a project level: its names resolve from the project alone (see above).
-  const entry = hostFirst ? (fromHost() ?? fromProject()) : fromProject();
+  const entry = hostFirst ? (fromHost() ?? fromOwnTree() ?? fromProject()) : fromProject();
   if (!entry) {
     const above = projectLevel ? resolvePackageFrom(dirname(projectReal), spec.spec) : undefined;
     const beside = projectLevel ? fromHost() : undefined;

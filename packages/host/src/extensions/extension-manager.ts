@@ -30,8 +30,23 @@ export interface ExtensionCandidate {
   required?: string;
   /** Enabled by managed settings: managed settings are the floor of its configuration. */
   managed?: boolean;
+  /**
+   * Enabled by the user (user settings or `~/.gatehouse/extensions/`): the user's section, with its
+   * defaults, is the floor of what the project's files configure.
+   */
+  user?: boolean;
   /** Where it was enabled, for reports. */
   enabledAt?: EnabledAt;
+}
+
+/** Which levels whose configuration is a floor enabled an extension (see `ExtensionCandidate`). */
+export interface ConfigEnablers {
+  managed: boolean;
+  user: boolean;
+}
+
+function enablersOf(candidate: ExtensionCandidate): ConfigEnablers {
+  return { managed: candidate.managed === true, user: candidate.user === true };
 }
 
 /** A required extension that is not running, and why. */
@@ -56,10 +71,15 @@ export interface ExtensionManagerOptions {
   handlers: HandlerRegistry;
   emit: (event: HostEvent) => unknown;
   abortRun: (extension: string, reason: string) => void;
-  /** Where an extension's settings section comes from; `managed`: it was enabled by managed settings. */
-  configFor: (name: string, managed: boolean) => ConfigInput;
+  /** Where an extension's settings section comes from, given which stronger levels enabled it. */
+  configFor: (name: string, enabledBy: ConfigEnablers) => ConfigInput;
   /** The host's reserved paths, shared by every extension's API. */
   reserved: ReservedPaths;
+  /**
+   * Why an extension that is not `required` must run all the same, now that it did not load (by
+   * the name it loaded under), or `undefined`: its failure then stops the host like a guard's.
+   */
+  requiredWhenFailed?: (name: string, candidate: ExtensionCandidate) => string | undefined;
 }
 
 interface Loaded {
@@ -130,7 +150,7 @@ export class ExtensionManager {
 
   #configStamp(name: string | undefined, candidate: ExtensionCandidate): string | undefined {
     if (name === undefined) return undefined;
-    const input = this.#options.configFor(name, candidate.managed === true);
+    const input = this.#options.configFor(name, enablersOf(candidate));
     if (input.kind === "inline") return JSON.stringify(input.section ?? null);
     return JSON.stringify([input.floor, input.levels.map((l) => [l.level.file, l.value])]);
   }
@@ -140,11 +160,17 @@ export class ExtensionManager {
     const failures: GuardFailure[] = [];
     for (const id of this.#order) {
       const loaded = this.#current.get(id);
-      if (!loaded?.candidate.required || loaded.handle) continue;
+      if (!loaded || loaded.handle) continue;
+      const required =
+        loaded.candidate.required ??
+        (loaded.candidate.skip?.status === "skipped"
+          ? undefined
+          : this.#options.requiredWhenFailed?.(loaded.record.name, loaded.candidate));
+      if (!required) continue;
       failures.push({
         name: loaded.record.name,
         source: loaded.candidate.source,
-        required: loaded.candidate.required,
+        required,
         enabledAt: loaded.candidate.enabledAt,
         reason: loaded.record.errors[0] ?? "it did not load",
       });
@@ -277,7 +303,7 @@ export class ExtensionManager {
       record.errors.push(reason);
       return { candidate, record };
     }
-    const configInput = o.configFor(name, candidate.managed === true);
+    const configInput = o.configFor(name, enablersOf(candidate));
     const result = await setupExtension(
       module.exported,
       {

@@ -146,7 +146,15 @@ export function commandHookCandidates(host: CommandHookHost): ExtensionCandidate
     if (!host.trust && !status?.trusted) {
       const why = status?.reason ?? "the project has not been trusted";
       const reason = `project code is not trusted (${why}): review the hooks and run ${trustCommand(host.cwd)}, or pass --trust for one run`;
-      candidates.push({ ...base, skip: { status: "skipped", reason } });
+      // Hooks that were trusted and whose scripts changed since stop the run: an edit of a script the
+      // agent may write (scripts/guard.sh) must not switch the validators off at the next start.
+      const edited = status?.grantedAt !== undefined;
+      const required = `they were trusted at ${status?.grantedAt} and their code changed since`;
+      candidates.push({
+        ...base,
+        ...(edited ? { required } : {}),
+        skip: { status: edited ? "failed" : "skipped", reason },
+      });
     } else {
       const checked = trustedRunner(host, run);
       candidates.push({

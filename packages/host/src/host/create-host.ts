@@ -131,10 +131,11 @@ export async function createHost(options: HostOptions): Promise<Host> {
     handlers,
     emit: (event) => hub.emit(event),
     abortRun,
-    configFor: (name, managed) =>
+    requiredWhenFailed: (name, candidate) => project?.requiredWhenFailed(name, candidate),
+    configFor: (name, enabledBy) =>
       options.config && Object.hasOwn(options.config, name)
         ? { kind: "inline", section: options.config[name], source: "createHost({ config })" }
-        : (project?.configFor(name, managed) ?? { kind: "settings", levels: [], floor: false, cwd: options.cwd }),
+        : (project?.configFor(name, enabledBy) ?? { kind: "settings", levels: [], floor: false, cwd: options.cwd }),
   });
   const inline = inlineCandidates(options.extensions ?? []);
   const hookHost = project && {

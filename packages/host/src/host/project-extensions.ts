@@ -20,7 +20,7 @@ import { addHostInstall } from "../extensions/code-origin.ts";
 import { disableVerdict } from "../extensions/disable-check.ts";
 import { type DiscoveredExtension, discoverExtensions } from "../extensions/discovery.ts";
 import { extensionFiles, fingerprint } from "../extensions/extension-files.ts";
-import type { ExtensionCandidate } from "../extensions/extension-manager.ts";
+import type { ConfigEnablers, ExtensionCandidate } from "../extensions/extension-manager.ts";
 import { namesInSpec } from "../extensions/guard-names.ts";
 import { type ImportGraph, importGraph } from "../extensions/import-graph.ts";
 import { linkTarget } from "../extensions/link-escape.ts";
@@ -49,7 +49,12 @@ export interface ProjectExtensions {
   /** The extensions to load, in load order, with trust applied (and the trust gate updated). */
   candidates(): ExtensionCandidate[];
   /** Where an extension's configuration comes from: every level's section, and whether managed is a floor. */
-  configFor(name: string, managed: boolean): ConfigInput;
+  configFor(name: string, enabledBy: ConfigEnablers): ConfigInput;
+  /**
+   * Why an extension the user enables must run although it failed: the project's files configure
+   * it (their section may be what broke it), so its failure stops the host (see `ExtensionManagerOptions`).
+   */
+  requiredWhenFailed(name: string, candidate: ExtensionCandidate): string | undefined;
   /** The project extensions' code, as `gatehouse trust` records it. */
   projectCode(): ProjectCode[];
   /** The trust state of each project extension, by key. */
@@ -145,10 +150,10 @@ export function openProject(
       extensions: projectCode().map((c) => ({ key: c.key, files: c.graph.files })),
     });
 
-  const configFor = (name: string, managed: boolean): ConfigInput => {
+  const configFor = (name: string, { managed, user }: ConfigEnablers): ConfigInput => {
     const levels = settings.configLevels(name);
     const floor = managed || levels.some((l) => l.level.level === "managed");
-    return { kind: "settings", levels, floor, userFloor: userEnables(name), cwd };
+    return { kind: "settings", levels, floor, userFloor: user || userEnables(name), cwd };
   };
   /** Whether the user's own settings enable `name` (however the spec is spelt) or configure it. */
   const userEnables = (name: string): boolean => {
@@ -176,8 +181,17 @@ export function openProject(
         fallbackName: d.fallbackName,
         fingerprint: fingerprint(filesOf.get(d.id) ?? [], ""),
         managed: d.origin === "managed",
+        // Listed in user settings (string or object entry) or dropped into the user's folder.
+        user: d.enabledBy?.includes("user") === true,
         enabledAt: d.enabledAt,
         ...(d.required && !disabled ? { required: d.required, keepLastGood: true } : {}),
+        // A refused entry stops the run, guard or not: the extension must neither be off nor look on.
+        ...(verdict.kind === "refused" && !d.required
+          ? {
+              required: "your user settings or folder enable it, and the project's files cannot turn it off",
+              keepLastGood: true,
+            }
+          : {}),
       };
       if (d.error) return { ...base, skip: { status: "failed", reason: d.error } };
       if (verdict.kind === "refused") return { ...base, skip: { status: "failed", reason: verdict.reason } };
@@ -186,6 +200,13 @@ export function openProject(
       const status = d.projectCode ? statuses?.get(keyOf(d)) : undefined;
       if (status && !status.trusted) {
         const reason = `project code is not trusted (${status.reason}): review it and run ${trustCommand(cwd)}, or pass --trust for one run`;
+        // Code that was trusted and changed since stops the run instead of going quietly: a file its
+        // import graph reaches may lie where the agent may write (lib/, node_modules), and an edit
+        // there must not switch a guard off (which extensions guard is known only once they run).
+        if (status.grantedAt !== undefined) {
+          const required = d.required ?? `it was trusted at ${status.grantedAt} and its code changed since`;
+          return { ...base, required, keepLastGood: true, skip: { status: "failed", reason } };
+        }
         return { ...base, skip: { status: "skipped", reason }, keepLastGood: true };
       }
       const entry = d.entry as string;
@@ -238,6 +259,24 @@ export function openProject(
     },
     candidates,
     configFor,
+    requiredWhenFailed: (name, candidate) => {
+      if (!candidate.user) return undefined;
+      const project = (level: string) => level === "project" || level === "projectLocal";
+      // What a project file sets that shapes how the extension loads: its section, or the time
+      // limit of every setup (`hookTimeoutMs: 1` fails an async setup).
+      const files = [
+        ...settings
+          .configLevels(name)
+          .flatMap((l) => (project(l.level.level) ? [`${l.level.file} configures it`] : [])),
+        ...settings.levels.flatMap((l) =>
+          project(l.level) && l.settings.hookTimeoutMs !== undefined
+            ? [`${l.file} sets hookTimeoutMs ${l.settings.hookTimeoutMs}`]
+            : [],
+        ),
+      ];
+      if (files.length === 0) return undefined;
+      return `your user settings or folder enable it, and ${files.join(" and ")}: a project's settings must never switch off what you enabled`;
+    },
     projectCode,
     trust,
     watchRoots,

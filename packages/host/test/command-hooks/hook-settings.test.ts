@@ -36,7 +36,7 @@ describe("hooks and agentHooks settings", () => {
     expect(merged.hooks.PostToolUse).toHaveLength(1);
   });
 
-  it("agentHooks.bash only tightens, and the strongest level's mapping of a tool wins", () => {
+  it("agentHooks.bash only tightens, and every level's mappings of a tool add up", () => {
     const merged = levels({
       managed: { agentHooks: { bash: "deny", tools: { mcp__fs__write: { write: ["path"] } } } },
       project: {
@@ -48,7 +48,7 @@ describe("hooks and agentHooks settings", () => {
     })();
     expect(merged.agentHooks).toEqual({
       bash: "deny",
-      tools: { mcp__fs__write: { write: ["path"] }, mcp__db__query: { read: ["file"] } },
+      tools: { mcp__fs__write: { write: ["path"], read: ["path"] }, mcp__db__query: { read: ["file"] } },
     });
   });
 

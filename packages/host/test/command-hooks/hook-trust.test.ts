@@ -46,4 +46,19 @@ describe("a project hook runs only the code trust recorded", () => {
     expect(end("C")?.reason).toMatch(/not what was trusted \(scripts\/guard\.sh was edited.*gatehouse trust/);
     expect(existsSync(join(p.cwd, "kept.txt"))).toBe(false);
   });
+
+  // Finding: the same rewrite before the next start (the agent writes scripts/, a run ends) left the
+  // project's hooks skipped as untrusted at the next start: the write they refuse ran, exit 0.
+  it("a hook script rewritten after trust stops the next host instead of leaving the hooks off", async () => {
+    const p = trustedGuardProject();
+    writeFileSync(join(p.cwd, "scripts", "guard.sh"), "exit 0\n");
+    await expect(
+      runScenario({
+        ...p,
+        discover: true,
+        turns: [{ content: [call("A", "write", { path: "kept.txt", content: "1" })] }],
+      }),
+    ).rejects.toThrow(/required guard "project-hooks" .*they were trusted at .* and their code changed since/);
+    expect(existsSync(join(p.cwd, "kept.txt"))).toBe(false);
+  });
 });

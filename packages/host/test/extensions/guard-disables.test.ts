@@ -69,10 +69,11 @@ describe("a guard a stronger level enables cannot be turned off from below", () 
     expect(await refused(p)).toContain(
       `"${policy}" at ${join(p.dir, ".gatehouse/settings.json")}:3:5 (project settings) turns off a guard that user settings`,
     );
-    // Not required, the same entry may be turned off by the project, by its spec or its name.
+    // Not required, the project still cannot turn it off, by its spec or its name.
     p.writeHome("settings.json", pretty({ extensions: [policy] }));
-    const { host } = await openHost(p, { trust: true });
-    expect(host.extensions()[0]).toMatchObject({ status: "skipped", required: false });
+    expect(await refused(p)).toContain(
+      `"${policy}" at ${join(p.dir, ".gatehouse/settings.json")}:3:5 (project settings) turns off an extension that user settings`,
+    );
   });
 });
 
@@ -87,9 +88,9 @@ describe("what disabledExtensions still turns off", () => {
     }
   });
 
-  it("the user turns off a guard the user enables; a project turns off a user's extension that is no guard", async () => {
+  it("the user turns off a guard the user enables", async () => {
     const p = makeProject(
-      { ".gatehouse/settings.json": pretty({ disabledExtensions: ["./ext/tool.ts"] }) },
+      {},
       {
         "settings.json": pretty({
           extensions: ["@gatehouse/tool-audit", "./ext/tool.ts"],
@@ -99,6 +100,35 @@ describe("what disabledExtensions still turns off", () => {
       },
     );
     const { host } = await openHost(p, { trust: true });
-    expect(host.extensions().map((e) => e.status)).toEqual(["skipped", "skipped"]);
+    expect(host.extensions().map((e) => e.status)).toEqual(["skipped", "loaded"]);
   });
+});
+
+// Finding: a cloned repository's .gatehouse/settings.json with "disabledExtensions": ["no-writes"]
+// turned off the guard the user dropped into ~/.gatehouse/extensions/ (not "required", so it was a
+// plain skip): the write it blocks ran and the run exited 0.
+describe("what the user enables, the project's files cannot turn off (guard or not)", () => {
+  const noWrites = `import { defineExtension } from "@gatehouse/sdk";
+export default defineExtension({ name: "no-writes", setup(api) {
+  api.on("tool_call", (e) => (e.toolName === "write" ? { block: true, reason: "no-writes" } : undefined), { stage: "enforce" });
+} });
+`;
+  for (const [label, homeFiles] of [
+    ["a drop-in in the user's folder", { "extensions/no-writes.ts": noWrites }],
+    [
+      "an extension the user's settings list",
+      { "settings.json": pretty({ extensions: ["./ext/no-writes.ts"] }), "ext/no-writes.ts": noWrites },
+    ],
+  ] as const) {
+    for (const file of [".gatehouse/settings.json", ".gatehouse/settings.local.json"]) {
+      it(`${label}, turned off in ${file} by any of its names: the host stops naming the entry`, async () => {
+        for (const entry of ["no-writes", label.startsWith("a drop-in") ? "no-writes" : "./ext/no-writes.ts"]) {
+          const p = makeProject({ [file]: pretty({ disabledExtensions: [entry] }) }, homeFiles);
+          const message = await refused(p);
+          expect(message).toContain(`disabledExtensions entry ${JSON.stringify(entry)} at ${join(p.dir, file)}:3:5`);
+          expect(message).toContain("cannot turn off what user settings enable");
+        }
+      });
+    }
+  }
 });
