@@ -50,6 +50,27 @@ describe("start-up files in the home", () => {
     expect(ruleOf(p.check(read(path.join(f.home, rel))))).toBe("allow");
   });
 
+  it.each([
+    ".gdbinit",
+    ".psqlrc",
+    ".Rprofile",
+    ".config/starship.toml",
+    ".npmrc",
+    ".yarnrc.yml",
+    ".config/pnpm/rc",
+    ".bunfig.toml",
+    ".gradle/init.d/x.gradle",
+    ".gradle/gradle.properties",
+    ".docker/config.json",
+    ".gnupg/gpg-agent.conf",
+    ".config/Code/User/settings.json",
+    ".config/Cursor/User/tasks.json",
+  ])("~/%s (a program runs what it configures) is denied for writes", (rel) => {
+    const f = createFixture();
+    const p = policy(f);
+    expect(ruleOf(p.check(write(path.join(f.home, rel))))).toMatch(/^default denyWrite /);
+  });
+
   it("leaves the rest of the home writable, packages in the user's site-packages included", () => {
     const f = createFixture();
     const p = policy(f);

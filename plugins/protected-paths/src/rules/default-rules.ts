@@ -85,6 +85,50 @@ export const HOME_STARTUP_FILES: readonly string[] = [
   "~/.direnvrc",
   "~/.config/direnv/direnvrc",
   "~/.config/direnv/lib/**",
+  // Debuggers, database shells, REPLs and the prompt run what these say each time they start
+  // (gdb and lldb commands, psql's and sqlite's shell escapes, R's and Ruby's start-up code,
+  // screen's exec, starship's custom modules at every prompt).
+  "~/.gdbinit",
+  "~/.config/gdb/**",
+  "~/.lldbinit",
+  "~/.psqlrc",
+  "~/.sqliterc",
+  "~/.Rprofile",
+  "~/.irbrc",
+  "~/.pryrc",
+  "~/.screenrc",
+  "~/.config/starship.toml",
+];
+
+/**
+ * What package managers, build tools, container and signing tools in the home run by themselves:
+ * npm's `node-options` and `script-shell`, yarn's `yarnPath`, pnpm's global pnpmfile, bun's
+ * `preload`, Gradle's init scripts and JVM arguments, Docker's credential helpers, gpg's and
+ * gpg-agent's programs, and VS Code's (and its forks') user settings and tasks (terminal
+ * profiles, interpreters, tasks run on folder open).
+ */
+export const HOME_TOOL_CONFIGS: readonly string[] = [
+  "~/.npmrc",
+  "~/.config/npm/npmrc",
+  "~/.yarnrc",
+  "~/.yarnrc.yml",
+  "~/.config/pnpm/rc",
+  "~/.bunfig.toml",
+  "~/.config/.bunfig.toml",
+  "~/.gradle/init.gradle",
+  "~/.gradle/init.gradle.kts",
+  "~/.gradle/init.d/**",
+  "~/.gradle/gradle.properties",
+  "~/.docker/config.json",
+  "~/.gnupg/**",
+  "~/.config/Code/User/settings.json",
+  "~/.config/Code/User/tasks.json",
+  "~/.config/Code - OSS/User/settings.json",
+  "~/.config/Code - OSS/User/tasks.json",
+  "~/.config/VSCodium/User/settings.json",
+  "~/.config/VSCodium/User/tasks.json",
+  "~/.config/Cursor/User/settings.json",
+  "~/.config/Cursor/User/tasks.json",
 ];
 
 /**
@@ -216,6 +260,10 @@ export const DEFAULT_DENY_WRITE: readonly DefaultRule[] = [
   ...HOME_STARTUP_FILES.map((pattern) => ({
     pattern,
     why: "the editor, terminal, interpreter or direnv runs it when it starts, so a change would run code outside the agent's session",
+  })),
+  ...HOME_TOOL_CONFIGS.map((pattern) => ({
+    pattern,
+    why: "a package manager, build tool, container or signing tool or editor runs the programs it configures, so a change would run code outside the agent's session",
   })),
   { pattern: "~/.hgrc", why: HG_RUNS },
   { pattern: "~/.config/hg/**", why: HG_RUNS },
