@@ -120,7 +120,7 @@ export const HOME_TOOL_CONFIGS: readonly string[] = [
   "~/.gradle/init.d/**",
   "~/.gradle/gradle.properties",
   "~/.docker/config.json",
-  "~/.gnupg/**",
+  "~/.gnupg/*.conf",
   "~/.config/Code/User/settings.json",
   "~/.config/Code/User/tasks.json",
   "~/.config/Code - OSS/User/settings.json",
