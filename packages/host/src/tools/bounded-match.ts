@@ -127,15 +127,19 @@ export class BoundedMatcher {
     const hits: number[] = [];
     Object.assign(context, { tester: this.#tester, lines, hits });
     const start = performance.now();
+    let timedOut = false;
     try {
       script.runInContext(context, { timeout: left, breakOnSigint: true });
     } catch (error) {
       const why = (error as NodeJS.ErrnoException | undefined)?.code;
       if (why === "ERR_SCRIPT_EXECUTION_INTERRUPTED") throw interrupted();
       if (why !== "ERR_SCRIPT_EXECUTION_TIMEOUT") throw error;
+      timedOut = true;
       throw new Error(this.#timeoutMessage(this.#budgetMs));
     } finally {
-      const took = performance.now() - start;
+      // A run stopped by its timeout used all it was given: V8's watchdog may stop it a little
+      // before this clock says `left` ms went by, and the budget must count as spent all the same.
+      const took = timedOut ? Math.max(left, performance.now() - start) : performance.now() - start;
       this.#spentMs += took;
       chargeTurn(took);
       Object.assign(context, { lines: [], hits: [] });
