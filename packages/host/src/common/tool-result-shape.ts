@@ -10,14 +10,28 @@ function kindOf(value: unknown): string {
   return Array.isArray(value) ? "a list" : typeof value;
 }
 
-/** Why `value` cannot be a result's content (text and image blocks), or undefined when it can. */
+/** How many fields a text and an image block have; a block with more is serialised to check the rest. */
+const TEXT_FIELDS = 2;
+const IMAGE_FIELDS = 3;
+
+/**
+ * Why `value` cannot be a result's content (text and image blocks, JSON-serialisable), or
+ * undefined when it can. Strings always serialise, so only a block carrying fields besides its own
+ * is serialised: the text itself is never copied (a result's text can be large, and this runs on
+ * every call).
+ */
 export function contentProblem(value: unknown): string | undefined {
   if (!Array.isArray(value)) return `content must be a list of blocks, not ${kindOf(value)}`;
-  for (const [index, block] of value.entries()) {
-    const b = (block ?? {}) as { type?: unknown; text?: unknown; data?: unknown; mimeType?: unknown };
-    if (b.type === "text" && typeof b.text === "string") continue;
-    if (b.type === "image" && typeof b.data === "string" && typeof b.mimeType === "string") continue;
-    return `content[${index}] must be { type: "text", text } or { type: "image", data, mimeType }`;
+  for (let index = 0; index < value.length; index++) {
+    const b = (value[index] ?? {}) as { type?: unknown; text?: unknown; data?: unknown; mimeType?: unknown };
+    let fields: number;
+    if (b.type === "text" && typeof b.text === "string") fields = TEXT_FIELDS;
+    else if (b.type === "image" && typeof b.data === "string" && typeof b.mimeType === "string") fields = IMAGE_FIELDS;
+    else return `content[${index}] must be { type: "text", text } or { type: "image", data, mimeType }`;
+    if (Object.keys(b).length > fields) {
+      const problem = jsonProblem(b, `content[${index}]`);
+      if (problem) return problem;
+    }
   }
   return undefined;
 }
@@ -35,12 +49,14 @@ export function jsonProblem(value: unknown, what: string): string | undefined {
 
 /**
  * Why `value` is not a tool result `{ content, details?, isError?, terminate? }`, or undefined.
- * Contract: linear in the result's size (one JSON serialisation), never throws.
+ * Contract: never throws; serialises only `details` and blocks with extra fields, never the text.
  */
 export function toolResultProblem(value: unknown): string | undefined {
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return `expected { content: [...] }, not ${kindOf(value)}`;
   }
   const result = value as { content?: unknown; details?: unknown };
-  return contentProblem(result.content) ?? jsonProblem({ content: result.content, details: result.details }, "it");
+  return (
+    contentProblem(result.content) ?? (result.details === undefined ? undefined : jsonProblem(result.details, "it"))
+  );
 }
