@@ -21,8 +21,8 @@ export interface AuditSessionOptions
  * One audited run: the log's sink, the session's recorder and its seal, kept in step.
  * Contract: `open` writes `session_start` and commits it (so an unwritable log or seal folder is
  * found before any tool runs). Each `commit` hands the batch to the kernel and then replaces the
- * seal with the session's record count and head MAC; `close` writes `session_end`, fsyncs, seals
- * the session as closed (fsynced) and closes the file; its fsyncs wait on the thread pool, not on
+ * seal with the session's record count and head MAC; `close` writes `session_end` and the closing
+ * seal at once, then fsyncs both and closes the files; its fsyncs wait on the thread pool, not on
  * the main thread (other hosts in the process go on meanwhile). A seal that cannot be written is a write
  * failure of the sink (`op: "seal"`), so the audit fails closed the same way.
  */
@@ -99,21 +99,14 @@ export class AuditSession {
   }
 
   /**
-   * The last seal: the session closed, written once the log is on disk, and fsynced itself. It is
-   * written into both slots: a closed session then has no older slot left that says it was still
-   * running, so blanking the newer slot (and cutting `session_end`) cannot pass a finished run off
-   * as a crash; a torn second write leaves the first.
+   * The last seal: the session closed, written into both slots: a closed session then has no older
+   * slot left that says it was still running, so blanking the newer slot (and cutting
+   * `session_end`) cannot pass a finished run off as a crash; a torn second write leaves the first.
+   * Returns the seal's line, or undefined when it could not be written (a failure of the sink).
    */
-  async #sealClosed(): Promise<void> {
-    if (this.#writeSeal(true) === undefined) return;
-    const line = this.#writeSeal(true);
-    if (line === undefined) return;
-    try {
-      await this.#seals?.sync();
-      this.sink.shipOnly(line);
-    } catch (error) {
-      this.sink.fail("seal", error);
-    }
+  #sealClosed(): string | undefined {
+    if (this.#writeSeal(true) === undefined) return undefined;
+    return this.#writeSeal(true);
   }
 
   /** Hands the batch to the kernel and seals what was written. Returns the sink's health. */
@@ -122,10 +115,23 @@ export class AuditSession {
     return this.sink.healthy;
   }
 
-  /** Writes `session_end`, fsyncs, seals the session closed and closes the log. Resolves with health. */
+  /**
+   * Ends the session. Before the first await, `session_end` is handed to the kernel and then the
+   * closing seal (so a killed process loses nothing, and a reader sees the session closed as soon
+   * as this is called); the promise settles once the log and then the seal are fsynced and both
+   * files are closed. Resolves with the sink's health.
+   */
   async close(): Promise<boolean> {
     this.recorder.end();
-    if (await this.sink.flush()) await this.#sealClosed();
+    const line = this.sink.commit() ? this.#sealClosed() : undefined;
+    if ((await this.sink.flush()) && line !== undefined) {
+      try {
+        await this.#seals?.sync();
+        this.sink.shipOnly(line);
+      } catch (error) {
+        this.sink.fail("seal", error);
+      }
+    }
     try {
       this.#seals?.close();
     } catch (error) {

@@ -93,10 +93,24 @@ function setupToolAudit(api: ExtensionAPI, options: ToolAuditOptions): void {
     run ??= failure ? undefined : begin(true);
     return run;
   };
-  const finish = async () => {
+  /** The last session's close: its fsyncs may still be under way after its run returned. */
+  let closing: Promise<boolean> | undefined;
+  const end = (): Promise<boolean> | undefined => {
     const ending = run;
     run = undefined;
-    if (ending) await ending.close();
+    if (!ending) return closing;
+    // `close` hands session_end and the closing seal to the kernel before it first awaits.
+    const closed = ending.close().then((healthy) => {
+      if (!healthy && failure) {
+        api.logger.error({ file, op: failure.op, err: failure.message }, "audit log could not be closed");
+      }
+      return healthy;
+    });
+    closing = closed;
+    return closed;
+  };
+  const finish = async () => {
+    await end();
   };
 
   api.on("agent_start", async () => {
@@ -111,7 +125,13 @@ function setupToolAudit(api: ExtensionAPI, options: ToolAuditOptions): void {
   // Each turn's records reach the kernel at its end, and the seal follows: a killed process
   // loses at most one turn, and verify knows how many records each session had.
   api.on("turn_end", () => void run?.commit());
-  api.on("agent_end", finish);
+  // With "batch", the run's result does not wait for the closing fsyncs: everything is in the
+  // kernel (and sealed) when agent_end returns; the disk catches up meanwhile, and the next run's
+  // start and the host's close wait for it. With "every", nothing is left to the disk after a run.
+  api.on("agent_end", async () => {
+    const closed = end();
+    if (config.fsync === "every") await closed;
+  });
   // Unloaded mid-run (a reload, a disable, host.close()): this version's session ends here, sealed
   // and closed, before the next version opens its own; nothing keeps the log open behind it.
   api.onDispose(finish);
