@@ -4,6 +4,7 @@ import type { ReservedPath, SandboxProfile, ToolEffect } from "@gatehouse/sdk";
 import { type BashMode, checkExec } from "./check/check-exec.ts";
 import { checkTreeSearch, type TreeSearch } from "./check/check-search.ts";
 import { type EvaluateOptions, evaluatePath } from "./check/evaluate-path.ts";
+import { composeScreen } from "./check/literal-screen.ts";
 import { matchView } from "./check/match-view.ts";
 import type { Access, PolicyContext } from "./check/policy-context.ts";
 import type { ProtectedPathsConfig } from "./config.ts";
@@ -130,6 +131,8 @@ interface PolicyGround {
   aliasMemo: WeakMap<DenyRule, readonly DenyRule[]>;
   /** The rules apart from the reserved paths', compiled at the first build (see `compileBaseRules`). */
   base?: BaseRules;
+  /** The link-alias rules of the base rules, in their order (reserved paths are real paths: none). */
+  baseAliases?: { write: readonly DenyRule[]; read: readonly DenyRule[] };
 }
 
 /** Each root once (by both spellings), in order. */
@@ -227,7 +230,14 @@ function buildPolicy(parsed: ProtectedPathsConfig, options: PolicyOptions, groun
     commandFiles: ground.commandFiles,
     programFolders: ground.programFolders,
   });
-  const rules = withReserved(ground.base, options.reserved ?? [], { folding, home });
+  const baseRules = ground.base;
+  const rules = withReserved(baseRules, options.reserved ?? [], { folding, home });
+  // The reserved paths' rules sit between the base rules' two parts (see `withReserved`).
+  const reservedWrite = rules.write.slice(
+    baseRules.writeBefore.length,
+    rules.write.length - baseRules.writeAfter.length,
+  );
+  const reservedRead = rules.read.slice(baseRules.readBefore.length, rules.read.length - baseRules.readAfter.length);
   // The same protection where a symbolic link leads (`~/.aws -> ~/dotfiles/aws`); reserved paths
   // are real paths already.
   const anchorReals = [...new Set(anchors.map((r) => r.real))];
@@ -241,10 +251,18 @@ function buildPolicy(parsed: ProtectedPathsConfig, options: PolicyOptions, groun
     ground.aliasMemo.set(rule, aliases);
     return aliases;
   };
-  const aliasesOf = (list: readonly DenyRule[]) =>
-    list.flatMap((rule) => (rule.label.startsWith("reserved by ") ? [] : aliasesOfRule(rule)));
-  rules.write.push(...aliasesOf(rules.write));
-  rules.read.push(...aliasesOf(rules.read));
+  const aliasesOf = (...lists: (readonly DenyRule[])[]) => lists.flatMap((list) => list.flatMap(aliasesOfRule));
+  ground.baseAliases ??= {
+    write: aliasesOf(baseRules.writeBefore, baseRules.writeAfter),
+    read: aliasesOf(baseRules.readBefore, baseRules.readAfter),
+  };
+  const aliasRules = ground.baseAliases;
+  rules.write.push(...aliasRules.write);
+  rules.read.push(...aliasRules.read);
+  // Each list's literal screen is made of its parts' screens, which (but the reserved rules') are
+  // built once per ground: a rebuild for a grown reserved-path list builds no big screen again.
+  composeScreen(rules.write, [baseRules.writeBefore, reservedWrite, baseRules.writeAfter, aliasRules.write]);
+  composeScreen(rules.read, [baseRules.readBefore, reservedRead, baseRules.readAfter, aliasRules.read]);
   const allowOutside = parsed.allowOutsideWorkspace;
   const base: PolicyContext = { cwd, home, fs, roots, anchors, folding, rules, allowOutside };
   const view = (absolute: string) => matchView(base, absolute);

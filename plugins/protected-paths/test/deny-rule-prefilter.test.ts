@@ -1,6 +1,6 @@
 import { Minimatch } from "minimatch";
 import { describe, expect, it } from "vitest";
-import { literalScreen } from "../src/check/literal-screen.ts";
+import { composeScreen, literalScreen } from "../src/check/literal-screen.ts";
 import { compileDenyRule, type MatchView } from "../src/rules/deny-rule.ts";
 
 // The rules compile their globs lazily and skip spellings that lack the pattern's longest literal
@@ -244,5 +244,33 @@ describe("lazily compiled deny rules", () => {
     expect(literalScreen(rules).mayMatch(view)).toBe(false);
     rules.push(compileDenyRule({ pattern: "id_rsa", label: "id_rsa", why: "test", folding: false, home: HOME }));
     expect(literalScreen(rules).mayMatch(view)).toBe(true);
+  });
+
+  it("a list composed of parts answers as the whole list's own screen, for every view (a policy rebuilt for new reserved paths)", () => {
+    for (const folding of [false, true]) {
+      const make = (patterns: readonly string[]) =>
+        patterns.map((pattern) => compileDenyRule({ pattern, label: pattern, why: "test", folding, home: HOME }));
+      const third = Math.floor(PATTERNS.length / 3);
+      const parts = [
+        make(PATTERNS.slice(0, third)),
+        [],
+        make(PATTERNS.slice(third, 2 * third)),
+        make(PATTERNS.slice(2 * third)),
+      ];
+      const list = parts.flat();
+      const whole = literalScreen([...list]);
+      composeScreen(list, parts);
+      const composed = literalScreen(list);
+      expect(composed).not.toBe(whole);
+      expect(composed.open).toEqual(whole.open);
+      const differ = [...views()].filter((view) => composed.mayMatch(view) !== whole.mayMatch(view));
+      expect(differ).toEqual([]);
+    }
+    expect(() =>
+      composeScreen(
+        [],
+        [[compileDenyRule({ pattern: ".env", label: ".env", why: "test", folding: false, home: HOME })]],
+      ),
+    ).toThrow(/the parts hold 1 rules, the list 0/);
   });
 });

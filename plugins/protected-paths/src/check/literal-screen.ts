@@ -70,3 +70,32 @@ export function literalScreen(rules: readonly DenyRule[]): LiteralScreen {
   screens.set(rules, { length: rules.length, screen });
   return screen;
 }
+
+/**
+ * Gives `list`, the concatenation of `parts` in order, the screen made of its parts' screens (each
+ * built at its part's first use and kept with that part), so a list rebuilt from mostly the same
+ * parts builds only the new parts' screens.
+ * Contract: afterwards `literalScreen(list)` answers as `build(list)` would: `open` holds the
+ * positions in `list` of every part's open rules, and `mayMatch` is true when any part's is.
+ */
+export function composeScreen(list: readonly DenyRule[], parts: readonly (readonly DenyRule[])[]): void {
+  const made: LiteralScreen[] = [];
+  const open: number[] = [];
+  let start = 0;
+  for (const part of parts) {
+    if (part.length === 0) continue;
+    const screen = literalScreen(part);
+    made.push(screen);
+    for (const i of screen.open) open.push(start + i);
+    start += part.length;
+  }
+  if (start !== list.length) throw new Error(`composeScreen: the parts hold ${start} rules, the list ${list.length}`);
+  const screen: LiteralScreen = {
+    open,
+    mayMatch(view) {
+      for (const part of made) if (part.mayMatch(view)) return true;
+      return false;
+    },
+  };
+  screens.set(list, { length: list.length, screen });
+}
