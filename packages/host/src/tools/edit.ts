@@ -10,7 +10,7 @@ import { applyEdits, type TextEdit } from "./apply-edits.ts";
 import { refuseUncheckedFile } from "./effect-pins.ts";
 import type { FileMutationQueue } from "./file-mutation-queue.ts";
 import { type LineDiff, lineDiff, MAX_DIFF_BYTES } from "./line-diff.ts";
-import { resolveToolPath } from "./resolve-path.ts";
+import { resolveFilePath } from "./resolve-path.ts";
 import { describeFailure, failureResult, textResult } from "./tool-result.ts";
 import { formatBytes } from "./truncate.ts";
 import {
@@ -89,7 +89,7 @@ async function editOpenFile(options: {
     const text = `${displayPath} is ${formatBytes(file.stats.size)}, larger than edit loads (${formatBytes(MAX_WHOLE_FILE_BYTES)}); change it with bash (sed -i) instead. ${displayPath} was not changed.`;
     return failureResult(text, empty);
   }
-  const raw = await readWhole(file);
+  const raw = await readWhole(file, { displayPath });
   const content = raw.toString("utf8");
   // Rewriting text that did not decode cleanly would silently replace bytes with U+FFFD.
   if (!Buffer.from(content, "utf8").equals(raw)) {
@@ -130,7 +130,7 @@ export function createEditTool(options: { queue: FileMutationQueue }): AnyToolDe
     execute: async (args, ctx): Promise<ToolResult> => {
       let absPath: string | undefined;
       try {
-        absPath = resolveToolPath(args.path, ctx.cwd);
+        absPath = resolveFilePath(args.path, ctx.cwd, "edit");
         const resolved = absPath;
         // No await before enqueueing: the queue's order must be the order the calls arrived in.
         return await queue.run(resolved, async (target) => {

@@ -38,3 +38,22 @@ export function resolveToolPath(input: string, cwd: string): string {
   }
   return path.resolve(cwd, input);
 }
+
+/** A last segment that names a folder whatever is there: empty (a trailing `/`), `.` or `..`. */
+const FOLDER_SPELLING = /(?:^|\/)\.{0,2}$/;
+
+/**
+ * `resolveToolPath` for a tool that reads or writes one file: a spelling that can only name a
+ * folder (`new/`, `src/.`, `..`) is refused instead of being resolved to a file of that name —
+ * `write "new/"` used to create the file `new`.
+ * Contract: as `resolveToolPath`, and throws an Error naming the path and the tool's action.
+ */
+export function resolveFilePath(input: string, cwd: string, action: string): string {
+  const absolute = resolveToolPath(input, cwd);
+  if (FOLDER_SPELLING.test(input)) {
+    throw new Error(
+      `Cannot ${action} ${JSON.stringify(input)}: the path ends in "${/[^/]*$/.exec(input)?.[0] || "/"}", so it names a folder; ${action} needs the path of a file.`,
+    );
+  }
+  return absolute;
+}

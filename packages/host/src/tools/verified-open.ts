@@ -250,9 +250,14 @@ export const MAX_WHOLE_FILE_BYTES = 64 * 1024 * 1024;
 /**
  * Reads a whole file from its start. A file that reported its size and gave exactly that much (the
  * one extra byte asked for did not come) has ended after one read; anything else (a file that grew,
- * a /proc file reporting size 0) is read until a read returns nothing.
+ * a /proc file reporting size 0) is read until a read returns nothing, but never past `maxBytes`
+ * (default `MAX_WHOLE_FILE_BYTES`): a file that keeps growing throws an Error naming `displayPath`.
  */
-export async function readWhole(file: VerifiedFile): Promise<Buffer> {
+export async function readWhole(
+  file: VerifiedFile,
+  options: { displayPath: string; maxBytes?: number },
+): Promise<Buffer> {
+  const maxBytes = options.maxBytes ?? MAX_WHOLE_FILE_BYTES;
   const expected = file.stats.size;
   const chunks: Buffer[] = [];
   let position = 0;
@@ -262,6 +267,12 @@ export async function readWhole(file: VerifiedFile): Promise<Buffer> {
     if (bytesRead === 0) break;
     chunks.push(buffer.subarray(0, bytesRead));
     position += bytesRead;
+    // A file another process keeps appending to (a log) would otherwise be read for ever.
+    if (position > maxBytes) {
+      throw new Error(
+        `${options.displayPath} grew past ${maxBytes} bytes while it was read (another process is writing it); nothing was loaded.`,
+      );
+    }
     if (expected > 0 && position === expected && bytesRead < size) break;
   }
   return chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks);

@@ -2,7 +2,7 @@ import { mkdir, readdir, readFile, rename, symlink, writeFile } from "node:fs/pr
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { resolveRealPath } from "../../src/tools/real-path.ts";
-import { closeFile, openVerified, writeWhole } from "../../src/tools/verified-open.ts";
+import { closeFile, openVerified, readWhole, writeWhole } from "../../src/tools/verified-open.ts";
 import { tempDir } from "./helpers.ts";
 
 /** A workspace with a `box` folder and a `vault` folder that must never be touched through `box`. */
@@ -103,5 +103,27 @@ describe.runIf(process.platform === "linux")("openVerified through descriptors",
     const file = openVerified({ target: fifo, intent: "read", displayPath: "box/pipe" });
     expect(file.stats.isFIFO()).toBe(true);
     await closeFile(file);
+  });
+});
+
+describe("readWhole", () => {
+  it("reads a file that grew after its size was taken, but never past its limit: a file that keeps growing is an error naming it", async () => {
+    const dir = await tempDir();
+    const file = path.join(dir, "growing.log");
+    await writeFile(file, "x".repeat(100));
+    const opened = openVerified({ target: resolveRealPath(file), intent: "read", displayPath: "growing.log" });
+    try {
+      // The size taken at the open said 10 bytes; 100 are there now (another process appended).
+      const stale = {
+        ...opened,
+        stats: Object.assign(Object.create(Object.getPrototypeOf(opened.stats)), opened.stats, { size: 10 }),
+      };
+      expect((await readWhole(stale, { displayPath: "growing.log", maxBytes: 100 })).length).toBe(100);
+      await expect(readWhole(stale, { displayPath: "growing.log", maxBytes: 99 })).rejects.toThrow(
+        "growing.log grew past 99 bytes while it was read (another process is writing it); nothing was loaded.",
+      );
+    } finally {
+      await closeFile(opened);
+    }
   });
 });
