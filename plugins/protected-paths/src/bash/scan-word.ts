@@ -1,3 +1,4 @@
+import { arithmeticEnd, bracketArithmeticEnd, checkExtendedGlob, checkSubscript } from "./arithmetic-spans.ts";
 import { ShellSyntaxError, type ShellWord } from "./shell-word.ts";
 import { WordBuilder } from "./word-builder.ts";
 
@@ -19,6 +20,8 @@ export interface WordCursor {
   backtickAt(text: string, start: number, inDoubleQuotes?: boolean): number;
   /** Collects the command substitutions of text that undergoes expansion. */
   substitutionsIn(text: string): void;
+  /** The word starts where bash takes `NAME[…]=` as an assignment, whose subscript it reads whole. */
+  readonly assignmentPosition?: boolean;
 }
 
 /**
@@ -54,6 +57,11 @@ export function scanWord(c: WordCursor): ShellWord {
       tilde(c, w);
       w.unresolved("tilde expansion", "");
     } else {
+      checkExtendedGlob(src, c.pos);
+      // `NAME[` may start an assignment's subscript, which bash reads whole (`a[1<<2]=x`).
+      if (ch === "[" && c.assignmentPosition === true && /^[A-Za-z_][A-Za-z0-9_]*$/.test(src.slice(start, c.pos))) {
+        checkSubscript(src, c.pos);
+      }
       w.unquoted(ch);
       c.pos += 1;
     }
@@ -107,11 +115,18 @@ function dollar(c: WordCursor, w: WordBuilder, inDoubleQuotes: boolean): void {
   } else if (next === '"' && !inDoubleQuotes) {
     c.pos += 2;
     doubleQuoted(c, w);
-  } else if (src.startsWith("((", c.pos + 1)) {
-    const close = src.indexOf("))", c.pos + 3);
-    if (close === -1) throw new ShellSyntaxError("a $(( arithmetic expansion is not closed");
-    c.pos = close + 2;
+  } else if (src.startsWith("((", c.pos + 1) && arithmeticEnd(src, c.pos + 1) !== undefined) {
+    // Arithmetic only when bash reads it so (`$((cat .env) )` is a command substitution); the
+    // substitutions inside it run (`$(( $(tee x) ))`).
+    const end = arithmeticEnd(src, c.pos + 1) as number;
+    c.substitutionsIn(src.slice(c.pos + 3, end - 2));
+    c.pos = end;
     w.unresolved("arithmetic expansion", "$((…))");
+  } else if (next === "[") {
+    const end = bracketArithmeticEnd(src, c.pos + 1);
+    c.substitutionsIn(src.slice(c.pos + 2, end - 1));
+    c.pos = end;
+    w.unresolved("arithmetic expansion", "$[…]");
   } else if (next === "(") {
     c.pos = c.nestedAt(src, c.pos + 2);
     w.unresolved("command substitution", "$(…)");
