@@ -4,7 +4,7 @@ import { showPath } from "../paths/path-text.ts";
 import { optionProblem } from "./allowed-options.ts";
 import { type CwdState, CwdTracker } from "./cwd-tracker.ts";
 import { findEffects } from "./find-command.ts";
-import { roleShiftingGlob } from "./glob-roles.ts";
+import { roleShiftingGlob, vanishingGlob } from "./glob-roles.ts";
 import { perlEffects, sedEffects } from "./in-place-editors.ts";
 import { type Access, type LineDescriptors, lineDescriptors } from "./line-descriptors.ts";
 import { parseArgs } from "./parse-args.ts";
@@ -319,7 +319,8 @@ class Analysis {
     for (const glob of globs) {
       const dashed = state.dirs.some((dir) => {
         const names = (this.listDir?.(dir) ?? []).filter((entry) => entry.startsWith("-"));
-        return matchingNames(glob.glob as string, names, { dot: true, nonegate: true }).length > 0;
+        // nocase: the agent's shell may have nocaseglob on (`?V` then matches a file named `-v`).
+        return matchingNames(glob.glob as string, names, { dot: true, nonegate: true, nocase: true }).length > 0;
       });
       if (state.unknown || dashed) {
         return `${name}'s argument ${glob.raw} may expand to an option (a file whose name starts with -); write ./${glob.raw} or put -- before it`;
@@ -327,6 +328,23 @@ class Analysis {
       this.optionGlobs.push(glob);
     }
     return undefined;
+  }
+
+  /**
+   * True when a glob may match nothing where the command runs (nothing there now, or a cd to an
+   * unknown place); its folder part is a plain path (globs in it are refused as targets).
+   */
+  #matchesNothing(word: ShellWord): boolean {
+    const state = this.tracker.snapshot();
+    if (state.unknown) return true;
+    const glob = word.glob as string;
+    const slash = glob.lastIndexOf("/");
+    const folder = slash === -1 ? "." : glob.slice(0, slash + 1).replace(/\\(.)/g, "$1") || "/";
+    const options = { dot: true, nonegate: true, nocase: true };
+    return state.dirs.every((dir) => {
+      const names = this.listDir?.(path.resolve(dir, folder)) ?? [];
+      return matchingNames(glob.slice(slash + 1), names, options).length === 0;
+    });
   }
 
   /** Commands an unconfined run may not contain: see `unconfinedProblem`; wrappers that change the user. */
@@ -393,6 +411,14 @@ class Analysis {
       this.#problem(
         "bash unconfined",
         `${shifted.raw} may expand to several names, which ${name} would take in different roles (a pattern, a source, a destination, an output); name the files, or put the glob where every name is read alike`,
+      );
+      return;
+    }
+    const vanishing = this.unconfined ? vanishingGlob(name, extract, args, (w) => this.#matchesNothing(w)) : undefined;
+    if (vanishing) {
+      this.#problem(
+        "bash unconfined",
+        `${vanishing.raw} matches nothing, and where the shell's nullglob option is on (the agent's shell may have the user's) it vanishes, so ${name} would take its other words in other roles or fall back to its default (a search of .); name files that exist`,
       );
       return;
     }

@@ -1,0 +1,67 @@
+import { execFileSync } from "node:child_process";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { createPolicy, type Policy } from "../src/index.ts";
+import { createFixture, exec, type Fixture, reasonOf } from "./helpers/fixture.ts";
+
+/** The policy an agent hook decides with: commands will run without the sandbox. */
+function unconfined(f: Fixture): Policy {
+  return createPolicy(
+    { denyRead: ["secrets/**"] },
+    { cwd: f.ws, home: f.home, gatehouseHome: path.join(f.base, "gh"), unconfinedBash: "unconfined" },
+  );
+}
+
+/** Runs `command` in bash with one shell option on, as an agent's shell that carries the user's would. */
+function bashWith(f: Fixture, option: string, command: string): string {
+  // No terminal and no input, as an agent runs it (rg searches its input when that is a pipe).
+  const stdio: ["ignore", "pipe", "pipe"] = ["ignore", "pipe", "pipe"];
+  return execFileSync("bash", ["-O", option, "-c", command], { cwd: f.ws, encoding: "utf8", stdio });
+}
+
+/**
+ * Claude Code's Bash sources a snapshot of the user's shell, options included (`shopt`), so the
+ * agent's commands may run with nocaseglob, nullglob or globstar on. The strict analysis matched
+ * globs as default bash does: each command below was allowed and printed a denied file (.env, or
+ * what `denyRead: ["secrets/**"]` names) where the option is on.
+ */
+describe.skipIf(process.platform === "win32")("strict hooks: glob options of the agent's shell", () => {
+  it.each([
+    ["nocaseglob", "cat .EN?"],
+    ["nullglob", "grep -r SECRET none*"],
+    ["nullglob", "rg SECRET none*"],
+    ["nullglob", "find none* -name .env -exec cat {} +"],
+    ["globstar", "cat apps/**"],
+  ])("with %s, %j reads a denied file and is refused", (option, command) => {
+    const f = createFixture();
+    f.file(".env", "SECRET=leaked\n");
+    f.file("apps/web/.env", "SECRET=leaked\n");
+    f.file("apps/private/secrets/key", "SECRET=leaked\n");
+    let output = "";
+    try {
+      output = bashWith(f, option, command);
+    } catch (error) {
+      output = String((error as { stdout?: string }).stdout ?? "");
+    }
+    expect(output).toContain("SECRET=leaked");
+    expect(unconfined(f).check(exec(command)).allow).toBe(false);
+  });
+
+  it("says why: the option may be on in the agent's shell", () => {
+    const f = createFixture();
+    const policy = unconfined(f);
+    expect(reasonOf(policy.check(exec("grep -r x none*")))).toMatch(/matches nothing.*nullglob/);
+    expect(reasonOf(policy.check(exec("cat src/**")))).toMatch(/globstar/);
+    expect(policy.check(exec("cat .ENV")).allow).toBe(true);
+  });
+
+  it("lets globs run that match, or whose vanishing changes nothing", () => {
+    const f = createFixture();
+    f.file("notes.md");
+    const policy = unconfined(f);
+    for (const command of ["cat src/*.ts", "rg x src/*.ts", "cat -- none*", "grep x none* notes.md", "ls *.md"]) {
+      const decision = policy.check(exec(command));
+      expect(decision.allow ? "allowed" : decision.reason, command).toBe("allowed");
+    }
+  });
+});
