@@ -21,7 +21,7 @@ function bashWith(f: Fixture, option: string, command: string): string {
 
 /**
  * Claude Code's Bash sources a snapshot of the user's shell, options included (`shopt`), so the
- * agent's commands may run with nocaseglob, nullglob or globstar on. The strict analysis matched
+ * agent's commands may run with nocaseglob, nullglob, globstar or cdable_vars on. The strict analysis matched
  * globs as default bash does: each command below was allowed and printed a denied file (.env, or
  * what `denyRead: ["secrets/**"]` names) where the option is on.
  */
@@ -45,6 +45,28 @@ describe.skipIf(process.platform === "win32")("strict hooks: glob options of the
     }
     expect(output).toContain("SECRET=leaked");
     expect(unconfined(f).check(exec(command)).allow).toBe(false);
+  });
+
+  it("with cdable_vars, cd to a name that is no folder follows the variable: cd HOME && cat .ssh/id_rsa", () => {
+    const f = createFixture();
+    f.file(path.join(f.home, ".ssh/id_rsa"), "KEY=leaked\n");
+    const command = "cd HOME && cat .ssh/id_rsa";
+    const stdio: ["ignore", "pipe", "pipe"] = ["ignore", "pipe", "pipe"];
+    const env = { ...process.env, HOME: f.home };
+    const output = execFileSync("bash", ["-O", "cdable_vars", "-c", command], {
+      cwd: f.ws,
+      encoding: "utf8",
+      stdio,
+      env,
+    });
+    expect(output).toContain("KEY=leaked");
+    const policy = unconfined(f);
+    expect(reasonOf(policy.check(exec(command)))).toMatch(/a cd chose at run time/);
+    f.dir("build");
+    for (const allowed of ["cd src && cat app.ts", "cd build && ls -la", "cd ./HOME && ls x"]) {
+      const decision = policy.check(exec(allowed));
+      expect(decision.allow ? "allowed" : decision.reason, allowed).toBe("allowed");
+    }
   });
 
   it("says why: the option may be on in the agent's shell", () => {

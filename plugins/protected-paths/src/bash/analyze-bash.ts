@@ -158,8 +158,9 @@ class Analysis {
     cdpath = false,
     /** See `analyzeBash`'s `gitHook`. */
     readonly gitHook?: (sub: string) => string | undefined,
+    isFolder?: (absolute: string) => boolean,
   ) {
-    this.tracker = new CwdTracker(cwd, home, cdpath);
+    this.tracker = new CwdTracker(cwd, home, cdpath, isFolder);
   }
 
   source(src: string, depth: number): void {
@@ -487,6 +488,8 @@ export function analyzeBash(
     cdpath?: boolean;
     /** A hook the repository runs for `git SUB` from where the line starts (unconfined only). */
     gitHook?: (sub: string) => string | undefined;
+    /** Whether a path is a folder now (unconfined only: `cd NAME` of none may follow `cdable_vars`). */
+    isFolder?: (absolute: string) => boolean;
   },
 ): BashFinding[] {
   const analysis = new Analysis(
@@ -496,6 +499,7 @@ export function analyzeBash(
     options.listDir,
     options.cdpath === true,
     options.gitHook,
+    options.isFolder,
   );
   analysis.source(command, 0);
   for (const [fd, accesses] of lineDescriptors(analysis.redirects)) analysis.descriptors.set(fd, accesses);

@@ -386,6 +386,7 @@ function decideCommand(ctx: PolicyContext, options: { command: string; precheck:
     listDir,
     cdpath,
     gitHook,
+    ...(strict ? { isFolder: (p: string) => isFolder(ctx, p) } : {}),
   });
   const makesLinks = analysis.some((f) => f.kind === "target" && f.via === "link target");
   const creations = strict ? lineCreations(ctx, analysis) : [];
