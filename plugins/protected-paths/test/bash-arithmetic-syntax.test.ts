@@ -41,6 +41,9 @@ describe("bash analysis: text bash reads as arithmetic, a subscript or a pattern
     [`[[ x =~ (a<<b) ]]\n${HOOK}\nb) ]]`, UNPARSEABLE],
     [`[[ x == @(a<<b) ]]\n${HOOK}\nb) ]]`, UNPARSEABLE],
     [`shopt -s extglob\necho @(a<<b)\n${HOOK}\nb)`, UNPARSEABLE],
+    // dash has no (( command: it reads two subshells.
+    [`sh -c '((${HOOK}))'`, GIT_HOOKS],
+    [`dash -c 'true && ((${HOOK}))'`, GIT_HOOKS],
   ])("%j is refused (%s)", (command, rule) => {
     const f = createFixture();
     f.file("notes.txt");

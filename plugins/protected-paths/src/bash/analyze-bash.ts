@@ -47,6 +47,8 @@ export interface BashProblem {
 export type BashFinding = BashTarget | BashProblem;
 
 const MAX_NESTING = 6;
+/** Shells (and `eval`, which the running bash reads) that take `((…))` as an arithmetic command. */
+const ARITHMETIC_SHELLS = new Set(["bash", "eval", "zsh", "ksh", "mksh"]);
 /** Reserved words that may precede a command. */
 const RESERVED = new Set(["!", "{", "}", "then", "do", "else", "elif", "if", "while", "until", "fi", "done", "esac"]);
 /** Heads of compound commands whose words are not a command (`for x in ...`, `[[ ... ]]`). */
@@ -163,7 +165,8 @@ class Analysis {
     this.tracker = new CwdTracker(cwd, home, cdpath, isFolder);
   }
 
-  source(src: string, depth: number): void {
+  /** `shell`: the nested shell that reads `src` (`sh` has no `((` command: `((cat .env))` is two subshells to dash). */
+  source(src: string, depth: number, shell = "bash"): void {
     if (depth > MAX_NESTING) {
       this.#problem("bash unparseable", "it nests shells too deeply to be analysed");
       return;
@@ -174,7 +177,7 @@ class Analysis {
       this.#problem("bash unconfined", why);
       return;
     }
-    const tokenized = tokenizeShell(src, { home: this.home });
+    const tokenized = tokenizeShell(src, { home: this.home, arithmeticCommands: ARITHMETIC_SHELLS.has(shell) });
     if (!tokenized.ok) {
       this.#unparseable(tokenized.problem);
       return;
@@ -440,7 +443,7 @@ class Analysis {
     if (unknown) {
       const why = `the script it passes to ${name} depends on a ${unknown.unresolved}, so what it runs cannot be checked`;
       this.#problem("bash unresolved command", why);
-    } else if (script.length > 0) this.source(script.map((w) => w.text).join(" "), depth + 1);
+    } else if (script.length > 0) this.source(script.map((w) => w.text).join(" "), depth + 1, name);
   }
 
   #target(spec: TargetSpec, recursive: boolean): void {

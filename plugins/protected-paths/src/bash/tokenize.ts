@@ -66,7 +66,7 @@ class Scanner implements WordCursor {
   constructor(
     readonly src: string,
     start: number,
-    readonly options: { home: string; depth: number; nested: boolean },
+    readonly options: { home: string; depth: number; nested: boolean; arithmeticCommands: boolean },
   ) {
     if (options.depth > MAX_DEPTH) throw new ShellSyntaxError("command substitutions are nested too deeply");
     this.pos = start;
@@ -126,6 +126,7 @@ class Scanner implements WordCursor {
 
   /** Where bash would take `((` as an arithmetic command (see ARITHMETIC_HEADS). */
   #arithmeticMayStart(): boolean {
+    if (!this.options.arithmeticCommands) return false;
     if (this.#cases[this.#cases.length - 1] === "pattern") return false;
     const last = this.tokens[this.tokens.length - 1];
     if (last === undefined || last.type === "control") return true;
@@ -377,9 +378,10 @@ class Scanner implements WordCursor {
  * `nested` so they can be analysed too.
  * Contract: never throws; an unbalanced quote, parenthesis or substitution gives `{ ok: false }`.
  */
-export function tokenizeShell(source: string, options: { home: string }): Tokenized {
+export function tokenizeShell(source: string, options: { home: string; arithmeticCommands?: boolean }): Tokenized {
   try {
-    const scanner = new Scanner(source, 0, { home: options.home, depth: 0, nested: false });
+    const arithmeticCommands = options.arithmeticCommands !== false;
+    const scanner = new Scanner(source, 0, { home: options.home, depth: 0, nested: false, arithmeticCommands });
     scanner.run();
     return { ok: true, tokens: scanner.tokens, nested: scanner.nested, bodies: scanner.bodies };
   } catch (error) {
