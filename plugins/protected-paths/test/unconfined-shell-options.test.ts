@@ -1,4 +1,5 @@
 import { execFileSync } from "node:child_process";
+import { existsSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { createPolicy, type Policy } from "../src/index.ts";
@@ -85,5 +86,70 @@ describe.skipIf(process.platform === "win32")("strict hooks: glob options of the
       const decision = policy.check(exec(command));
       expect(decision.allow ? "allowed" : decision.reason, command).toBe("allowed");
     }
+  });
+});
+
+/** Whether a shell is installed here (the premise checks run it). */
+function installed(shell: string): boolean {
+  try {
+    execFileSync(shell, ["-c", "true"], { stdio: "ignore" });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Runs `command` in `shell` in the fixture, returning what it printed (also when it failed). */
+function run(f: Fixture, shell: string, command: string): string {
+  const stdio: ["ignore", "pipe", "pipe"] = ["ignore", "pipe", "pipe"];
+  try {
+    return execFileSync(shell, ["-c", command], { cwd: f.ws, encoding: "utf8", stdio });
+  } catch (error) {
+    return String((error as { stdout?: string }).stdout ?? "");
+  }
+}
+
+/**
+ * Claude Code runs its Bash tool in the user's shell, zsh on macOS and on many Linux machines, and
+ * the strict analysis read every line by bash's grammar: these were allowed and zsh read .env,
+ * wrote the hook or ran a substitution.
+ */
+describe.skipIf(!installed("zsh"))("strict hooks: what zsh reads otherwise than bash", () => {
+  const HOOK = ".git/hooks/pre-commit";
+  it.each([
+    [`echo x >! ${HOOK}`, "write"],
+    [`echo x >>! ${HOOK}`, "write"],
+    ["cat .(env|echo)", "read"],
+    ["cat (.e)nv", "read"],
+    [`x='$(printf x > ${HOOK})'; echo \${(e)x}`, "write"],
+  ])("%j (a %s zsh does) is refused", (command, effect) => {
+    const f = createFixture();
+    f.file(".env", "SECRET=leaked\n");
+    f.dir(".git/hooks");
+    const output = run(f, "zsh", command);
+    if (effect === "read") expect(output).toContain("SECRET=leaked");
+    else expect(existsSync(path.join(f.ws, HOOK))).toBe(true);
+    expect(unconfined(f).check(exec(command)).allow).toBe(false);
+  });
+
+  it("refuses =NAME (a command's path to zsh) and zsh's arrays tied to PATH", () => {
+    const f = createFixture();
+    const policy = unconfined(f);
+    expect(policy.check(exec("tee =git < notes.md")).allow).toBe(false);
+    expect(policy.check(exec("path=(.) ; git status")).allow).toBe(false);
+    for (const command of ["f() { :; }", "if (true); then echo; fi", "echo a && (cat src/app.ts)", "[ a = b ]"]) {
+      const decision = policy.check(exec(command));
+      expect(decision.allow ? "" : decision.reason, command).not.toMatch(/zsh/);
+    }
+  });
+});
+
+describe("strict hooks: array assignments", () => {
+  it("refuses them: bash evaluates an indexed array's subscripts as arithmetic, running what a variable holds", () => {
+    const f = createFixture();
+    const command = "x='b[$(printf x > ran.txt)]'; a=([x]=1)";
+    run(f, "bash", command);
+    expect(existsSync(path.join(f.ws, "ran.txt"))).toBe(true);
+    expect(reasonOf(unconfined(f).check(exec(command)))).toMatch(/assigns an array/);
   });
 });

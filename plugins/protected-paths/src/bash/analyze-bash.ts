@@ -72,6 +72,15 @@ function subscriptProblem(raw: string): string | undefined {
   return `${name} evaluates its subscript as arithmetic, which can run commands hidden in variables`;
 }
 
+/**
+ * `a=(…)` evaluates every `[…]=` subscript of an indexed array as arithmetic, which runs what a
+ * variable named there holds (`x='b[$(…)]'; a=([x]=1)`); in zsh `path=(…)` sets PATH.
+ */
+function arrayAssignmentProblem(word: ShellWord): string | undefined {
+  if (word.unresolved !== "array assignment") return undefined;
+  return `${word.raw} assigns an array, whose subscripts bash evaluates as arithmetic, which can run commands hidden in variables`;
+}
+
 /** Shell options a nested shell may be started with: the ones that change no expansion. */
 const SAFE_SHELL_OPTIONS = new Set(["errexit", "nounset", "pipefail", "xtrace", "verbose"]);
 
@@ -236,7 +245,9 @@ class Analysis {
     }
     for (;;) {
       while (words[0] && ((literal(words[0]) && RESERVED.has(words[0].text)) || ASSIGNMENT.test(words[0].raw))) {
-        const risky = this.unconfined ? (riskyAssignment(words[0]) ?? subscriptProblem(words[0].raw)) : undefined;
+        const risky = this.unconfined
+          ? (riskyAssignment(words[0]) ?? subscriptProblem(words[0].raw) ?? arrayAssignmentProblem(words[0]))
+          : undefined;
         if (risky) {
           this.#problem("bash unconfined", risky);
           return;

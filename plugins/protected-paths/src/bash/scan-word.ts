@@ -58,6 +58,10 @@ export function scanWord(c: WordCursor): ShellWord {
       w.unresolved("tilde expansion", "");
     } else {
       checkExtendedGlob(src, c.pos);
+      // zsh expands `=name` at a word's start to the path of the command `name` (`tee =git`).
+      if (ch === "=" && c.pos === start && /[\w./+-]/.test(src[c.pos + 1] ?? "")) {
+        throw new ShellSyntaxError("=NAME at a word's start is the path of a command to zsh, which is not analysed");
+      }
       // `NAME[` may start an assignment's subscript, which bash reads whole (`a[1<<2]=x`).
       if (ch === "[" && c.assignmentPosition === true && /^[A-Za-z_][A-Za-z0-9_]*$/.test(src.slice(start, c.pos))) {
         checkSubscript(src, c.pos);
@@ -152,6 +156,10 @@ function braced(c: WordCursor, w: WordBuilder): void {
     if (c.src[i] === "}") depth -= 1;
     if (depth === 0) {
       const inner = c.src.slice(c.pos + 2, i);
+      // zsh's flags and modifiers (`${(e)x}` evaluates the value, `${~x}` globs it): bad substitutions to bash.
+      if (/^[(~=^+]/.test(inner)) {
+        throw new ShellSyntaxError(`${"$"}{${inner.slice(0, 2)}… is a zsh expansion, which is not analysed`);
+      }
       // Bash ends `${…}` by its own quoting rules (`${x:-'}'}` is one word): quotes, escapes and
       // backquotes inside would make this scan end it elsewhere, so they are not parsed at all.
       if (/['"\\`]/.test(inner)) {

@@ -146,6 +146,7 @@ class Scanner implements WordCursor {
     if (op === undefined) return false;
     this.pos += op.length;
     if (this.#caseControl(op)) return true;
+    if (op === "(") this.#checkOpenParen();
     if (op === "(") this.#parens += 1;
     if (op === ")") {
       this.#parens -= 1;
@@ -156,6 +157,21 @@ class Scanner implements WordCursor {
     }
     this.tokens.push({ type: "control", op });
     return true;
+  }
+
+  /**
+   * A `(` after a command's word (`cat .(env)`, `cat (a|.env)`, `x*(e:…:)`) is a syntax error to
+   * bash but a glob group or qualifier to zsh, an agent's shell on many machines (`.(env)` reads
+   * .env); only `name()` of a function definition is read alike.
+   * Contract: throws ShellSyntaxError; `this.pos` is just after the `(`.
+   */
+  #checkOpenParen(): void {
+    const last = this.tokens[this.tokens.length - 1];
+    if (last?.type !== "word" || ARITHMETIC_HEADS.has(last.word.raw)) return;
+    if (/^[ \t]*\)/.test(this.src.slice(this.pos))) return;
+    throw new ShellSyntaxError(
+      "a ( after a word is a syntax error to bash and a glob pattern to zsh, which is not analysed",
+    );
   }
 
   /** Handles `(`, `|`, `)` of a case pattern and `;;` ending a case body; true when consumed. */
@@ -190,6 +206,10 @@ class Scanner implements WordCursor {
     const op = REDIRECT_OPS.find((o) => this.src.startsWith(o, this.pos));
     if (op === undefined) return false;
     this.pos += op.length;
+    // zsh (an agent's shell may be zsh) reads `>!` and `>>!` as redirections to the next word.
+    if (op.includes(">") && this.src[this.pos] === "!") {
+      throw new ShellSyntaxError(`${op}! is a redirection to the next word in zsh and to a file named ! in bash`);
+    }
     this.tokens.push({ type: "redirect", op, fd });
     if (op === "<<" || op === "<<-") this.#pendingDelimiter = op;
     return true;
