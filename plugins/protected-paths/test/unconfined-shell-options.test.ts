@@ -122,6 +122,8 @@ describe.skipIf(!installed("zsh"))("strict hooks: what zsh reads otherwise than 
     ["cat .(env|echo)", "read"],
     ["cat (.e)nv", "read"],
     [`x='$(printf x > ${HOOK})'; echo \${(e)x}`, "write"],
+    ["x=.env; cat $=x", "read"],
+    ["x='.e*'; cat $~x", "read"],
   ])("%j (a %s zsh does) is refused", (command, effect) => {
     const f = createFixture();
     f.file(".env", "SECRET=leaked\n");

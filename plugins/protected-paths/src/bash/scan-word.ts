@@ -135,7 +135,10 @@ function dollar(c: WordCursor, w: WordBuilder, inDoubleQuotes: boolean): void {
     c.pos = c.nestedAt(src, c.pos + 2);
     w.unresolved("command substitution", "$(…)");
   } else if (next === "{") braced(c, w);
-  else {
+  else if (/^[=~^][\w{]/.test(src.slice(c.pos + 1, c.pos + 3))) {
+    // zsh: `$=x` splits the value into words, `$~x` globs it, `$^x` distributes it; bash: literal text.
+    throw new ShellSyntaxError(`${src.slice(c.pos, c.pos + 2)}… is a zsh expansion, which is not analysed`);
+  } else {
     const name = /^\$([A-Za-z_][A-Za-z0-9_]*|[0-9@*#?$!-])/.exec(src.slice(c.pos));
     if (!name) {
       c.pos += 1;
