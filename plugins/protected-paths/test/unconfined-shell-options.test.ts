@@ -123,11 +123,14 @@ describe.skipIf(!installed("zsh"))("strict hooks: what zsh reads otherwise than 
     ["cat (.e)nv", "read"],
     [`x='$(printf x > ${HOOK})'; echo \${(e)x}`, "write"],
     ["x=.env; cat $=x", "read"],
+    // zsh's `cd OLD NEW` replaces OLD in $PWD: from proj, with a folder proj/proj, it enters proj/.git/hooks.
+    [`cd proj proj/.git/hooks && echo x > pre-commit`, "write"],
     ["x='.e*'; cat $~x", "read"],
   ])("%j (a %s zsh does) is refused", (command, effect) => {
     const f = createFixture();
     f.file(".env", "SECRET=leaked\n");
     f.dir(".git/hooks");
+    f.dir("proj");
     const output = run(f, "zsh", command);
     if (effect === "read") expect(output).toContain("SECRET=leaked");
     else expect(existsSync(path.join(f.ws, HOOK))).toBe(true);

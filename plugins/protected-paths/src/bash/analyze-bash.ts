@@ -312,7 +312,9 @@ class Analysis {
       // both may hold anything, set in this command or left by an earlier one in the same shell.
       const stacked =
         name === "pushd" && (operand === undefined || parsed.flags.has("n") || /^[+-]\d+$/.test(operand.text));
-      const unknown = parsed.flags.has("P") || stacked || operand?.text === "-";
+      // zsh's `cd OLD NEW` goes to $PWD with OLD replaced by NEW (`cd p1 p1/.git/hooks`); bash refuses it.
+      const replaced = parsed.operands.length > 1;
+      const unknown = parsed.flags.has("P") || stacked || replaced || operand?.text === "-";
       this.tracker.cd(unknown ? PHYSICAL_CD : operand);
     } else this.#extract(name, args, depth, recursive);
   }
