@@ -495,7 +495,7 @@ describe("bash without a sandbox: round 12 — where bash reads a line otherwise
     [`cat <<EOF\n${"$"}{x@P}\nEOF`, /here-document/],
     // A declaration builtin parses a value starting with ( as an array, expanding it again.
     ["declare -a arr='($(cat .env))'", /declare -a/],
-    ["a=(1); declare a='($(cat .env))'", /declare|runs code/],
+    ["a=(1); declare a='($(cat .env))'", /declare|runs code|assigns an array/],
     ["f() { local -A m='($(cat .env))'; }", /local -A|hides commands/],
     // Variables bash keeps as integers evaluate what is assigned to them.
     ["OPTIND='a[$(cat .env >&2)]'", /sets OPTIND/],

@@ -4,7 +4,7 @@ import { showPath } from "../paths/path-text.ts";
 import { optionProblem } from "./allowed-options.ts";
 import { type CwdState, CwdTracker } from "./cwd-tracker.ts";
 import { findEffects } from "./find-command.ts";
-import { roleShiftingGlob } from "./glob-roles.ts";
+import { roleShiftingGlob, vanishingGlob } from "./glob-roles.ts";
 import { perlEffects, sedEffects } from "./in-place-editors.ts";
 import { type Access, type LineDescriptors, lineDescriptors } from "./line-descriptors.ts";
 import { parseArgs } from "./parse-args.ts";
@@ -47,6 +47,8 @@ export interface BashProblem {
 export type BashFinding = BashTarget | BashProblem;
 
 const MAX_NESTING = 6;
+/** Shells (and `eval`, which the running bash reads) that take `((…))` as an arithmetic command. */
+const ARITHMETIC_SHELLS = new Set(["bash", "eval", "zsh", "ksh", "mksh"]);
 /** Reserved words that may precede a command. */
 const RESERVED = new Set(["!", "{", "}", "then", "do", "else", "elif", "if", "while", "until", "fi", "done", "esac"]);
 /** Heads of compound commands whose words are not a command (`for x in ...`, `[[ ... ]]`). */
@@ -68,6 +70,15 @@ function subscriptProblem(raw: string): string | undefined {
   const name = /^[A-Za-z_][A-Za-z0-9_]*\[[^\]]*\]/.exec(raw)?.[0];
   if (name === undefined || !EVALUATED_SUBSCRIPT.test(name)) return undefined;
   return `${name} evaluates its subscript as arithmetic, which can run commands hidden in variables`;
+}
+
+/**
+ * `a=(…)` evaluates every `[…]=` subscript of an indexed array as arithmetic, which runs what a
+ * variable named there holds (`x='b[$(…)]'; a=([x]=1)`); in zsh `path=(…)` sets PATH.
+ */
+function arrayAssignmentProblem(word: ShellWord): string | undefined {
+  if (word.unresolved !== "array assignment") return undefined;
+  return `${word.raw} assigns an array, whose subscripts bash evaluates as arithmetic, which can run commands hidden in variables`;
 }
 
 /** Shell options a nested shell may be started with: the ones that change no expansion. */
@@ -158,11 +169,13 @@ class Analysis {
     cdpath = false,
     /** See `analyzeBash`'s `gitHook`. */
     readonly gitHook?: (sub: string) => string | undefined,
+    isFolder?: (absolute: string) => boolean,
   ) {
-    this.tracker = new CwdTracker(cwd, home, cdpath);
+    this.tracker = new CwdTracker(cwd, home, cdpath, isFolder);
   }
 
-  source(src: string, depth: number): void {
+  /** `shell`: the nested shell that reads `src` (`sh` has no `((` command: `((cat .env))` is two subshells to dash). */
+  source(src: string, depth: number, shell = "bash"): void {
     if (depth > MAX_NESTING) {
       this.#problem("bash unparseable", "it nests shells too deeply to be analysed");
       return;
@@ -173,7 +186,7 @@ class Analysis {
       this.#problem("bash unconfined", why);
       return;
     }
-    const tokenized = tokenizeShell(src, { home: this.home });
+    const tokenized = tokenizeShell(src, { home: this.home, arithmeticCommands: ARITHMETIC_SHELLS.has(shell) });
     if (!tokenized.ok) {
       this.#unparseable(tokenized.problem);
       return;
@@ -232,7 +245,9 @@ class Analysis {
     }
     for (;;) {
       while (words[0] && ((literal(words[0]) && RESERVED.has(words[0].text)) || ASSIGNMENT.test(words[0].raw))) {
-        const risky = this.unconfined ? (riskyAssignment(words[0]) ?? subscriptProblem(words[0].raw)) : undefined;
+        const risky = this.unconfined
+          ? (riskyAssignment(words[0]) ?? subscriptProblem(words[0].raw) ?? arrayAssignmentProblem(words[0]))
+          : undefined;
         if (risky) {
           this.#problem("bash unconfined", risky);
           return;
@@ -297,7 +312,9 @@ class Analysis {
       // both may hold anything, set in this command or left by an earlier one in the same shell.
       const stacked =
         name === "pushd" && (operand === undefined || parsed.flags.has("n") || /^[+-]\d+$/.test(operand.text));
-      const unknown = parsed.flags.has("P") || stacked || operand?.text === "-";
+      // zsh's `cd OLD NEW` goes to $PWD with OLD replaced by NEW (`cd p1 p1/.git/hooks`); bash refuses it.
+      const replaced = parsed.operands.length > 1;
+      const unknown = parsed.flags.has("P") || stacked || replaced || operand?.text === "-";
       this.tracker.cd(unknown ? PHYSICAL_CD : operand);
     } else this.#extract(name, args, depth, recursive);
   }
@@ -319,7 +336,8 @@ class Analysis {
     for (const glob of globs) {
       const dashed = state.dirs.some((dir) => {
         const names = (this.listDir?.(dir) ?? []).filter((entry) => entry.startsWith("-"));
-        return matchingNames(glob.glob as string, names, { dot: true, nonegate: true }).length > 0;
+        // nocase: the agent's shell may have nocaseglob on (`?V` then matches a file named `-v`).
+        return matchingNames(glob.glob as string, names, { dot: true, nonegate: true, nocase: true }).length > 0;
       });
       if (state.unknown || dashed) {
         return `${name}'s argument ${glob.raw} may expand to an option (a file whose name starts with -); write ./${glob.raw} or put -- before it`;
@@ -327,6 +345,23 @@ class Analysis {
       this.optionGlobs.push(glob);
     }
     return undefined;
+  }
+
+  /**
+   * True when a glob may match nothing where the command runs (nothing there now, or a cd to an
+   * unknown place); its folder part is a plain path (globs in it are refused as targets).
+   */
+  #matchesNothing(word: ShellWord): boolean {
+    const state = this.tracker.snapshot();
+    if (state.unknown) return true;
+    const glob = word.glob as string;
+    const slash = glob.lastIndexOf("/");
+    const folder = slash === -1 ? "." : glob.slice(0, slash + 1).replace(/\\(.)/g, "$1") || "/";
+    const options = { dot: true, nonegate: true, nocase: true };
+    return state.dirs.every((dir) => {
+      const names = this.listDir?.(path.resolve(dir, folder)) ?? [];
+      return matchingNames(glob.slice(slash + 1), names, options).length === 0;
+    });
   }
 
   /** Commands an unconfined run may not contain: see `unconfinedProblem`; wrappers that change the user. */
@@ -396,6 +431,14 @@ class Analysis {
       );
       return;
     }
+    const vanishing = this.unconfined ? vanishingGlob(name, extract, args, (w) => this.#matchesNothing(w)) : undefined;
+    if (vanishing) {
+      this.#problem(
+        "bash unconfined",
+        `${vanishing.raw} matches nothing, and where the shell's nullglob option is on (the agent's shell may have the user's) it vanishes, so ${name} would take its other words in other roles or fall back to its default (a search of .); name files that exist`,
+      );
+      return;
+    }
     const effects = extract(args);
     // Unconfined, a search through a tree reads everything below its roots: each is checked whole.
     const search = this.unconfined ? recursiveSearch(name, args) : undefined;
@@ -413,7 +456,7 @@ class Analysis {
     if (unknown) {
       const why = `the script it passes to ${name} depends on a ${unknown.unresolved}, so what it runs cannot be checked`;
       this.#problem("bash unresolved command", why);
-    } else if (script.length > 0) this.source(script.map((w) => w.text).join(" "), depth + 1);
+    } else if (script.length > 0) this.source(script.map((w) => w.text).join(" "), depth + 1, name);
   }
 
   #target(spec: TargetSpec, recursive: boolean): void {
@@ -461,6 +504,8 @@ export function analyzeBash(
     cdpath?: boolean;
     /** A hook the repository runs for `git SUB` from where the line starts (unconfined only). */
     gitHook?: (sub: string) => string | undefined;
+    /** Whether a path is a folder now (unconfined only: `cd NAME` of none may follow `cdable_vars`). */
+    isFolder?: (absolute: string) => boolean;
   },
 ): BashFinding[] {
   const analysis = new Analysis(
@@ -470,6 +515,7 @@ export function analyzeBash(
     options.listDir,
     options.cdpath === true,
     options.gitHook,
+    options.isFolder,
   );
   analysis.source(command, 0);
   for (const [fd, accesses] of lineDescriptors(analysis.redirects)) analysis.descriptors.set(fd, accesses);

@@ -27,6 +27,11 @@ export class CwdTracker {
     readonly home: string,
     /** CDPATH is set where the command runs: `cd name` may lead to any folder it lists. */
     readonly cdpath = false,
+    /**
+     * Unconfined: whether a path is a folder now. `cd NAME` that is none leads where the variable
+     * NAME points when the shell has `cdable_vars` on (`cd HOME`), which the agent's shell may.
+     */
+    readonly isFolder?: (absolute: string) => boolean,
   ) {
     this.#dirs = [cwd];
   }
@@ -42,7 +47,15 @@ export class CwdTracker {
     // `cd -` goes to OLDPWD, which this command or an earlier one in the same shell may have set.
     else if (word.unresolved !== undefined || word.glob !== undefined || word.text === "-") this.#unknown = true;
     else if (this.cdpath && !/^(\/|\.\.?(\/|$))/.test(word.text)) this.#unknown = true;
+    else if (this.#mayBeVariable(word.text)) this.#unknown = true;
     else this.#add(this.#dirs.map((dir) => path.resolve(dir, word.text)));
+  }
+
+  /** A name that is not a folder where the cd may run: `cdable_vars` takes it as a variable's name. */
+  #mayBeVariable(name: string): boolean {
+    const isFolder = this.isFolder;
+    if (isFolder === undefined || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) return false;
+    return this.#dirs.some((dir) => !isFolder(path.resolve(dir, name)));
   }
 
   #add(dirs: string[]): void {

@@ -49,3 +49,31 @@ export function roleShiftingGlob(
   }
   return undefined;
 }
+
+/**
+ * The first glob among `args` that `matchesNothing` and whose absence would change what the
+ * command does with its other words: under the shell's `nullglob` option (which an agent's shell
+ * may carry over from the user's) a glob that matches nothing vanishes before the command parses
+ * its arguments, so `grep -r x none*` searches its default `.` and the word after a vanished
+ * pattern becomes the pattern. Checked by parsing the arguments again without it: every other
+ * word must keep its role, and no default (a search root) may appear.
+ */
+export function vanishingGlob(
+  name: string,
+  extract: CommandExtractor,
+  args: readonly ShellWord[],
+  matchesNothing: (word: ShellWord) => boolean,
+): ShellWord | undefined {
+  let single: Map<string, number> | undefined;
+  for (let i = 0; i < args.length; i++) {
+    const word = args[i] as ShellWord;
+    if (word.glob === undefined || word.unresolved !== undefined || !matchesNothing(word)) continue;
+    single ??= roles(name, extract, args);
+    const expected = new Map([...single].filter(([key]) => !key.endsWith(`\0${word.raw}`)));
+    const without = roles(name, extract, [...args.slice(0, i), ...args.slice(i + 1)]);
+    if (expected.size !== without.size || [...expected].some(([key, count]) => without.get(key) !== count)) {
+      return word;
+    }
+  }
+  return undefined;
+}

@@ -1,3 +1,4 @@
+import { arithmeticEnd, bracketArithmeticEnd, checkExtendedGlob, checkSubscript } from "./arithmetic-spans.ts";
 import { ShellSyntaxError, type ShellWord } from "./shell-word.ts";
 import { WordBuilder } from "./word-builder.ts";
 
@@ -19,6 +20,8 @@ export interface WordCursor {
   backtickAt(text: string, start: number, inDoubleQuotes?: boolean): number;
   /** Collects the command substitutions of text that undergoes expansion. */
   substitutionsIn(text: string): void;
+  /** The word starts where bash takes `NAME[…]=` as an assignment, whose subscript it reads whole. */
+  readonly assignmentPosition?: boolean;
 }
 
 /**
@@ -54,6 +57,15 @@ export function scanWord(c: WordCursor): ShellWord {
       tilde(c, w);
       w.unresolved("tilde expansion", "");
     } else {
+      checkExtendedGlob(src, c.pos);
+      // zsh expands `=name` at a word's start to the path of the command `name` (`tee =git`).
+      if (ch === "=" && c.pos === start && /[\w./+-]/.test(src[c.pos + 1] ?? "")) {
+        throw new ShellSyntaxError("=NAME at a word's start is the path of a command to zsh, which is not analysed");
+      }
+      // `NAME[` may start an assignment's subscript, which bash reads whole (`a[1<<2]=x`).
+      if (ch === "[" && c.assignmentPosition === true && /^[A-Za-z_][A-Za-z0-9_]*$/.test(src.slice(start, c.pos))) {
+        checkSubscript(src, c.pos);
+      }
       w.unquoted(ch);
       c.pos += 1;
     }
@@ -107,16 +119,26 @@ function dollar(c: WordCursor, w: WordBuilder, inDoubleQuotes: boolean): void {
   } else if (next === '"' && !inDoubleQuotes) {
     c.pos += 2;
     doubleQuoted(c, w);
-  } else if (src.startsWith("((", c.pos + 1)) {
-    const close = src.indexOf("))", c.pos + 3);
-    if (close === -1) throw new ShellSyntaxError("a $(( arithmetic expansion is not closed");
-    c.pos = close + 2;
+  } else if (src.startsWith("((", c.pos + 1) && arithmeticEnd(src, c.pos + 1) !== undefined) {
+    // Arithmetic only when bash reads it so (`$((cat .env) )` is a command substitution); the
+    // substitutions inside it run (`$(( $(tee x) ))`).
+    const end = arithmeticEnd(src, c.pos + 1) as number;
+    c.substitutionsIn(src.slice(c.pos + 3, end - 2));
+    c.pos = end;
     w.unresolved("arithmetic expansion", "$((…))");
+  } else if (next === "[") {
+    const end = bracketArithmeticEnd(src, c.pos + 1);
+    c.substitutionsIn(src.slice(c.pos + 2, end - 1));
+    c.pos = end;
+    w.unresolved("arithmetic expansion", "$[…]");
   } else if (next === "(") {
     c.pos = c.nestedAt(src, c.pos + 2);
     w.unresolved("command substitution", "$(…)");
   } else if (next === "{") braced(c, w);
-  else {
+  else if (/^[=~^][\w{]/.test(src.slice(c.pos + 1, c.pos + 3))) {
+    // zsh: `$=x` splits the value into words, `$~x` globs it, `$^x` distributes it; bash: literal text.
+    throw new ShellSyntaxError(`${src.slice(c.pos, c.pos + 2)}… is a zsh expansion, which is not analysed`);
+  } else {
     const name = /^\$([A-Za-z_][A-Za-z0-9_]*|[0-9@*#?$!-])/.exec(src.slice(c.pos));
     if (!name) {
       c.pos += 1;
@@ -137,6 +159,10 @@ function braced(c: WordCursor, w: WordBuilder): void {
     if (c.src[i] === "}") depth -= 1;
     if (depth === 0) {
       const inner = c.src.slice(c.pos + 2, i);
+      // zsh's flags and modifiers (`${(e)x}` evaluates the value, `${~x}` globs it): bad substitutions to bash.
+      if (/^[(~=^+]/.test(inner)) {
+        throw new ShellSyntaxError(`${"$"}{${inner.slice(0, 2)}… is a zsh expansion, which is not analysed`);
+      }
       // Bash ends `${…}` by its own quoting rules (`${x:-'}'}` is one word): quotes, escapes and
       // backquotes inside would make this scan end it elsewhere, so they are not parsed at all.
       if (/['"\\`]/.test(inner)) {

@@ -1,9 +1,34 @@
-import { scanWord, type WordCursor } from "./scan-word.ts";
+import { arithmeticEnd, checkRegexOperand, checkSubscript } from "./arithmetic-spans.ts";
+import { META, scanWord, type WordCursor } from "./scan-word.ts";
 import { ShellSyntaxError, type ShellToken } from "./shell-word.ts";
 
 const MAX_DEPTH = 12;
 const CONTROL_OPS = [";;&", ";;", ";&", "&&", "||", "|&", ";", "|", "&", "(", ")"];
 const REDIRECT_OPS = ["&>>", "&>", "<<<", "<<-", "<<", "<>", "<&", ">&", ">>", ">|", "<", ">"];
+/**
+ * Words after which bash takes `((` as an arithmetic command (its `reserved_word_acceptable`), and
+ * `for`, after which it must be one. Elsewhere `((` is a syntax error to bash.
+ */
+const ARITHMETIC_HEADS = new Set([
+  "if",
+  "then",
+  "else",
+  "elif",
+  "do",
+  "while",
+  "until",
+  "!",
+  "{",
+  "}",
+  "time",
+  "for",
+  "fi",
+  "done",
+  "esac",
+  "coproc",
+]);
+/** A word that assigns an array when `(` follows it: `a=(`, `a+=(`, `a[i]=(`. */
+const ARRAY_ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*(\[[^\]]*\])?\+?=$/;
 /** What a process substitution `<(...)`/`>(...)` becomes as an argument. */
 const PROCESS_SUBSTITUTION_PATH = "/dev/fd/63";
 
@@ -41,7 +66,7 @@ class Scanner implements WordCursor {
   constructor(
     readonly src: string,
     start: number,
-    readonly options: { home: string; depth: number; nested: boolean },
+    readonly options: { home: string; depth: number; nested: boolean; arithmeticCommands: boolean },
   ) {
     if (options.depth > MAX_DEPTH) throw new ShellSyntaxError("command substitutions are nested too deeply");
     this.pos = start;
@@ -49,6 +74,23 @@ class Scanner implements WordCursor {
 
   get home(): string {
     return this.options.home;
+  }
+
+  /**
+   * Where bash takes `NAME[…]=` as an assignment (its `assignment_acceptable`): at a command's
+   * start, after a reserved word, after another assignment or after redirections that open the
+   * command (`>x a[1<<2]=y`). Wider than bash's is safe.
+   */
+  get assignmentPosition(): boolean {
+    for (let i = this.tokens.length - 1; i >= 0; i -= 1) {
+      const token = this.tokens[i]!;
+      if (token.type === "control") return true;
+      if (token.type === "redirect") return false;
+      if (this.tokens[i - 1]?.type === "redirect") i -= 1;
+      else if (ARITHMETIC_HEADS.has(token.word.raw)) return true;
+      else if (!/^[A-Za-z_][A-Za-z0-9_]*(\[[^\]]*\])?\+?=/.test(token.word.raw)) return false;
+    }
+    return true;
   }
 
   /** Scans to the end, or (nested) past the `)` that closes the substitution; returns that position. */
@@ -64,8 +106,9 @@ class Scanner implements WordCursor {
         this.tokens.push({ type: "control", op: "\n" });
         this.#readHeredocs();
       } else if ((ch === "<" || ch === ">") && src[this.pos + 1] === "(") this.#processSubstitution();
-      else if (ch === "(" && src[this.pos + 1] === "(" && this.#atCommandStart()) this.#arithmeticCommand();
-      else if (this.#redirect(undefined)) continue;
+      else if (ch === "(" && src[this.pos + 1] === "(" && this.#arithmeticMayStart() && this.#arithmeticCommand()) {
+        // consumed as arithmetic; otherwise the first ( opens a subshell below
+      } else if (this.#redirect(undefined)) continue;
       else if (this.#control()) {
         if (this.#parens < 0) return this.pos;
       } else this.#word();
@@ -81,6 +124,18 @@ class Scanner implements WordCursor {
     return last === undefined || last.type === "control";
   }
 
+  /** Where bash would take `((` as an arithmetic command (see ARITHMETIC_HEADS). */
+  #arithmeticMayStart(): boolean {
+    if (!this.options.arithmeticCommands) return false;
+    if (this.#cases[this.#cases.length - 1] === "pattern") return false;
+    const last = this.tokens[this.tokens.length - 1];
+    if (last === undefined || last.type === "control") return true;
+    if (last.type !== "word" || last.word.raw !== last.word.text) return false;
+    const before = this.tokens[this.tokens.length - 2];
+    const timed = last.word.text === "-p" && before?.type === "word" && before.word.raw === "time";
+    return timed || ARITHMETIC_HEADS.has(last.word.text);
+  }
+
   #skipComment(): void {
     const end = this.src.indexOf("\n", this.pos);
     this.pos = end === -1 ? this.src.length : end;
@@ -91,6 +146,7 @@ class Scanner implements WordCursor {
     if (op === undefined) return false;
     this.pos += op.length;
     if (this.#caseControl(op)) return true;
+    if (op === "(") this.#checkOpenParen();
     if (op === "(") this.#parens += 1;
     if (op === ")") {
       this.#parens -= 1;
@@ -101,6 +157,21 @@ class Scanner implements WordCursor {
     }
     this.tokens.push({ type: "control", op });
     return true;
+  }
+
+  /**
+   * A `(` after a command's word (`cat .(env)`, `cat (a|.env)`, `x*(e:…:)`) is a syntax error to
+   * bash but a glob group or qualifier to zsh, an agent's shell on many machines (`.(env)` reads
+   * .env); only `name()` of a function definition is read alike.
+   * Contract: throws ShellSyntaxError; `this.pos` is just after the `(`.
+   */
+  #checkOpenParen(): void {
+    const last = this.tokens[this.tokens.length - 1];
+    if (last?.type !== "word" || ARITHMETIC_HEADS.has(last.word.raw)) return;
+    if (/^[ \t]*\)/.test(this.src.slice(this.pos))) return;
+    throw new ShellSyntaxError(
+      "a ( after a word is a syntax error to bash and a glob pattern to zsh, which is not analysed",
+    );
   }
 
   /** Handles `(`, `|`, `)` of a case pattern and `;;` ending a case body; true when consumed. */
@@ -135,6 +206,10 @@ class Scanner implements WordCursor {
     const op = REDIRECT_OPS.find((o) => this.src.startsWith(o, this.pos));
     if (op === undefined) return false;
     this.pos += op.length;
+    // zsh (an agent's shell may be zsh) reads `>!` and `>>!` as redirections to the next word.
+    if (op.includes(">") && this.src[this.pos] === "!") {
+      throw new ShellSyntaxError(`${op}! is a redirection to the next word in zsh and to a file named ! in bash`);
+    }
     this.tokens.push({ type: "redirect", op, fd });
     if (op === "<<" || op === "<<-") this.#pendingDelimiter = op;
     return true;
@@ -149,6 +224,12 @@ class Scanner implements WordCursor {
     if (/^\{.*\}$/.test(word.raw) && (next === "<" || next === ">")) {
       throw new ShellSyntaxError(`the redirection ${word.raw}${next} assigns a variable, which is not analysed`);
     }
+    if (this.#pendingDelimiter === undefined && next === "(" && ARRAY_ASSIGNMENT.test(word.raw)) {
+      this.#arrayAssignment(word.raw);
+      return;
+    }
+    // `[[ x =~ (a<<b) ]]`: bash reads the regular expression's ( … ) whole.
+    if (word.raw === "=~") checkRegexOperand(this.src, this.pos);
     if (this.#pendingDelimiter !== undefined) {
       // Where bash ends a here-document with such a delimiter is not worth guessing: a wrong guess
       // runs the lines after it unchecked (`<<$'AB'` ends at `AB`; `<<E\` + newline + `OF` at `EOF`).
@@ -260,19 +341,53 @@ class Scanner implements WordCursor {
     });
   }
 
-  #arithmeticCommand(): void {
+  /**
+   * Reads `((…))` as one word when bash reads it as arithmetic, collecting the substitutions in it
+   * (`(( $(tee x) ))` runs tee); false when bash reads two subshells (`((cat .env) )`), which the
+   * scan then reads as such.
+   */
+  #arithmeticCommand(): boolean {
     const start = this.pos;
-    let depth = 0;
-    for (; this.pos < this.src.length; this.pos += 1) {
-      const ch = this.src[this.pos];
-      if (ch === "(") depth += 1;
-      if (ch === ")") depth -= 1;
-      if (depth === 0) break;
+    const end = arithmeticEnd(this.src, start);
+    if (end === undefined) {
+      const last = this.tokens[this.tokens.length - 1];
+      if (last?.type === "word" && last.word.text === "for") throw new ShellSyntaxError("a for (( is not arithmetic");
+      return false;
     }
-    if (depth !== 0) throw new ShellSyntaxError("a (( arithmetic command is not closed");
-    this.pos += 1;
-    const raw = this.src.slice(start, this.pos);
+    this.substitutionsIn(this.src.slice(start + 2, end - 2));
+    this.pos = end;
+    const raw = this.src.slice(start, end);
     this.tokens.push({ type: "word", word: { text: "((", raw, glob: undefined, unresolved: undefined } });
+    return true;
+  }
+
+  /**
+   * `NAME=(…)`: words, not commands, with `[…]=` subscripts bash reads whole (`a=([1<<2]=x)`) and
+   * comments; the substitutions in them run. One word for the analysis, unresolved.
+   */
+  #arrayAssignment(head: string): void {
+    const { src } = this;
+    const start = this.pos;
+    this.pos += 1;
+    for (;;) {
+      const ch = src[this.pos];
+      if (ch === undefined) throw new ShellSyntaxError("an array assignment ( is not closed");
+      if (ch === "\n" && this.#heredocs.length > 0) {
+        throw new ShellSyntaxError("an array assignment spans the line a here-document starts after");
+      }
+      if (ch === " " || ch === "\t" || ch === "\n") this.pos += 1;
+      else if (ch === "\\" && src[this.pos + 1] === "\n") this.pos += 2;
+      else if (ch === "#") this.#skipComment();
+      else if (ch === ")") break;
+      else if (META.has(ch)) throw new ShellSyntaxError(`an array assignment holds ${ch}, which is not analysed`);
+      else {
+        if (ch === "[") checkSubscript(src, this.pos);
+        scanWord(this);
+      }
+    }
+    this.pos += 1;
+    const raw = head + src.slice(start, this.pos);
+    this.tokens.push({ type: "word", word: { text: raw, raw, glob: undefined, unresolved: "array assignment" } });
   }
 }
 
@@ -283,9 +398,10 @@ class Scanner implements WordCursor {
  * `nested` so they can be analysed too.
  * Contract: never throws; an unbalanced quote, parenthesis or substitution gives `{ ok: false }`.
  */
-export function tokenizeShell(source: string, options: { home: string }): Tokenized {
+export function tokenizeShell(source: string, options: { home: string; arithmeticCommands?: boolean }): Tokenized {
   try {
-    const scanner = new Scanner(source, 0, { home: options.home, depth: 0, nested: false });
+    const arithmeticCommands = options.arithmeticCommands !== false;
+    const scanner = new Scanner(source, 0, { home: options.home, depth: 0, nested: false, arithmeticCommands });
     scanner.run();
     return { ok: true, tokens: scanner.tokens, nested: scanner.nested, bodies: scanner.bodies };
   } catch (error) {

@@ -168,10 +168,11 @@ export const UNCONFINED_READS: Readonly<Record<string, CommandExtractor>> = {
 /**
  * Variables that change which program runs, how a shell or a tool behaves, or where `~` and `cd`
  * lead; and those bash keeps as integers (`OPTIND`, `RANDOM`, …), whose assigned value it evaluates
- * as arithmetic (`y='a[$(cat .env)]'; OPTIND=y` runs the cat).
+ * as arithmetic (`y='a[$(cat .env)]'; OPTIND=y` runs the cat); and zsh's arrays tied to such
+ * variables (`path=(.)` sets PATH).
  */
 const RISKY_VARIABLE =
-  /^(PATH|HOME|CDPATH|IFS|ENV|BASH_ENV|BASH_FUNC_.*|SHELLOPTS|BASHOPTS|PROMPT_COMMAND|PS[0-9]|LD_.*|DYLD_.*|GIT_.*|XDG_.*|MAGIC|.*_CONFIG.*|.*RC|.*_HOME|.*PATH|RIPGREP_CONFIG_PATH|GREP_OPTIONS|.*_OPTIONS|.*_OPTS|NODE_.*|PYTHON.*|PERL.*|RUBY.*|.*PAGER|EDITOR|VISUAL|TMPDIR|TERMINFO|LESS.*|INPUTRC|HISTFILE|MAIL.*|POSIXLY_CORRECT|OLDPWD|PWD|DIRSTACK|GLOBIGNORE|BASHPID|HISTCMD|OPTIND|S?RANDOM|EUID|PPID|UID|TEXTDOMAIN|TEXTDOMAINDIR)$/;
+  /^(PATH|HOME|CDPATH|IFS|ENV|BASH_ENV|BASH_FUNC_.*|SHELLOPTS|BASHOPTS|PROMPT_COMMAND|PS[0-9]|LD_.*|DYLD_.*|GIT_.*|XDG_.*|MAGIC|.*_CONFIG.*|.*RC|.*_HOME|.*PATH|RIPGREP_CONFIG_PATH|GREP_OPTIONS|.*_OPTIONS|.*_OPTS|NODE_.*|PYTHON.*|PERL.*|RUBY.*|.*PAGER|EDITOR|VISUAL|TMPDIR|TERMINFO|LESS.*|INPUTRC|HISTFILE|MAIL.*|POSIXLY_CORRECT|OLDPWD|PWD|DIRSTACK|GLOBIGNORE|BASHPID|HISTCMD|OPTIND|S?RANDOM|EUID|PPID|UID|TEXTDOMAIN|TEXTDOMAINDIR|path|cdpath|fpath|manpath|mailpath|module_path|psvar)$/;
 
 /** Git subcommands that read the repository or write inside `.git` (never its hooks or config). */
 const GIT_SUBCOMMANDS = new Set([

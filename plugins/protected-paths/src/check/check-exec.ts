@@ -120,7 +120,7 @@ function checkInto(check: TargetCheck, destination: string, dir: string): Decisi
       if (!verdict.ok) return refused(subjectOf(target, destination), verdict);
       continue;
     }
-    const names = expandGlob(source, { cwd: dir, fs: ctx.fs, folding: ctx.folding }) ?? [source.text];
+    const names = expandGlob(source, { cwd: dir, fs: ctx.fs, folding: ctx.folding || check.strict }) ?? [source.text];
     for (const name of names) {
       const landed = path.join(destination, path.basename(name));
       const options = { cwd: dir, expandHome: false, rulesOnly: check.precheck, through: target.creates === true };
@@ -281,6 +281,12 @@ function movedLinkProblem(check: TargetCheck, dir: string): string | undefined {
   return undefined;
 }
 
+/** Why a glob means more under an option of the agent's shell than the analysis expands, if it does. */
+function shellGlobOptionProblem(glob: string | undefined): string | undefined {
+  if (glob === undefined || !glob.split("/").includes("**")) return undefined;
+  return "its ** walks every folder below where the shell's globstar option is on";
+}
+
 function checkTarget(check: TargetCheck): Decision | undefined {
   const { ctx, target } = check;
   const { word } = target;
@@ -312,11 +318,17 @@ function checkTarget(check: TargetCheck): Decision | undefined {
       const cause = `it climbs with .. out of ${showPath(climb)}, which does not exist before the command runs (a link made there would lead elsewhere)`;
       return refuseUnknown ? unresolved(subject, cause, "spell the path without ..") : undefined;
     }
-    const paths = expandGlob(word, { cwd: dir, fs: ctx.fs, folding: ctx.folding });
+    // Unconfined, the agent's shell may have the user's glob options (Claude Code carries them
+    // over): nocaseglob, so matching folds case; globstar, under which `**` walks the whole tree
+    // (nullglob: see the analysis' vanishingGlob).
+    const shellOption = check.strict ? shellGlobOptionProblem(word.glob) : undefined;
+    if (shellOption !== undefined) return unresolved(subject, shellOption, "name the files literally");
+    const paths = expandGlob(word, { cwd: dir, fs: ctx.fs, folding: ctx.folding || check.strict });
     if (paths === undefined) {
       const cause = "a directory in it is a glob pattern";
       return refuseUnknown ? unresolved(subject, cause, "name the files literally") : undefined;
     }
+
     for (const p of paths) {
       const decision = checkOne(check, p, dir);
       if (decision) return decision;
@@ -374,6 +386,7 @@ function decideCommand(ctx: PolicyContext, options: { command: string; precheck:
     listDir,
     cdpath,
     gitHook,
+    ...(strict ? { isFolder: (p: string) => isFolder(ctx, p) } : {}),
   });
   const makesLinks = analysis.some((f) => f.kind === "target" && f.via === "link target");
   const creations = strict ? lineCreations(ctx, analysis) : [];
