@@ -2,6 +2,7 @@ import { existsSync, readdirSync, type Stats, statSync } from "node:fs";
 import { createRequire } from "node:module";
 import { homedir } from "node:os";
 import { basename, dirname, extname, join, resolve } from "node:path";
+import { type DanglingLink, danglingLinkOn, describeDanglingLink } from "../common/dangling-link.ts";
 import { realOr } from "../common/real-or.ts";
 import type { ExtensionSpec } from "../config/extension-specs.ts";
 import { osReason } from "../config/os-reason.ts";
@@ -241,17 +242,25 @@ export function scanFolder(
   origin: "project-folder" | "user-folder",
   projectReal: string,
 ): DiscoveredExtension[] {
-  if (!existsSync(dir)) return [];
   const enabledAt: EnabledAt = { kind: "folder", level: origin === "project-folder" ? "project" : "user", dir };
-  const unreadable = (path: string, fallbackName: string, error: unknown): DiscoveredExtension => ({
+  const broken = (path: string, fallbackName: string, error: string): DiscoveredExtension => ({
     id: path,
     source: path,
     origin,
     fallbackName,
     projectCode: origin === "project-folder" || isProjectFile(path, projectReal),
     enabledAt,
-    error: `${path} cannot be read: ${osReason(error)}`,
+    error,
   });
+  const unreadable = (path: string, fallbackName: string, error: unknown) =>
+    broken(path, fallbackName, `${path} cannot be read: ${osReason(error)}`);
+  const brokenLink = (path: string, fallbackName: string, dangling: DanglingLink, what = "the extension") =>
+    broken(path, fallbackName, `${describeDanglingLink(dangling)}: ${what} it led to cannot be loaded`);
+  if (!existsSync(dir)) {
+    // A folder that is a link leading nowhere held extensions once (a guard among them, perhaps).
+    const dangling = danglingLinkOn(dir);
+    return dangling ? [brokenLink(dir, basename(dir), dangling, "the extensions")] : [];
+  }
   let names: string[];
   try {
     names = readdirSync(dir).sort();
@@ -271,7 +280,12 @@ export function scanFolder(
       found.push(unreadable(path, stem(path), error));
       continue;
     }
-    if (!stat) continue;
+    if (!stat) {
+      // Gone between the listing and the look, or a link that leads nowhere: only the latter is reported.
+      const dangling = danglingLinkOn(path);
+      if (dangling) found.push(brokenLink(path, stem(path), dangling));
+      continue;
+    }
     const projectCode = origin === "project-folder" || isProjectFile(path, projectReal);
     let item: DiscoveredExtension | undefined;
     if (stat.isDirectory()) {

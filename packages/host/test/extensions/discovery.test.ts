@@ -111,6 +111,26 @@ describe("discovery and load order (SPEC §5)", () => {
     for (const name of ["badjson", "nomain", "loop", "extensions"]) expect(byName.get(name)?.status).toBe("failed");
   });
 
+  it("a drop-in that is a symbolic link leading nowhere, or an extensions folder that is one, is a failed record naming the link, never silently skipped", async () => {
+    const p = makeProject(
+      { ".gatehouse/settings.json": "{}" },
+      { "extensions/good.ts": toolExtension("good", "good_tool", "ok") },
+    );
+    symlinkSync(join(p.dir, "dotfiles", "guard.ts"), join(p.home, "extensions", "guard.ts"));
+    symlinkSync("../moved-extensions", join(p.dir, ".gatehouse", "extensions"));
+    const { host } = await openHost(p, { trust: true });
+    const byName = new Map(host.extensions().map((r) => [r.name, r]));
+    expect(byName.get("good")?.status).toBe("loaded");
+    expect(byName.get("guard")?.status).toBe("failed");
+    expect(byName.get("guard")?.errors[0]).toBe(
+      `${join(p.home, "extensions", "guard.ts")} is a symbolic link to ${JSON.stringify(join(p.dir, "dotfiles", "guard.ts"))}, which does not exist: the extension it led to cannot be loaded`,
+    );
+    expect(byName.get("extensions")?.status).toBe("failed");
+    expect(byName.get("extensions")?.errors[0]).toContain(
+      `${join(p.dir, ".gatehouse", "extensions")} is a symbolic link to "../moved-extensions", which does not exist`,
+    );
+  });
+
   it("a drop-in file imports @gatehouse/sdk and zod with nothing installed next to it, and its tool runs", async () => {
     const p = makeProject({
       ".gatehouse/extensions/zodtool.ts": `import { defineTool } from "@gatehouse/sdk";
