@@ -30,6 +30,14 @@ describe("gatehouseHome", () => {
     },
   );
 
+  it.each(["/", "//", "/tmp/.."])(
+    "refuses GATEHOUSE_HOME %j, the root of the filesystem: its mode would be tightened to 0700 for every user",
+    (value) => {
+      const error = expectGatehouseError(() => gatehouseHome({ GATEHOUSE_HOME: value, HOME: "/h" }), "GH_STATE_DIR");
+      expect(error.message).toContain("GATEHOUSE_HOME must name a folder of its own, not the root of the filesystem");
+    },
+  );
+
   it("falls back to ~/.gatehouse when GATEHOUSE_HOME is unset or empty", () => {
     expect(gatehouseHome({ HOME: "/home/ada" })).toBe("/home/ada/.gatehouse");
     expect(gatehouseHome({ HOME: "/home/ada", GATEHOUSE_HOME: "" })).toBe("/home/ada/.gatehouse");
