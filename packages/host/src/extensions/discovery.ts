@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, type Stats, statSync } from "node:fs";
+import { existsSync, type Stats, statSync } from "node:fs";
 import { createRequire } from "node:module";
 import { homedir } from "node:os";
 import { basename, dirname, extname, join, resolve } from "node:path";
@@ -8,6 +8,7 @@ import type { ExtensionSpec } from "../config/extension-specs.ts";
 import { osReason } from "../config/os-reason.ts";
 import type { SettingsLevelName } from "../config/settings-levels.ts";
 import { isInside, isProjectFile } from "./code-origin.ts";
+import { folderNames } from "./folder-names.ts";
 import { guardMeantBy, guardPackageOf } from "./guard-names.ts";
 import { explainPackageEntry, packageEntry, resolvePackageFrom } from "./resolve-package.ts";
 import { isPathSpec, packageSpecProblem, pathSpecProblem } from "./spec-check.ts";
@@ -262,13 +263,20 @@ export function scanFolder(
     return dangling ? [brokenLink(dir, basename(dir), dangling, "the extensions")] : [];
   }
   let names: string[];
+  let notUtf8: string[];
   try {
-    names = readdirSync(dir).sort();
+    ({ names, notUtf8 } = folderNames(dir));
   } catch (error) {
     // Not a folder, or one that cannot be listed: whatever it was meant to hold is reported, not lost.
     return [unreadable(dir, basename(dir), error)];
   }
-  const found: DiscoveredExtension[] = [];
+  const found: DiscoveredExtension[] = notUtf8.map((name) =>
+    broken(
+      join(dir, name),
+      name,
+      `${join(dir, name)}: its name is not UTF-8, so it cannot be loaded; rename it (or move it out of ${dir})`,
+    ),
+  );
   for (const name of names) {
     if (name.startsWith(".") || name === "node_modules" || name.endsWith(".d.ts")) continue;
     const path = join(dir, name);

@@ -1,4 +1,4 @@
-import { symlinkSync } from "node:fs";
+import { symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
 import { call, say } from "../helpers/scenario.ts";
@@ -129,6 +129,24 @@ describe("discovery and load order (SPEC §5)", () => {
     expect(byName.get("extensions")?.errors[0]).toContain(
       `${join(p.dir, ".gatehouse", "extensions")} is a symbolic link to "../moved-extensions", which does not exist`,
     );
+  });
+
+  it("a drop-in whose file name is not UTF-8 is a failed record naming its bytes, never silently skipped", async () => {
+    const p = makeProject({}, { "extensions/good.ts": toolExtension("good", "good_tool", "ok") });
+    const dir = join(p.home, "extensions");
+    const name = Buffer.concat([Buffer.from("guard-"), Buffer.from([0xff]), Buffer.from(".ts")]);
+    writeFileSync(Buffer.concat([Buffer.from(`${dir}/`), name]), toolExtension("guard", "guard_tool", "ok"));
+    writeFileSync(Buffer.concat([Buffer.from(`${dir}/.hidden-`), Buffer.from([0xfe])]), "");
+    const { host } = await openHost(p, { trust: true });
+    const records = host.extensions().map((r) => [r.name, r.status, r.errors[0]]);
+    expect(records).toEqual([
+      [
+        "guard-\\xff.ts",
+        "failed",
+        `${dir}/guard-\\xff.ts: its name is not UTF-8, so it cannot be loaded; rename it (or move it out of ${dir})`,
+      ],
+      ["good", "loaded", undefined],
+    ]);
   });
 
   it("a drop-in file imports @gatehouse/sdk and zod with nothing installed next to it, and its tool runs", async () => {
