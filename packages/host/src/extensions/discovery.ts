@@ -63,6 +63,14 @@ function folderEntry(dir: string): string | undefined {
   return existsSync(join(dir, "package.json")) ? packageEntry(dir) : undefined;
 }
 
+function danglingEntry(dir: string): DanglingLink | undefined {
+  for (const name of [...INDEX_FILES, "package.json"]) {
+    const dangling = danglingLinkOn(join(dir, name));
+    if (dangling) return dangling;
+  }
+  return undefined;
+}
+
 function stem(file: string): string {
   const name = basename(file, extname(file));
   return name === "index" ? basename(resolve(file, "..")) : name;
@@ -302,8 +310,11 @@ export function scanFolder(
       // a folder with a package.json means to be a package, so a manifest that names no entry is an error.
       const manifest = entry === undefined && existsSync(join(path, "package.json"));
       const problem = manifest ? explainPackageEntry(path) : undefined;
+      // An entry (or manifest) that is a link leading nowhere made an extension a helper folder, silently.
+      const lost = entry === undefined ? danglingEntry(path) : undefined;
       if (entry)
         item = { id: entry, source: path, origin, entry, root: path, fallbackName: name, projectCode, enabledAt };
+      else if (lost) item = brokenLink(lost.link, name, lost);
       else if (problem && "problem" in problem)
         item = { id: path, source: path, origin, fallbackName: name, projectCode, enabledAt, error: problem.problem };
     } else if (MODULE_EXTENSIONS.includes(extname(name))) {

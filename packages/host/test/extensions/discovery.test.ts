@@ -118,12 +118,17 @@ describe("discovery and load order (SPEC §5)", () => {
     );
     symlinkSync(join(p.dir, "dotfiles", "guard.ts"), join(p.home, "extensions", "guard.ts"));
     symlinkSync("../moved-extensions", join(p.dir, ".gatehouse", "extensions"));
+    p.writeHome("extensions/folder-guard/lib.ts", "export const x = 1;");
+    symlinkSync(join(p.dir, "dotfiles", "index.ts"), join(p.home, "extensions", "folder-guard", "index.ts"));
     const { host } = await openHost(p, { trust: true });
     const byName = new Map(host.extensions().map((r) => [r.name, r]));
     expect(byName.get("good")?.status).toBe("loaded");
     expect(byName.get("guard")?.status).toBe("failed");
     expect(byName.get("guard")?.errors[0]).toBe(
       `${join(p.home, "extensions", "guard.ts")} is a symbolic link to ${JSON.stringify(join(p.dir, "dotfiles", "guard.ts"))}, which does not exist: the extension it led to cannot be loaded`,
+    );
+    expect(byName.get("folder-guard")?.errors[0]).toBe(
+      `${join(p.home, "extensions", "folder-guard", "index.ts")} is a symbolic link to ${JSON.stringify(join(p.dir, "dotfiles", "index.ts"))}, which does not exist: the extension it led to cannot be loaded`,
     );
     expect(byName.get("extensions")?.status).toBe("failed");
     expect(byName.get("extensions")?.errors[0]).toContain(
