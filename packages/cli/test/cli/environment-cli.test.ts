@@ -51,3 +51,30 @@ describe("the Gatehouse home and the user's settings", () => {
     expect(existsSync(join(p.dir, "marker.txt"))).toBe(false);
   });
 });
+
+// Finding: GATEHOUSE_LOG_LEVEL=bogus (or set but empty) crashed every command with pino's stack
+// trace ("unexpected failure: Error: default level:bogus must be included in custom levels", exit 1).
+describe("GATEHOUSE_LOG_LEVEL", () => {
+  it("a level pino does not know is bad input naming the variable (exit 2), not a stack trace", async () => {
+    const p = makeProject();
+    for (const command of [["run", "--script", writeScript(tempDir(), turns), "--no-session"], ["tools"]]) {
+      const run = await runCli([...command, "--cwd", p.dir], { env: { ...p.env, GATEHOUSE_LOG_LEVEL: "bogus" } });
+      expect(run.stderr).toBe(
+        'gatehouse: GATEHOUSE_LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, not "bogus"\n',
+      );
+      expect([run.code, run.stdout]).toEqual([2, ""]);
+    }
+    expect(existsSync(join(p.dir, "marker.txt"))).toBe(false);
+  });
+
+  it("an empty one counts as unset, and case does not matter", async () => {
+    for (const level of ["", "WARN"]) {
+      const p = makeProject();
+      const run = await runCli(["run", "--cwd", p.dir, "--script", writeScript(tempDir(), turns), "--no-session"], {
+        env: { ...p.env, GATEHOUSE_LOG_LEVEL: level },
+      });
+      expect(run.code).toBe(0);
+      expect(existsSync(join(p.dir, "marker.txt"))).toBe(true);
+    }
+  });
+});
