@@ -162,3 +162,48 @@ describe("a section that is not an object, below a floor", () => {
     expect(events.find((e) => e.type === "tool_execution_end")).toMatchObject({ outcome: "blocked" });
   });
 });
+
+/** A guard whose list and whose object of fields a schema also takes as `false` ("off"). */
+const LIST_GUARD = `import { defineExtension, z } from "@gatehouse/sdk";
+export default defineExtension({ name: "list-guard", setup(api) {
+  const cfg = api.config(
+    z.strictObject({
+      deny: z.union([z.array(z.string()), z.literal(false)]).default(["x.txt"]),
+      limits: z.union([z.literal(false), z.strictObject({ writes: z.enum(["off", "block"]).default("block") })]).default({ writes: "block" }),
+    }),
+    { merge: { deny: "union", limits: { fields: { writes: { stricter: ["off", "block"] } } } } },
+  );
+  api.on("tool_call", (e) => (cfg.deny !== false && cfg.limits !== false && e.toolName === "write" ? { block: true, reason: "list-guard" } : undefined), { stage: "enforce" });
+} });
+`;
+
+// Finding: the same bypass one key down: a union key or an object of fields whose value at a lower
+// level was not a list or an object let that level's value win whole ("deny": false, "limits":
+// false), and the write the guard blocks ran.
+describe("a key whose value has another shape than its merge rule, below a floor", () => {
+  for (const section of [{ deny: false }, { limits: false }]) {
+    it(`${JSON.stringify(section)} in the project's file is refused below the user's floor`, async () => {
+      const p = makeProject(
+        { ".gatehouse/settings.json": pretty({ config: { "list-guard": section } }) },
+        { "extensions/list-guard.ts": LIST_GUARD },
+      );
+      const key = Object.keys(section)[0] as string;
+      expect(await refused(p)).toContain(`${join(p.dir, ".gatehouse/settings.json")}:4:`);
+      expect(await refused(p)).toContain(`config["list-guard"].${key}: only your user settings may set this key`);
+    });
+  }
+
+  it("lists and objects still merge by their rules: a project adds a deny and the guard blocks", async () => {
+    const p = makeProject(
+      { ".gatehouse/settings.json": pretty({ config: { "list-guard": { deny: ["y.txt"], limits: {} } } }) },
+      { "extensions/list-guard.ts": LIST_GUARD },
+    );
+    const { host, events } = await openHost(p, {
+      trust: true,
+      turns: [{ content: [call("A", "write", { path: "x.txt", content: "x" })] }, say("done")],
+    });
+    expect(host.extensions()[0]).toMatchObject({ name: "list-guard", status: "loaded" });
+    await host.run("go");
+    expect(events.find((e) => e.type === "tool_execution_end")).toMatchObject({ outcome: "blocked" });
+  });
+});
