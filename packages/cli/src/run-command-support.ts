@@ -4,9 +4,25 @@ import { createHost, createScriptedModel, GatehouseError, type Host, stderrLogge
 import type { CliIo } from "./io.ts";
 import { PACKAGE_BASES } from "./package-bases.ts";
 
-/** Logs to stderr at GATEHOUSE_LOG_LEVEL, silent by default (the CLI reports problems itself). */
+/** pino's levels, the values GATEHOUSE_LOG_LEVEL may take. */
+const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"];
+
+/**
+ * Logs to stderr at GATEHOUSE_LOG_LEVEL, silent by default (the CLI reports problems itself).
+ * Contract: an empty variable counts as unset and case does not matter; any other value throws
+ * GatehouseError `GH_USAGE` naming the variable (exit 2), never pino's stack trace.
+ */
 export function silentLogger(io: CliIo, fallback = "silent") {
-  return stderrLogger({ level: io.env.GATEHOUSE_LOG_LEVEL ?? fallback });
+  const given = io.env.GATEHOUSE_LOG_LEVEL?.trim();
+  if (!given) return stderrLogger({ level: fallback });
+  const level = given.toLowerCase();
+  if (!LOG_LEVELS.includes(level)) {
+    throw new GatehouseError(
+      "GH_USAGE",
+      `GATEHOUSE_LOG_LEVEL must be one of ${LOG_LEVELS.join(", ")}, not ${JSON.stringify(io.env.GATEHOUSE_LOG_LEVEL)}`,
+    );
+  }
+  return stderrLogger({ level });
 }
 
 /** Resolves --cwd against the user's directory and checks that it is a directory. */

@@ -61,8 +61,8 @@ function refuseNonFile(fd: number, file: string, options: { singleLink?: boolean
 /**
  * Opens (creating, mode 0600) a log for appending.
  * Contract: refuses a kernel file system (`unusableLocation`), a final symbolic link (`O_NOFOLLOW`),
- * anything but a regular file, and a file with more than one hard link (another name could reach
- * it); opens non-blocking, so a FIFO fails at once instead of waiting
+ * anything but a regular file, a file with more than one hard link (another name could reach
+ * it), and one another user owns or may write (what `gatehouse audit verify` refuses); opens non-blocking, so a FIFO fails at once instead of waiting
  * for a reader. Throws with `code` set to the system error code when there is one.
  */
 export function openAppendOnly(file: string): { fd: number; identity: FileIdentity } {
@@ -71,7 +71,29 @@ export function openAppendOnly(file: string): { fd: number; identity: FileIdenti
   const flags =
     constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW | constants.O_NONBLOCK;
   const fd = openSync(file, flags, 0o600);
-  return { fd, identity: refuseNonFile(fd, file, { singleLink: true }) };
+  const identity = refuseNonFile(fd, file, { singleLink: true });
+  const foreign = notPrivate(fd, file);
+  if (foreign) {
+    closeSync(fd);
+    throw new AuditFileError(foreign, "EPERM");
+  }
+  return { fd, identity };
+}
+
+/**
+ * Why a log others can rewrite must not be appended to: `gatehouse audit verify` refuses such a
+ * log (exit 1), so a run writing one would record what can never be verified. Not checked on Windows.
+ */
+function notPrivate(fd: number, file: string): string | undefined {
+  if (process.platform === "win32") return undefined;
+  const stat = fstatSync(fd);
+  const uid = process.getuid?.();
+  if (uid !== undefined && stat.uid !== uid) {
+    return `${file} is owned by uid ${stat.uid}, not by you (uid ${uid}): its owner could rewrite it; name a log of your own`;
+  }
+  if ((stat.mode & 0o022) === 0) return undefined;
+  const mode = (stat.mode & 0o777).toString(8);
+  return `${file} is writable by other users (mode ${mode}): anyone could rewrite it; run chmod 600 on it`;
 }
 
 /**

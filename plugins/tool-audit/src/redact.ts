@@ -25,7 +25,14 @@ export const DEFAULT_VERBATIM: VerbatimFields = {
   Bash: ["timeout", "run_in_background"],
 };
 
-/** Fields that are never recorded verbatim, whatever the configuration says (SPEC §7). */
+/** Where Claude Code's and Codex's shell tools (every name the agent hooks map) take their command. */
+const SHELL_COMMAND = ["command", "cmd"];
+
+/**
+ * Fields that are never recorded verbatim, whatever the configuration says (SPEC §7): file contents,
+ * edit texts and commands, under every tool name and argument name the agent hooks read them from
+ * (Codex's shell tools are `Bash`, `shell`, `exec_command` and `local_shell`, with `command` or `cmd`).
+ */
 export const NEVER_VERBATIM: VerbatimFields = {
   write: ["content"],
   edit: ["oldText", "newText", "edits"],
@@ -34,7 +41,10 @@ export const NEVER_VERBATIM: VerbatimFields = {
   Edit: ["old_string", "new_string"],
   MultiEdit: ["edits"],
   NotebookEdit: ["new_source"],
-  Bash: ["command"],
+  Bash: SHELL_COMMAND,
+  shell: SHELL_COMMAND,
+  exec_command: SHELL_COMMAND,
+  local_shell: SHELL_COMMAND,
   apply_patch: ["command", "patch", "input"],
 };
 

@@ -1,5 +1,7 @@
 import { execFileSync } from "node:child_process";
 import {
+  chmodSync,
+  chownSync,
   existsSync,
   linkSync,
   mkdirSync,
@@ -99,6 +101,33 @@ describe("AuditSink", () => {
     expect(failures[0]?.message).toBe(
       `${file} has 2 hard links: another name (perhaps in a workspace) reaches the audit log`,
     );
+  });
+
+  // Finding: a configured log in a shared folder, made beforehand by another account with mode 666,
+  // was appended to and the run exited 0; its owner could rewrite it at will, and
+  // `gatehouse audit verify` refuses such a log (exit 1), so nothing the run recorded could be verified.
+  it("a log others may write, or another user's, is refused at open, as verify refuses it", async () => {
+    const dir = tempDir();
+    const open = join(dir, "open.jsonl");
+    writeFileSync(open, "");
+    chmodSync(open, 0o666);
+    const cases: [string, RegExp][] = [
+      [open, /open\.jsonl is writable by other users \(mode 666\): anyone could rewrite it/],
+    ];
+    if (process.getuid?.() === 0) {
+      const foreign = join(dir, "foreign.jsonl");
+      writeFileSync(foreign, "", { mode: 0o600 });
+      chownSync(foreign, 4242, 4242);
+      cases.push([foreign, /foreign\.jsonl is owned by uid 4242, not by you \(uid 0\)/]);
+    }
+    for (const [file, error] of cases) {
+      const failures: AuditWriteFailure[] = [];
+      const sink = openAuditSink({ file, fsync: "batch", onError: (f) => failures.push(f) });
+      expect(await sink.ready()).toBe(false);
+      expect(failures[0]?.op).toBe("open");
+      expect(failures[0]?.message).toMatch(error);
+      expect(readFileSync(file, "utf8")).toBe("");
+    }
   });
 
   it("a FIFO, a directory, a symbolic link and a device are refused at once, never waited on", async () => {

@@ -255,6 +255,12 @@ export function mapAgentCall(payload: HookPayload, settings: AgentHookSettings, 
   return { ...builtIn, effects, kind: unknown ? "mapped" : builtIn.kind };
 }
 
+/** The tools the agents run shell commands with, and the arguments holding the command: the audit never records these verbatim. */
+export const SHELL_TOOLS = ["Bash", "shell", "exec_command", "local_shell"] as const;
+
+/** See `SHELL_TOOLS`. */
+export const SHELL_COMMAND_KEYS = ["command", "cmd"];
+
 function builtInCall(payload: HookPayload, projectDir: string): MappedCall {
   const { toolName: name, toolInput: input, cwd } = payload;
   switch (name) {
@@ -306,7 +312,7 @@ function builtInCall(payload: HookPayload, projectDir: string): MappedCall {
     case "shell":
     case "exec_command":
     case "local_shell": {
-      const given = oneOf(input, ["command", "cmd"], name);
+      const given = oneOf(input, SHELL_COMMAND_KEYS, name);
       // Nothing but a patch: decided by the files it names, as the apply_patch tool (the program runs no other code).
       // Codex's shell tools take the directory to run in (`workdir`): paths in the command are relative to it.
       const dir = oneOf(input, ["workdir", "cwd"], name);

@@ -313,6 +313,21 @@ describe("gatehouse hook claude-code", () => {
     expect(denial(await hook("claude-code", p, payload))).toMatch(/secrets/);
   });
 
+  // Finding: the plan's fingerprint followed links, so a user settings.json put in place as a link
+  // leading nowhere looked as absent as before: the stored plan went on deciding, while gatehouse
+  // run refuses such a file (it cannot tell which guards it enables).
+  it("a settings file that becomes a link leading nowhere invalidates the plan: the call is refused", async () => {
+    const p = project();
+    const payload = recorded("claude-code", "Write", p.dir);
+    noOpinion(await hook("claude-code", p, payload));
+    expect(readdirSync(join(p.home, "hooks", "plans"))).toHaveLength(1);
+    noOpinion(await hook("claude-code", p, payload));
+    const user = join(p.home, "settings.json");
+    symlinkSync(join(p.home, "dotfiles", "gatehouse.json"), user);
+    const run = await hook("claude-code", p, payload);
+    expect(denial(run)).toContain(`${user} is a symbolic link to`);
+  });
+
   it("asks every other loaded extension's guards, every time (no plan stands in for them)", async () => {
     const p = project();
     mkdirSync(join(p.home, "extensions"), { recursive: true });

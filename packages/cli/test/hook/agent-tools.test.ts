@@ -1,7 +1,8 @@
 import { homedir } from "node:os";
 import { join } from "node:path";
+import { NEVER_VERBATIM, toolAuditConfigSchema } from "@gatehouse/tool-audit";
 import { describe, expect, it } from "vitest";
-import { mapAgentCall } from "../../src/hook/agent-tools.ts";
+import { mapAgentCall, SHELL_COMMAND_KEYS, SHELL_TOOLS } from "../../src/hook/agent-tools.ts";
 import { patchTargets } from "../../src/hook/apply-patch.ts";
 import { type HookAgent, parseHookPayload } from "../../src/hook/hook-payload.ts";
 import { recorded } from "./payloads.ts";
@@ -258,4 +259,20 @@ describe("parseHookPayload", () => {
     const relative = { ...recorded("claude-code", "Bash", P), cwd: "app" };
     expect(() => parseHookPayload(JSON.stringify(relative), "claude-code")).toThrow(/cwd/);
   });
+});
+
+describe("the audit never records a command the agent hooks read", () => {
+  it.each(SHELL_TOOLS.flatMap((tool) => SHELL_COMMAND_KEYS.map((key) => [tool, key] as const)))(
+    "%s.%s holds a shell command, so tool-audit's configuration may not record it verbatim",
+    (tool, key) => {
+      const payload = parseHookPayload(
+        JSON.stringify({ ...recorded("codex", "Bash", P), tool_name: tool, tool_input: { [key]: "npm test" } }),
+        "codex",
+      );
+      expect(mapAgentCall(payload, {}, P).effects).toEqual([{ kind: "exec", command: "npm test" }]);
+      expect(NEVER_VERBATIM[tool]).toContain(key);
+      const parsed = toolAuditConfigSchema.safeParse({ verbatim: { [tool]: [key] } });
+      expect(parsed.success).toBe(false);
+    },
+  );
 });

@@ -1,5 +1,5 @@
 import { hash } from "node:crypto";
-import { readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
+import { lstatSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import type { ReservedPath } from "@gatehouse/sdk";
 import { realOr } from "../common/real-or.ts";
@@ -59,13 +59,22 @@ function planInputs(options: HookPlanOptions, home: string): string[] {
   return inputs;
 }
 
-function signature(path: string): string {
+function statSignature(path: string, stat: typeof statSync): string {
   try {
-    const s = statSync(path, { bigint: true });
+    const s = stat(path, { bigint: true });
     return `${s.dev}:${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}:${s.mode}`;
   } catch (error) {
     return `-${(error as NodeJS.ErrnoException).code ?? "?"}`;
   }
+}
+
+/**
+ * The input as it is followed and as it is itself: a symbolic link put where a file was missing
+ * (one that leads nowhere is an error to the full evaluation, not an absent file), or one pointed
+ * elsewhere, changes the fingerprint even when what it leads to does not.
+ */
+function signature(path: string): string {
+  return `${statSignature(path, statSync)}|${statSignature(path, lstatSync)}`;
 }
 
 function fingerprint(options: HookPlanOptions, home: string): string {

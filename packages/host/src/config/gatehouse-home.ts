@@ -1,12 +1,13 @@
 import { homedir } from "node:os";
-import { isAbsolute, join, resolve } from "node:path";
+import { dirname, isAbsolute, join, resolve } from "node:path";
 import { GatehouseError } from "../common/errors.ts";
 
 /**
  * The Gatehouse home directory: user settings, user extensions and the trust store live here.
  * Contract: a non-empty `GATEHOUSE_HOME` wins and must be absolute (a relative one throws
  * GatehouseError `GH_STATE_DIR`: it would resolve against whatever directory the process starts in,
- * often the project, whose files the model writes — trust, keys and audit logs must not live there);
+ * often the project, whose files the model writes — trust, keys and audit logs must not live there),
+ * and so does the root of the filesystem;
  * otherwise `<home>/.gatehouse`, where `<home>` is `HOME` (or `USERPROFILE`) of
  * `env`, falling back to `os.homedir()`. An empty `GATEHOUSE_HOME` counts as unset, so
  * `GATEHOUSE_HOME= gatehouse ...` never turns the working directory into the home. Nothing is
@@ -21,7 +22,16 @@ export function gatehouseHome(env: NodeJS.ProcessEnv = process.env): string {
         `GATEHOUSE_HOME must be an absolute path, not ${JSON.stringify(configured)}: a relative one would depend on the directory Gatehouse starts in`,
       );
     }
-    return resolve(configured);
+    const home = resolve(configured);
+    if (dirname(home) === home) {
+      // Its mode would be tightened to 0700 (locking every other user out of the whole system) and
+      // trust, keys and audit folders created at the top of the filesystem.
+      throw new GatehouseError(
+        "GH_STATE_DIR",
+        `GATEHOUSE_HOME must name a folder of its own, not the root of the filesystem (${JSON.stringify(configured)})`,
+      );
+    }
+    return home;
   }
   return join(env.HOME || env.USERPROFILE || homedir(), ".gatehouse");
 }

@@ -31,13 +31,22 @@ function statOrCreate(dir: string): Stats {
   }
 }
 
-/** Checks one directory of the private chain, tightening the mode of one the user owns. */
+/** Checks one directory of the private chain, tightening the mode of one the user owns that others may only read. */
 function checkDir(dir: string): void {
   const stat = statOrCreate(dir);
   if (stat.isSymbolicLink()) refuse(dir, "is a symbolic link");
   if (!stat.isDirectory()) refuse(dir, "is not a directory");
   const uid = process.getuid?.();
   if (uid !== undefined && stat.uid !== uid) refuse(dir, `is owned by uid ${stat.uid}, not by you (uid ${uid})`);
+  // Others could write here: whatever they put in (settings naming their code, extensions, a trust
+  // store, seals) would be read as the user's own once the mode is tightened, so it is not tightened.
+  if ((stat.mode & 0o022) !== 0) {
+    const mode = (stat.mode & 0o777).toString(8);
+    refuse(
+      dir,
+      `is writable by other users (mode ${mode}): what it holds may not be yours; check its contents, then run chmod 700 on it`,
+    );
+  }
   if ((stat.mode & 0o077) !== 0) {
     try {
       chmodSync(dir, 0o700);
@@ -61,7 +70,8 @@ function checkSegment(segment: string): void {
  * home down is private to the current user.
  * Contract: each directory of the chain (the home included) is created with mode 0700; an existing
  * one must be a real directory (a symbolic link is refused, never followed) owned by the current
- * user, and a looser mode is tightened to 0700. Any violation throws GatehouseError `GH_STATE_DIR`
+ * user and writable by nobody else (files others could have put there would pass for the user's);
+ * one others may only read or search is tightened to 0700. Any violation throws GatehouseError `GH_STATE_DIR`
  * naming the directory. Segments are single names (no separators, `.` or `..`). The home's own
  * ancestors are created if missing but not checked: they are the user's to choose.
  */

@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import { danglingLinkOn, describeDanglingLink } from "../common/dangling-link.ts";
 import { decodeUtf8 } from "../common/decode-utf8.ts";
 import { describeZodIssues, formatPath } from "../common/describe-zod-issues.ts";
 import { GatehouseError } from "../common/errors.ts";
@@ -38,7 +39,8 @@ export interface JsonFile<Value> {
  * Reads, parses and validates a hand-written JSON file of the Gatehouse configuration.
  * Contract: every problem throws GatehouseError `GH_SETTINGS_INVALID` naming the file: unreadable
  * (the OS reason; a missing file only when not `optional` — a missing parent directory counts as
- * missing), bytes that are not UTF-8 (`file:line`), malformed JSON (`file:line:column: found — expected`, the `GH_JSON_SYNTAX` error as
+ * missing, but a symbolic link on the way that leads nowhere is an error naming it, even when
+ * `optional`), bytes that are not UTF-8 (`file:line`), malformed JSON (`file:line:column: found — expected`, the `GH_JSON_SYNTAX` error as
  * cause), arrays and objects nested more than `MAX_JSON_DEPTH` levels (`file:line:column` of the
  * first too deep), a `__proto__` key when `refuseProtoKey`, schema mismatch (one
  * `file:line:column: field: expectation` line per problem). A leading byte-order mark is ignored.
@@ -51,9 +53,13 @@ export function readJsonFile<Schema extends z.ZodType>(
   try {
     bytes = readRegularFile(file);
   } catch (error) {
-    if (options.optional && isMissing(error)) return undefined;
+    // A link that leads nowhere is a file someone meant to be read (a dotfiles checkout moved), not
+    // an absent one: reading it as "no settings" would drop the guards it enables without a word.
+    const dangling = isMissing(error) ? danglingLinkOn(file) : undefined;
+    if (options.optional && isMissing(error) && dangling === undefined) return undefined;
     const hint = options.readHint ? `; ${options.readHint}` : "";
-    throw new GatehouseError("GH_SETTINGS_INVALID", `Cannot read ${what} ${file}: ${osReason(error)}${hint}`, {
+    const reason = dangling ? describeDanglingLink(dangling) : osReason(error);
+    throw new GatehouseError("GH_SETTINGS_INVALID", `Cannot read ${what} ${file}: ${reason}${hint}`, {
       cause: error,
     });
   }

@@ -133,6 +133,11 @@ function mergeKey(ctx: Ctx, input: KeyInput, path: Path): unknown {
     record(ctx, path, present);
     return unionOf(present).value;
   }
+  // A value of another shape than its rule merges (a `false` for a list or for an object of
+  // fields, which a schema may accept as "off") cannot be held to the rule: below a floor it is
+  // pinned, or the strongest level's value would replace the floor's whole.
+  const shaped = rule === "union" ? Array.isArray : typeof rule === "object" && "fields" in rule ? isObject : undefined;
+  if (shaped && ctx.options.floor && !present.every((c) => shaped(c.value))) return pinned(ctx, input, path);
   if (typeof rule === "object" && "fields" in rule) {
     if (!present.every((c) => isObject(c.value))) return winner(ctx, path, strongest);
     const floorValues = ctx.options.floor ? input.floor : undefined;

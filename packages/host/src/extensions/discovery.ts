@@ -1,12 +1,14 @@
-import { existsSync, readdirSync, type Stats, statSync } from "node:fs";
+import { existsSync, type Stats, statSync } from "node:fs";
 import { createRequire } from "node:module";
 import { homedir } from "node:os";
 import { basename, dirname, extname, join, resolve } from "node:path";
+import { type DanglingLink, danglingLinkOn, describeDanglingLink } from "../common/dangling-link.ts";
 import { realOr } from "../common/real-or.ts";
 import type { ExtensionSpec } from "../config/extension-specs.ts";
 import { osReason } from "../config/os-reason.ts";
 import type { SettingsLevelName } from "../config/settings-levels.ts";
 import { isInside, isProjectFile } from "./code-origin.ts";
+import { folderNames } from "./folder-names.ts";
 import { guardMeantBy, guardPackageOf } from "./guard-names.ts";
 import { explainPackageEntry, packageEntry, resolvePackageFrom } from "./resolve-package.ts";
 import { isPathSpec, packageSpecProblem, pathSpecProblem } from "./spec-check.ts";
@@ -59,6 +61,14 @@ export function levelOf(origin: ExtensionOrigin): SettingsLevelName {
 function folderEntry(dir: string): string | undefined {
   for (const name of INDEX_FILES) if (existsSync(join(dir, name))) return join(dir, name);
   return existsSync(join(dir, "package.json")) ? packageEntry(dir) : undefined;
+}
+
+function danglingEntry(dir: string): DanglingLink | undefined {
+  for (const name of [...INDEX_FILES, "package.json"]) {
+    const dangling = danglingLinkOn(join(dir, name));
+    if (dangling) return dangling;
+  }
+  return undefined;
 }
 
 function stem(file: string): string {
@@ -241,25 +251,40 @@ export function scanFolder(
   origin: "project-folder" | "user-folder",
   projectReal: string,
 ): DiscoveredExtension[] {
-  if (!existsSync(dir)) return [];
   const enabledAt: EnabledAt = { kind: "folder", level: origin === "project-folder" ? "project" : "user", dir };
-  const unreadable = (path: string, fallbackName: string, error: unknown): DiscoveredExtension => ({
+  const broken = (path: string, fallbackName: string, error: string): DiscoveredExtension => ({
     id: path,
     source: path,
     origin,
     fallbackName,
     projectCode: origin === "project-folder" || isProjectFile(path, projectReal),
     enabledAt,
-    error: `${path} cannot be read: ${osReason(error)}`,
+    error,
   });
+  const unreadable = (path: string, fallbackName: string, error: unknown) =>
+    broken(path, fallbackName, `${path} cannot be read: ${osReason(error)}`);
+  const brokenLink = (path: string, fallbackName: string, dangling: DanglingLink, what = "the extension") =>
+    broken(path, fallbackName, `${describeDanglingLink(dangling)}: ${what} it led to cannot be loaded`);
+  if (!existsSync(dir)) {
+    // A folder that is a link leading nowhere held extensions once (a guard among them, perhaps).
+    const dangling = danglingLinkOn(dir);
+    return dangling ? [brokenLink(dir, basename(dir), dangling, "the extensions")] : [];
+  }
   let names: string[];
+  let notUtf8: string[];
   try {
-    names = readdirSync(dir).sort();
+    ({ names, notUtf8 } = folderNames(dir));
   } catch (error) {
     // Not a folder, or one that cannot be listed: whatever it was meant to hold is reported, not lost.
     return [unreadable(dir, basename(dir), error)];
   }
-  const found: DiscoveredExtension[] = [];
+  const found: DiscoveredExtension[] = notUtf8.map((name) =>
+    broken(
+      join(dir, name),
+      name,
+      `${join(dir, name)}: its name is not UTF-8, so it cannot be loaded; rename it (or move it out of ${dir})`,
+    ),
+  );
   for (const name of names) {
     if (name.startsWith(".") || name === "node_modules" || name.endsWith(".d.ts")) continue;
     const path = join(dir, name);
@@ -271,7 +296,12 @@ export function scanFolder(
       found.push(unreadable(path, stem(path), error));
       continue;
     }
-    if (!stat) continue;
+    if (!stat) {
+      // Gone between the listing and the look, or a link that leads nowhere: only the latter is reported.
+      const dangling = danglingLinkOn(path);
+      if (dangling) found.push(brokenLink(path, stem(path), dangling));
+      continue;
+    }
     const projectCode = origin === "project-folder" || isProjectFile(path, projectReal);
     let item: DiscoveredExtension | undefined;
     if (stat.isDirectory()) {
@@ -280,8 +310,11 @@ export function scanFolder(
       // a folder with a package.json means to be a package, so a manifest that names no entry is an error.
       const manifest = entry === undefined && existsSync(join(path, "package.json"));
       const problem = manifest ? explainPackageEntry(path) : undefined;
+      // An entry (or manifest) that is a link leading nowhere made an extension a helper folder, silently.
+      const lost = entry === undefined ? danglingEntry(path) : undefined;
       if (entry)
         item = { id: entry, source: path, origin, entry, root: path, fallbackName: name, projectCode, enabledAt };
+      else if (lost) item = brokenLink(lost.link, name, lost);
       else if (problem && "problem" in problem)
         item = { id: path, source: path, origin, fallbackName: name, projectCode, enabledAt, error: problem.problem };
     } else if (MODULE_EXTENSIONS.includes(extname(name))) {

@@ -10,6 +10,7 @@ import { type LevelValue, mergeSection } from "../config/rule-merge.ts";
 import { describeIssues } from "../loop/validate-arguments.ts";
 import { type ConfigExplanation, type ConfigKeySource, levelLabel } from "./config-explanation.ts";
 import { droppedKeyIssues } from "./dropped-keys.ts";
+import { nonObjectBelowFloor } from "./section-floor.ts";
 
 /** Where an extension's configuration comes from. */
 export type ConfigInput =
@@ -59,7 +60,16 @@ export function readConfig<S extends z.ZodType>(options: {
   if (levelProblems.length > 0) throw configError(name, levelProblems);
 
   if (!input.levels.every((l) => isObject(l.value))) {
-    // A section that is not an object (a schema of one value) has no keys to merge: the strongest wins.
+    // A section that is not an object (a schema of one value) has no keys to merge: the strongest
+    // wins, once every level below a floor repeats the floor's value.
+    const pinned = nonObjectBelowFloor({
+      name,
+      schema,
+      levels: input.levels,
+      floor: input.floor,
+      userFloor: input.userFloor === true,
+    });
+    if (pinned.length > 0) throw configError(name, pinned);
     const strongest = input.levels[0] as LevelValue;
     const parsed = schema.safeParse(strongest.value, PARSE_ONCE);
     if (!parsed.success) throw configError(name, validateLevel(name, schema, strongest));

@@ -1,6 +1,6 @@
 import { execFileSync } from "node:child_process";
-import { mkdirSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { MAX_JSON_DEPTH } from "../../src/common/json-depth.ts";
 import { gatehouseHome } from "../../src/config/gatehouse-home.ts";
@@ -27,6 +27,14 @@ describe("gatehouseHome", () => {
       const error = expectGatehouseError(() => gatehouseHome({ GATEHOUSE_HOME: value, HOME: "/h" }), "GH_STATE_DIR");
       expect(error.message).toContain("GATEHOUSE_HOME must be an absolute path");
       expect(error.message).toContain(JSON.stringify(value));
+    },
+  );
+
+  it.each(["/", "//", "/tmp/.."])(
+    "refuses GATEHOUSE_HOME %j, the root of the filesystem: its mode would be tightened to 0700 for every user",
+    (value) => {
+      const error = expectGatehouseError(() => gatehouseHome({ GATEHOUSE_HOME: value, HOME: "/h" }), "GH_STATE_DIR");
+      expect(error.message).toContain("GATEHOUSE_HOME must name a folder of its own, not the root of the filesystem");
     },
   );
 
@@ -107,6 +115,31 @@ describe("loadSettings", () => {
     mkdirSync(fx.files.project, { recursive: true });
     const error = expectGatehouseError(() => fx.load(), "GH_SETTINGS_INVALID");
     expect(error.message).toBe(`Cannot read settings ${fx.files.project}: is a directory (EISDIR)`);
+  });
+
+  it.each(["project", "projectLocal", "user"] as const)(
+    "refuses %s settings that are a symbolic link leading nowhere instead of reading them as absent (the guards they enable would vanish)",
+    (level) => {
+      const file = fx.files[level];
+      mkdirSync(dirname(file), { recursive: true });
+      symlinkSync(join(fx.root, "dotfiles", "settings.json"), file);
+      const error = expectGatehouseError(() => fx.load(), "GH_SETTINGS_INVALID");
+      expect(error.message).toBe(
+        `Cannot read settings ${file}: ${file} is a symbolic link to ${JSON.stringify(join(fx.root, "dotfiles", "settings.json"))}, which does not exist`,
+      );
+    },
+  );
+
+  it("refuses project settings whose .gatehouse folder is a symbolic link leading nowhere, naming the link", () => {
+    symlinkSync("../moved/.gatehouse", join(fx.cwd, ".gatehouse"));
+    const error = expectGatehouseError(() => fx.load(), "GH_SETTINGS_INVALID");
+    expect(error.message).toContain(`${join(fx.cwd, ".gatehouse")} is a symbolic link to "../moved/.gatehouse"`);
+  });
+
+  it("still leaves out a settings file that is missing behind a link that resolves", () => {
+    mkdirSync(join(fx.root, "real-config"));
+    symlinkSync(join(fx.root, "real-config"), join(fx.cwd, ".gatehouse"));
+    expect(fx.load()).toEqual({});
   });
 
   it("names file, line and column of malformed JSON", () => {

@@ -26,11 +26,27 @@ describe("ensurePrivateDir", () => {
     const home = join(root, "home");
     mkdirSync(join(home, "audit"), { recursive: true, mode: 0o755 });
     chmodSync(home, 0o755);
-    chmodSync(join(home, "audit"), 0o777);
+    chmodSync(join(home, "audit"), 0o750);
     ensurePrivateDir(home, "audit");
     expect(mode(home)).toBe(0o700);
     expect(mode(join(home, "audit"))).toBe(0o700);
   });
+
+  it.each(["777", "1777", "775", "757"])(
+    "refuses, without tightening, a folder others could write to (mode %s): what they put there would pass for the user's",
+    (octal) => {
+      const open = Number.parseInt(octal, 8);
+      const home = join(root, "home");
+      mkdirSync(join(home, "keys"), { recursive: true, mode: 0o700 });
+      chmodSync(home, 0o700);
+      chmodSync(join(home, "keys"), open);
+      const error = expectGatehouseError(() => ensurePrivateDir(home, "keys"), "GH_STATE_DIR");
+      expect(error.message).toContain(
+        `${join(home, "keys")} is writable by other users (mode ${(open & 0o777).toString(8)}): what it holds may not be yours`,
+      );
+      expect(statSync(join(home, "keys")).mode & 0o7777).toBe(open);
+    },
+  );
 
   it("refuses a symbolic link anywhere in the chain, without following it", () => {
     const home = join(root, "home");

@@ -1,4 +1,4 @@
-import { symlinkSync } from "node:fs";
+import { symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
 import { call, say } from "../helpers/scenario.ts";
@@ -109,6 +109,49 @@ describe("discovery and load order (SPEC §5)", () => {
       `${join(p.home, "extensions")} cannot be read: not a directory (ENOTDIR)`,
     );
     for (const name of ["badjson", "nomain", "loop", "extensions"]) expect(byName.get(name)?.status).toBe("failed");
+  });
+
+  it("a drop-in that is a symbolic link leading nowhere, or an extensions folder that is one, is a failed record naming the link, never silently skipped", async () => {
+    const p = makeProject(
+      { ".gatehouse/settings.json": "{}" },
+      { "extensions/good.ts": toolExtension("good", "good_tool", "ok") },
+    );
+    symlinkSync(join(p.dir, "dotfiles", "guard.ts"), join(p.home, "extensions", "guard.ts"));
+    symlinkSync("../moved-extensions", join(p.dir, ".gatehouse", "extensions"));
+    p.writeHome("extensions/folder-guard/lib.ts", "export const x = 1;");
+    symlinkSync(join(p.dir, "dotfiles", "index.ts"), join(p.home, "extensions", "folder-guard", "index.ts"));
+    const { host } = await openHost(p, { trust: true });
+    const byName = new Map(host.extensions().map((r) => [r.name, r]));
+    expect(byName.get("good")?.status).toBe("loaded");
+    expect(byName.get("guard")?.status).toBe("failed");
+    expect(byName.get("guard")?.errors[0]).toBe(
+      `${join(p.home, "extensions", "guard.ts")} is a symbolic link to ${JSON.stringify(join(p.dir, "dotfiles", "guard.ts"))}, which does not exist: the extension it led to cannot be loaded`,
+    );
+    expect(byName.get("folder-guard")?.errors[0]).toBe(
+      `${join(p.home, "extensions", "folder-guard", "index.ts")} is a symbolic link to ${JSON.stringify(join(p.dir, "dotfiles", "index.ts"))}, which does not exist: the extension it led to cannot be loaded`,
+    );
+    expect(byName.get("extensions")?.status).toBe("failed");
+    expect(byName.get("extensions")?.errors[0]).toContain(
+      `${join(p.dir, ".gatehouse", "extensions")} is a symbolic link to "../moved-extensions", which does not exist`,
+    );
+  });
+
+  it("a drop-in whose file name is not UTF-8 is a failed record naming its bytes, never silently skipped", async () => {
+    const p = makeProject({}, { "extensions/good.ts": toolExtension("good", "good_tool", "ok") });
+    const dir = join(p.home, "extensions");
+    const name = Buffer.concat([Buffer.from("guard-"), Buffer.from([0xff]), Buffer.from(".ts")]);
+    writeFileSync(Buffer.concat([Buffer.from(`${dir}/`), name]), toolExtension("guard", "guard_tool", "ok"));
+    writeFileSync(Buffer.concat([Buffer.from(`${dir}/.hidden-`), Buffer.from([0xfe])]), "");
+    const { host } = await openHost(p, { trust: true });
+    const records = host.extensions().map((r) => [r.name, r.status, r.errors[0]]);
+    expect(records).toEqual([
+      [
+        "guard-\\xff.ts",
+        "failed",
+        `${dir}/guard-\\xff.ts: its name is not UTF-8, so it cannot be loaded; rename it (or move it out of ${dir})`,
+      ],
+      ["good", "loaded", undefined],
+    ]);
   });
 
   it("a drop-in file imports @gatehouse/sdk and zod with nothing installed next to it, and its tool runs", async () => {

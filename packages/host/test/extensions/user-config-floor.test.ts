@@ -96,3 +96,114 @@ describe("the project's files configure an extension the user enables", () => {
     expect(message).toContain("did not finish within 1 ms");
   });
 });
+
+/** A guard whose section may also be `false` ("off"), a common shorthand: a section that is not an object. */
+const ENV_GUARD = `import { defineExtension, z } from "@gatehouse/sdk";
+export default defineExtension({ name: "env-guard", setup(api) {
+  const cfg = api.config(
+    z.union([z.literal(false), z.strictObject({ deny: z.array(z.string()).default([".env"]) })]).default({ deny: [".env"] }),
+    { merge: { deny: "union" } },
+  );
+  api.on("tool_call", (e) => (cfg !== false && e.toolName === "write" ? { block: true, reason: "env-guard" } : undefined), { stage: "enforce" });
+} });
+`;
+
+// Finding: a section that is not an object skipped every floor (the strongest level's value won
+// whole): a project's "config": { "env-guard": false } switched off a guard that the user's folder
+// or managed settings enable, and the write it blocks ran with exit 0.
+describe("a section that is not an object, below a floor", () => {
+  it("a project's false for a guard the user enables stops the host, naming the file", async () => {
+    for (const user of [{}, { config: { "env-guard": { deny: [".env"] } } }]) {
+      const p = makeProject(
+        { ".gatehouse/settings.json": pretty({ config: { "env-guard": false } }) },
+        { "extensions/env-guard.ts": ENV_GUARD, "settings.json": pretty(user) },
+      );
+      const message = await refused(p);
+      expect(message).toContain(
+        `${join(p.dir, ".gatehouse/settings.json")}:3:18: config.env-guard: false replaces the whole section that user settings`,
+      );
+    }
+  });
+
+  it("a project's or the user's false for a guard managed settings enable stops the host", async () => {
+    for (const [where, home] of [
+      [".gatehouse/settings.json", {}],
+      ["settings.json", { "settings.json": pretty({ config: { "env-guard": false } }) }],
+    ] as const) {
+      const p = makeProject(
+        where === ".gatehouse/settings.json" ? { [where]: pretty({ config: { "env-guard": false } }) } : {},
+        home,
+      );
+      const guard = p.write("managed/env-guard.ts", ENV_GUARD);
+      const managed = p.write("etc/managed.json", pretty({ extensions: [guard] }));
+      p.env.GATEHOUSE_MANAGED_SETTINGS = managed;
+      const message = await refused(p);
+      const file = where === "settings.json" ? join(p.home, where) : join(p.dir, where);
+      expect(message).toContain(
+        `${file}:3:18: config.env-guard: false replaces the whole section that managed settings leave at its default`,
+      );
+    }
+  });
+
+  it("a lower level that repeats the floor's own value loads, and the guard blocks", async () => {
+    const p = makeProject(
+      { ".gatehouse/settings.json": pretty({ config: { "env-guard": { deny: [".env"] } } }) },
+      {
+        "extensions/env-guard.ts": ENV_GUARD,
+        "settings.json": pretty({ config: { "env-guard": { deny: [".env"] } } }),
+      },
+    );
+    const { host, events } = await openHost(p, {
+      trust: true,
+      turns: [{ content: [call("A", "write", { path: "x.txt", content: "x" })] }, say("done")],
+    });
+    expect(host.extensions()[0]).toMatchObject({ name: "env-guard", status: "loaded" });
+    await host.run("go");
+    expect(events.find((e) => e.type === "tool_execution_end")).toMatchObject({ outcome: "blocked" });
+  });
+});
+
+/** A guard whose list and whose object of fields a schema also takes as `false` ("off"). */
+const LIST_GUARD = `import { defineExtension, z } from "@gatehouse/sdk";
+export default defineExtension({ name: "list-guard", setup(api) {
+  const cfg = api.config(
+    z.strictObject({
+      deny: z.union([z.array(z.string()), z.literal(false)]).default(["x.txt"]),
+      limits: z.union([z.literal(false), z.strictObject({ writes: z.enum(["off", "block"]).default("block") })]).default({ writes: "block" }),
+    }),
+    { merge: { deny: "union", limits: { fields: { writes: { stricter: ["off", "block"] } } } } },
+  );
+  api.on("tool_call", (e) => (cfg.deny !== false && cfg.limits !== false && e.toolName === "write" ? { block: true, reason: "list-guard" } : undefined), { stage: "enforce" });
+} });
+`;
+
+// Finding: the same bypass one key down: a union key or an object of fields whose value at a lower
+// level was not a list or an object let that level's value win whole ("deny": false, "limits":
+// false), and the write the guard blocks ran.
+describe("a key whose value has another shape than its merge rule, below a floor", () => {
+  for (const section of [{ deny: false }, { limits: false }]) {
+    it(`${JSON.stringify(section)} in the project's file is refused below the user's floor`, async () => {
+      const p = makeProject(
+        { ".gatehouse/settings.json": pretty({ config: { "list-guard": section } }) },
+        { "extensions/list-guard.ts": LIST_GUARD },
+      );
+      const key = Object.keys(section)[0] as string;
+      expect(await refused(p)).toContain(`${join(p.dir, ".gatehouse/settings.json")}:4:`);
+      expect(await refused(p)).toContain(`config["list-guard"].${key}: only your user settings may set this key`);
+    });
+  }
+
+  it("lists and objects still merge by their rules: a project adds a deny and the guard blocks", async () => {
+    const p = makeProject(
+      { ".gatehouse/settings.json": pretty({ config: { "list-guard": { deny: ["y.txt"], limits: {} } } }) },
+      { "extensions/list-guard.ts": LIST_GUARD },
+    );
+    const { host, events } = await openHost(p, {
+      trust: true,
+      turns: [{ content: [call("A", "write", { path: "x.txt", content: "x" })] }, say("done")],
+    });
+    expect(host.extensions()[0]).toMatchObject({ name: "list-guard", status: "loaded" });
+    await host.run("go");
+    expect(events.find((e) => e.type === "tool_execution_end")).toMatchObject({ outcome: "blocked" });
+  });
+});
