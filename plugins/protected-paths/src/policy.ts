@@ -288,7 +288,12 @@ function buildPolicy(parsed: ProtectedPathsConfig, options: PolicyOptions, groun
   };
   const confinable = parsed.bash === "sandbox" || parsed.bash === "analyze";
   const execMode: BashMode = options.unconfinedBash && confinable ? options.unconfinedBash : parsed.bash;
-  const planner = createSandboxPlanner({ ctx, index: denyIndex, network: parsed.network === "allow" });
+  const planner = createSandboxPlanner({
+    ctx,
+    index: denyIndex,
+    network: parsed.network === "allow",
+    readDenied: aliases,
+  });
 
   function decide(context: PolicyContext, access: Access, path: unknown, checkOptions?: EvaluateOptions): Decision {
     const verdict = evaluatePath(context, access, path, checkOptions);
