@@ -86,8 +86,9 @@ export interface ToolDefinition<
   /** Compatibility shim over the raw model arguments; runs before validation. */
   prepareArguments?: (raw: Record<string, unknown>) => Record<string, unknown>;
   /**
-   * What a call touches. An override of a built-in that declares none inherits the built-in's,
-   * so an override can never step outside path policy.
+   * What a call touches. An override of a built-in that declares none inherits the built-in's for
+   * calls whose arguments the built-in takes, and any other call of it is blocked, so an override
+   * can never step outside path policy: one that adds or changes arguments declares its effects.
    */
   effects?: (args: z.output<TParams>) => ToolEffect[];
   /**

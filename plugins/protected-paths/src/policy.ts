@@ -11,6 +11,7 @@ import type { ProtectedPathsConfig } from "./config.ts";
 import { allow, type Decision, deny } from "./decision.ts";
 import { detectCaseFolding } from "./paths/case-folding.ts";
 import { accountHome, homeSpellings, normalHome } from "./paths/expand-home.ts";
+import { fileUrlTarget } from "./paths/file-url.ts";
 import { showPath } from "./paths/path-text.ts";
 import { nodePolicyFs, type PolicyFs } from "./paths/policy-fs.ts";
 import { resolveRoots, type WorkspaceRoot } from "./paths/workspace.ts";
@@ -288,9 +289,31 @@ function buildPolicy(parsed: ProtectedPathsConfig, options: PolicyOptions, groun
   };
   const confinable = parsed.bash === "sandbox" || parsed.bash === "analyze";
   const execMode: BashMode = options.unconfinedBash && confinable ? options.unconfinedBash : parsed.bash;
-  const planner = createSandboxPlanner({ ctx, index: denyIndex, network: parsed.network === "allow" });
+  const planner = createSandboxPlanner({
+    ctx,
+    index: denyIndex,
+    network: parsed.network === "allow",
+    readDenied: aliases,
+  });
 
+  /**
+   * One read or write: the path as given and, when it is a `file:` URL, the path the URL names (a
+   * tool that takes a path or a URL opens that one: `file:///work/%2Eenv` read .env, checked as a
+   * file named "file:" below the workspace). The first refusal decides.
+   */
   function decide(context: PolicyContext, access: Access, path: unknown, checkOptions?: EvaluateOptions): Decision {
+    const given = decidePath(context, access, path, checkOptions);
+    const named = fileUrlTarget(path);
+    if (named === undefined || !given.allow) return given;
+    if (named === null) {
+      const why = "it is a file: URL that names no local file (another host, or an escaped / or NUL)";
+      return deny({ subject: subjectFor(access, path), why, rule: "file URL", spellings: given.spellings });
+    }
+    const viaUrl = decidePath(context, access, named, checkOptions);
+    return viaUrl.allow ? given : viaUrl;
+  }
+
+  function decidePath(context: PolicyContext, access: Access, path: unknown, checkOptions?: EvaluateOptions): Decision {
     const verdict = evaluatePath(context, access, path, checkOptions);
     if (verdict.ok) return allow(verdict.views.spellings, verdict.identity);
     return deny({

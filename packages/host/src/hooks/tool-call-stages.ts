@@ -11,6 +11,7 @@ import { errorMessage } from "../common/errors.ts";
 import { tapable } from "../common/lazy-tapable.ts";
 import type { PinIdentity, ToolCallRequest, ToolCallVerdict } from "../loop/types.ts";
 import type { DeadlineQueue } from "./deadline-queue.ts";
+import { normaliseEffects } from "./effect-shape.ts";
 import { type TrackedObject, trackMutations } from "./mutation-tracker.ts";
 import type { EnforceHandler, HandlerFailure, TransformHandler } from "./registrations.ts";
 import { type HandlerOutcome, handlerRunner } from "./run-handler.ts";
@@ -196,7 +197,14 @@ export function guardedEvent(
 ): GuardedToolCallEvent | ToolCallVerdict {
   let effects: ToolEffect[] | undefined;
   try {
-    effects = request.tool.effects?.(input);
+    if (request.tool.effects !== undefined) {
+      const shape = normaliseEffects(request.tool.effects(input));
+      if ("problem" in shape) {
+        const reason = `Blocked: the effects of tool ${request.tool.name} cannot be checked: ${shape.problem}.`;
+        return { action: "block", blockedBy: "gatehouse", reason };
+      }
+      effects = shape.effects;
+    }
   } catch (error) {
     const reason = `Blocked: the effects of tool ${request.tool.name} could not be determined (${errorMessage(error)}).`;
     return { action: "block", blockedBy: "gatehouse", reason };

@@ -1,4 +1,5 @@
 import type { ToolCall } from "@gatehouse/sdk";
+import { normaliseEffects } from "../hooks/effect-shape.ts";
 import { preflight } from "../loop/tool-preflight.ts";
 import type { TurnState } from "../loop/types.ts";
 import { validateArguments } from "../loop/validate-arguments.ts";
@@ -41,7 +42,8 @@ function effectsOf(turn: TurnState, toolName: string, args: unknown) {
   const valid = tool ? validateArguments(tool, args) : undefined;
   if (!tool?.effects || !valid?.ok) return undefined;
   try {
-    return tool.effects(valid.value);
+    const shape = normaliseEffects(tool.effects(valid.value));
+    return "effects" in shape ? shape.effects : undefined;
   } catch {
     return undefined;
   }

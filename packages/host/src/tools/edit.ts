@@ -126,7 +126,13 @@ export function createEditTool(options: { queue: FileMutationQueue }): AnyToolDe
     get parameters() {
       return builtinToolParameters.edit;
     },
-    effects: (args) => [{ kind: "write", path: args.path }],
+    // An edit reads the file it changes: its errors say whether and how often oldText occurs there,
+    // so a guard that denies reading a file must see that read (two overlapping edits of a guess
+    // answered "overlap" or "not found": the file's text, one character at a time).
+    effects: (args) => [
+      { kind: "write", path: args.path },
+      { kind: "read", path: args.path },
+    ],
     execute: async (args, ctx): Promise<ToolResult> => {
       let absPath: string | undefined;
       try {

@@ -56,7 +56,9 @@ const NO_THROW = Object.freeze({ throwIfNoEntry: false });
  */
 export function pinEffectTargets(effects: readonly ToolEffect[], cwd: string, guards?: GuardPins): CheckedPins {
   const pins = new CheckedPins();
-  for (const effect of effects) {
+  // The host hands over effects it normalised (see normaliseEffects); anything else is skipped.
+  for (const effect of Array.isArray(effects) ? effects : []) {
+    if (effect === null || typeof effect !== "object") continue;
     if ((effect.kind !== "read" && effect.kind !== "write") || typeof effect.path !== "string") continue;
     let absolute: string;
     try {

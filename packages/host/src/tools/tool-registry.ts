@@ -1,6 +1,7 @@
 import type { AnyToolDefinition } from "@gatehouse/sdk";
 import { keepShape } from "../common/keep-shape.ts";
 import type { ToolSet } from "../loop/types.ts";
+import { inheritedEffects } from "./inherited-effects.ts";
 
 /** Where a registered tool came from. */
 export interface ToolSource {
@@ -59,7 +60,8 @@ keepShape(new FrozenToolSet([]));
  * The tools of a host: built-ins, overridden by name by host or extension tools.
  * Contract: when several owners claim one name, the one earliest in load order (lowest rank)
  * holds it, however often the others reload; the rest are conflicts. An override that declares
- * no `effects` inherits the built-in's, so overriding a tool never takes it out of path policy.
+ * no `effects` inherits the built-in's for the calls whose input the built-in takes (see
+ * `inheritedEffects`), so overriding a tool never takes it out of path policy.
  * `snapshot()` is immutable: changes reach a run only when it takes the next snapshot.
  */
 export class ToolRegistry {
@@ -74,7 +76,7 @@ export class ToolRegistry {
   /** Registers a tool; returns the conflict if an owner earlier in load order holds the name. */
   register(def: AnyToolDefinition, source: ToolSource, rank: number): ToolConflict | undefined {
     const builtin = this.#builtins.get(def.name);
-    const effective = builtin && !def.effects && builtin.effects ? { ...def, effects: builtin.effects } : def;
+    const effective = builtin && !def.effects && builtin.effects ? { ...def, effects: inheritedEffects(builtin) } : def;
     const claims = (this.#claims.get(def.name) ?? []).filter((c) => c.source.owner !== source.owner);
     claims.push({ def: effective, source, rank });
     claims.sort((a, b) => a.rank - b.rank);

@@ -35,7 +35,10 @@ describe("createBuiltinTools", () => {
   it("declares effects with paths as the model spelled them", () => {
     expect(byName("read").effects?.({ path: "~/a.txt" })).toEqual([{ kind: "read", path: "~/a.txt" }]);
     expect(byName("write").effects?.({ path: "../x", content: "" })).toEqual([{ kind: "write", path: "../x" }]);
-    expect(byName("edit").effects?.({ path: "src/a.ts", edits: [] })).toEqual([{ kind: "write", path: "src/a.ts" }]);
+    expect(byName("edit").effects?.({ path: "src/a.ts", edits: [] })).toEqual([
+      { kind: "write", path: "src/a.ts" },
+      { kind: "read", path: "src/a.ts" },
+    ]);
     expect(byName("ls").effects?.({})).toEqual([{ kind: "read", path: "." }]);
     expect(byName("ls").effects?.({ path: "src" })).toEqual([{ kind: "read", path: "src" }]);
     expect(byName("find").effects?.({ pattern: "*" })).toEqual([{ kind: "read", path: "." }]);

@@ -4,6 +4,7 @@ import type { WorkspaceRoot } from "../paths/workspace.ts";
 import { relativeInside } from "../paths/workspace.ts";
 import type { DenyRule, MatchView } from "../rules/deny-rule.ts";
 import type { PolicyRules } from "../rules/policy-rules.ts";
+import type { AliasTable } from "../scan/alias-table.ts";
 import type { DenyMatch } from "../scan/deny-index.ts";
 import { expandAbsolute } from "../scan/expand-absolute.ts";
 import { hasRawBytes, realpathAt } from "../scan/raw-fs.ts";
@@ -16,6 +17,11 @@ export interface LayoutInput {
   matches: readonly DenyMatch[];
   /** Every name (hard link) in the workspace of the given files (`dev:ino`). */
   aliasesOf: (files: ReadonlySet<string>) => { path: string; file: string }[];
+  /**
+   * Every file the read rules deny, by `dev:ino` (`buildAliasTable`): besides the matches, the files
+   * inside denied folders and those of absolute rules (`~/.ssh/**`), whose other names are masked too.
+   */
+  readDenied?: AliasTable | undefined;
   allowOutside: { read: boolean; write: boolean };
   network: boolean;
   view: (absolute: string) => MatchView;
@@ -102,10 +108,18 @@ export function planLayout(input: LayoutInput): SandboxLayout {
     readOnly.push(p);
     for (const dir of ancestorsBelowRoot(roots, p)) pinned.add(dir);
   }
-  // A hard link is the same file under another name: protected like the denied name.
-  const linked = new Map<string, DenyMatch>();
+  // A hard link is the same file under another name: protected like the denied name. A file read
+  // rules deny from outside the workspace (`~/.ssh/id_rsa`, a configured `/srv/vault/**`) or inside
+  // a denied folder (`private/a.txt`) is no match of its own: a link to it made in the workspace
+  // before the run read as the file itself until the policy's list of denied files was asked too.
+  const linked = new Map<string, { read: boolean; write: boolean }>();
   for (const m of matches) {
-    if (m.identity.kind === "file" && m.identity.nlink > 1) linked.set(`${m.identity.dev}:${m.identity.ino}`, m);
+    if (m.identity.kind === "file" && m.identity.nlink > 1) {
+      linked.set(`${m.identity.dev}:${m.identity.ino}`, { read: m.read !== undefined, write: m.write !== undefined });
+    }
+  }
+  for (const [file, entry] of input.readDenied ?? []) {
+    if (entry.links > 1) linked.set(file, { read: true, write: linked.get(file)?.write ?? false });
   }
   for (const alias of input.aliasesOf(new Set(linked.keys()))) {
     const of = linked.get(alias.file);

@@ -4,6 +4,7 @@ import { matchView } from "../check/match-view.ts";
 import type { PolicyContext } from "../check/policy-context.ts";
 import { showPath } from "../paths/path-text.ts";
 import type { DenyRule, MatchView } from "../rules/deny-rule.ts";
+import type { AliasTable } from "../scan/alias-table.ts";
 import { DenyIndex } from "../scan/deny-index.ts";
 import { expandAbsolute, inOwnMount } from "../scan/expand-absolute.ts";
 import { lstatAt } from "../scan/raw-fs.ts";
@@ -81,6 +82,8 @@ export function createSandboxPlanner(options: {
   ctx: PolicyContext;
   index: () => DenyIndex;
   network: boolean;
+  /** The files read rules deny, by `dev:ino` (see `LayoutInput.readDenied`), listed afresh per command. */
+  readDenied?: () => AliasTable;
   /** A new index that reads the whole tree afresh (default: a `DenyIndex` of the policy's roots and rules). */
   freshIndex?: () => DenyIndex;
 }): SandboxPlanner {
@@ -231,6 +234,7 @@ export function createSandboxPlanner(options: {
           rules: ctx.rules,
           matches,
           aliasesOf: (files) => index.aliasesOf(files),
+          readDenied: options.readDenied?.(),
           allowOutside: ctx.allowOutside,
           network: options.network,
           view,

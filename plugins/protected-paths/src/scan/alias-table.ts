@@ -6,15 +6,22 @@ import type { DenyIndex } from "./deny-index.ts";
 import { expandAbsolute, MAX_EXPANDED_ENTRIES } from "./expand-absolute.ts";
 import { readdirAt, statAt } from "./raw-fs.ts";
 
-/** A protected file by device and inode. */
-export type AliasTable = ReadonlyMap<string, { path: string; rule: DenyRule }>;
+/** A protected file by device and inode, with how many names (hard links) it had when listed. */
+export type AliasTable = ReadonlyMap<string, AliasEntry>;
+
+/** One protected file of an `AliasTable`. */
+export interface AliasEntry {
+  path: string;
+  rule: DenyRule;
+  links: number;
+}
 
 function key(dev: number, ino: number): string {
   return `${dev}:${ino}`;
 }
 
 /** Adds every regular file at or below `p` (bounded, symlinks followed only at the top). */
-function addFiles(table: Map<string, { path: string; rule: DenyRule }>, p: string, rule: DenyRule): void {
+function addFiles(table: Map<string, AliasEntry>, p: string, rule: DenyRule): void {
   const queue = [p];
   let seen = 0;
   for (let next = queue.shift(); next !== undefined && seen < MAX_EXPANDED_ENTRIES; next = queue.shift()) {
@@ -27,7 +34,7 @@ function addFiles(table: Map<string, { path: string; rule: DenyRule }>, p: strin
     }
     if (!st) continue;
     if (st.isFile()) {
-      if (!table.has(key(st.dev, st.ino))) table.set(key(st.dev, st.ino), { path: next, rule });
+      if (!table.has(key(st.dev, st.ino))) table.set(key(st.dev, st.ino), { path: next, rule, links: st.nlink });
     } else if (st.isDirectory() && (next === p || rule.subtree)) {
       try {
         // Names as bytes: a file whose name is not UTF-8 is in the table too.
@@ -52,7 +59,7 @@ export function buildAliasTable(options: {
   readRules: readonly DenyRule[];
   view: (absolute: string) => MatchView;
 }): AliasTable {
-  const table = new Map<string, { path: string; rule: DenyRule }>();
+  const table = new Map<string, AliasEntry>();
   options.index.refresh();
   for (const match of options.index.matches()) if (match.read) addFiles(table, match.path, match.read);
   for (const rule of options.readRules) {
@@ -62,6 +69,6 @@ export function buildAliasTable(options: {
 }
 
 /** The entry of `table` that is the same file as `info`. */
-export function aliasIn(table: AliasTable, info: FileInfo): { path: string; rule: DenyRule } | undefined {
+export function aliasIn(table: AliasTable, info: FileInfo): AliasEntry | undefined {
   return table.get(key(info.dev, info.ino));
 }
