@@ -66,10 +66,18 @@ function isLinked(reg: Registration, real: string): boolean {
   return false;
 }
 
+/**
+ * The registrations that gate `file`: those it lies in (by its real path), whose recorded links
+ * lead to it, or in which it is spelled while its real path is elsewhere — a link made inside the
+ * project after trust gates what it leads to even when no import noted that link first.
+ */
 function gatedRegistrations(file: string): { real: string; regs: Registration[] } | undefined {
   if (registrations.size === 0) return undefined;
   const real = realOr(file);
-  const regs = [...registrations].filter((r) => isInside(r.root, real) || isLinked(r, real));
+  const spellings = real === file ? [file] : [file, join(realOr(dirname(file)), basename(file))];
+  const regs = [...registrations].filter(
+    (r) => isInside(r.root, real) || isLinked(r, real) || spellings.some((s) => isInside(r.root, s)),
+  );
   if (regs.length === 0 || hostInstallRoots().some((root) => isInside(root, real))) return undefined;
   return { real, regs };
 }
