@@ -1,7 +1,7 @@
 import type { HandlerContext, ToolResult } from "@gatehouse/sdk";
 import type { AsyncSeriesWaterfallHook } from "tapable";
 import { tapable } from "../common/lazy-tapable.ts";
-import { contentProblem, jsonProblem } from "../common/tool-result-shape.ts";
+import { contentProblem, flagProblem, jsonProblem } from "../common/tool-result-shape.ts";
 import type { FinalResult, ToolResultRequest } from "../loop/types.ts";
 import type { StageDispatch } from "./dispatch.ts";
 import type { ResultHandler } from "./registrations.ts";
@@ -58,10 +58,11 @@ function patchProblem(patch: {
     const problem = contentProblem(patch.content);
     if (problem) return problem;
   }
-  for (const key of ["isError", "terminate"] as const) {
-    if (patch[key] !== undefined && typeof patch[key] !== "boolean") return `${key} must be true or false`;
-  }
-  return patch.details === undefined ? undefined : jsonProblem(patch.details, "details");
+  return (
+    flagProblem(patch, "isError") ??
+    flagProblem(patch, "terminate") ??
+    (patch.details === undefined ? undefined : jsonProblem(patch.details, "details"))
+  );
 }
 
 /**

@@ -46,12 +46,35 @@ describe("what a tool or a tool_result handler hands back must be a result (SPEC
     expect(textOf(byId.get("video"))).toBe(
       'Tool video returned an invalid result: content[0] must be { type: "text", text } or { type: "image", data, mimeType }.',
     );
-    expect(textOf(byId.get("nothing"))).toBe("undefined");
+    expect(textOf(byId.get("nothing"))).toBe("Tool nothing failed: it threw undefined instead of an Error.");
     for (const n of ["cycle", "bigint", "video", "nothing"])
       expect(byId.get(n)).toMatchObject({ outcome: "failed", isError: true });
     expect(byId.get("fine")).toMatchObject({ outcome: "executed", isError: false });
     expect(result.stopReason).toBe("stop");
     expect(() => JSON.stringify(events)).not.toThrow();
+  });
+
+  it("a tool's own isError or terminate that is not a boolean is an error naming the tool, and an error without a message still names the tool", async () => {
+    // Before, isError: "yes" counted as a success and the string reached the transcript and --json;
+    // a tool that threw new Error() gave the model an empty error text.
+    const tools = [
+      returning("flagged", () => ({ content: [{ type: "text", text: "bad" }], isError: "yes" })),
+      returning("ender", () => ({ content: [{ type: "text", text: "t" }], terminate: 1 })),
+      returning("silent", () => {
+        throw new Error("");
+      }),
+      returning("blank", () => {
+        throw "  ";
+      }),
+    ];
+    const names = tools.map((t) => t.name);
+    const { events } = await runScenario({ tools, turns: [{ content: names.map((n) => call(n, n)) }, say("done")] });
+    const byId = ends(events);
+    expect(textOf(byId.get("flagged"))).toBe("Tool flagged returned an invalid result: isError must be true or false.");
+    expect(textOf(byId.get("ender"))).toBe("Tool ender returned an invalid result: terminate must be true or false.");
+    expect(textOf(byId.get("silent"))).toBe("Tool silent failed with an error that has no message.");
+    expect(textOf(byId.get("blank"))).toBe("Tool blank failed with an error that has no message.");
+    for (const n of names) expect(byId.get(n)).toMatchObject({ outcome: "failed", isError: true });
   });
 
   it("a tool_result patch of the wrong shape withholds the result and names the extension (fail closed)", async () => {
