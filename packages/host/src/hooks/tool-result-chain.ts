@@ -47,13 +47,23 @@ function afterHandler(
   return { ...state, result, isError: patch.isError ?? state.isError };
 }
 
-/** Why a handler's patch cannot be applied (a field of the wrong shape), or undefined. */
+/** The fields a patch may carry: its own, and the event's (`{ ...event, content }` is fine). */
+const PATCH_KEYS = new Set(["content", "details", "isError", "terminate", "toolCallId", "toolName", "input"]);
+
+/**
+ * Why a handler's patch cannot be applied (a field of the wrong shape, or one no patch has: a
+ * redactor's misspelt `{ contents }` would otherwise pass the unredacted result on), or undefined.
+ */
 function patchProblem(patch: {
   content?: unknown;
   details?: unknown;
   isError?: unknown;
   terminate?: unknown;
 }): string | undefined {
+  const unknown = Object.keys(patch).filter((key) => !PATCH_KEYS.has(key));
+  if (unknown.length > 0) {
+    return `it has { ${unknown.join(", ")} }, which a patch cannot have (expected content, details, isError, terminate)`;
+  }
   if (patch.content !== undefined) {
     const problem = contentProblem(patch.content);
     if (problem) return problem;

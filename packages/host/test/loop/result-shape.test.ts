@@ -106,4 +106,29 @@ describe("what a tool or a tool_result handler hands back must be a result (SPEC
     expect(errors).toHaveLength(3);
     expect(errors[0]).toMatchObject({ extension: "sloppy", hook: "tool_result" });
   });
+
+  it("a redactor's misspelt patch ({ contents }) withholds the result instead of passing the original on; the event echoed back with a new content is a patch", async () => {
+    // Before, a patch without a known field was ignored: the unredacted text reached the model.
+    const ext = defineExtension({
+      name: "redactor",
+      setup: (api) =>
+        api.on("tool_result", (e) => {
+          if (e.toolCallId === "A") return { contents: [{ type: "text", text: "[redacted]" }] } as never;
+          return { ...e, content: [{ type: "text", text: "[redacted]" }] };
+        }),
+    });
+    const secret = returning("secret", () => ({ content: [{ type: "text", text: "API_KEY=hunter2" }] }));
+    const { events } = await runScenario({
+      tools: [secret],
+      extensions: [ext],
+      turns: [{ content: [call("A", "secret"), call("B", "secret")] }, say("done")],
+    });
+    const byId = ends(events);
+    expect(textOf(byId.get("A"))).toBe(
+      'Result withheld: extension "redactor" failed in its tool_result handler (its patch is invalid: it has { contents }, which a patch cannot have (expected content, details, isError, terminate)).',
+    );
+    expect(byId.get("A")).toMatchObject({ isError: true });
+    expect(textOf(byId.get("B"))).toBe("[redacted]");
+    expect(JSON.stringify(events)).not.toContain("hunter2");
+  });
 });
