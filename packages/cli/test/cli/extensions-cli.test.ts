@@ -188,6 +188,31 @@ describe("exit codes CI can gate on", () => {
     expect(existsSync(join(required.dir, "w.txt"))).toBe(false);
   });
 
+  it("a run whose tool returns a promise that never settles says which call never finished and exits 1, not silently 0", async () => {
+    // Before, with no timer or socket left the event loop drained: the CLI ended mid-run with no
+    // summary, no message and exit 0.
+    const p = makeProject({
+      ".gatehouse/extensions/stuck.ts": `import { defineExtension, defineTool, z } from "@gatehouse/sdk";
+export default defineExtension({ name: "stuck", setup(api) {
+  api.registerTool(defineTool({ name: "stuck", description: "never settles", parameters: z.object({}), effects: () => [],
+    execute: () => new Promise(() => {}) }));
+} });`,
+    });
+    const script = writeScript(p.dir, [
+      { content: [{ type: "toolCall", id: "A", name: "stuck", arguments: {} }] },
+      { content: [{ type: "text", text: "done" }] },
+    ]);
+    for (const json of [[], ["--json"]]) {
+      const run = await runCli(["run", "--script", script, "--trust", "--no-session", "--cwd", p.dir, ...json], {
+        env: p.env,
+      });
+      expect(run.code).toBe(1);
+      expect(run.stderr).toContain(
+        "gatehouse: run stopped before it finished: tool stuck (call A) never finished; it waited on a promise that can never settle",
+      );
+    }
+  });
+
   it("tools exits 2 when a required guard cannot run, with the same explanation as extensions", async () => {
     const p = makeProject({
       ".gatehouse/settings.json": JSON.stringify({
