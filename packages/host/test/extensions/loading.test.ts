@@ -154,6 +154,22 @@ export default (api: any) => api.registerTool({ name: "${name}", description: "d
     expect(firstResultText(result.messages)).toBe("ran");
   });
 
+  it("a setup calling the reference runtime's API (api.registerCommand) fails saying what this API offers", async () => {
+    const p = makeProject({
+      ".gatehouse/extensions/ported.ts": `export default function (api: any) {\n  api.registerCommand("hi", { handler() {} });\n}\n`,
+      ".gatehouse/extensions/other.ts": `export default function (api: any) {\n  api.nothingLikeThis();\n}\n`,
+    });
+    const { host } = await openHost(p, { trust: true, turns: [say("ok")] });
+    const errors = new Map(host.extensions().map((r) => [r.name, r.errors[0]]));
+    expect(errors.get("ported")).toBe(
+      `api.registerCommand is not a function: Gatehouse's extension API has no registerCommand; it offers registerTool, reservePath, reservedPaths, on, onDispose, config, abortRun, privateDir (at ${join(p.dir, ".gatehouse/extensions/ported.ts")}:2)`,
+    );
+    // A name that is no runtime's API: no hint.
+    expect(errors.get("other")).toBe(
+      `api.nothingLikeThis is not a function (at ${join(p.dir, ".gatehouse/extensions/other.ts")}:2)`,
+    );
+  });
+
   it("a handler that throws or hangs in a file extension blocks the call and is reported; other extensions run", async () => {
     const p = makeProject({
       ".gatehouse/extensions/a-hang.ts": `export default { name: "hang", setup(api: any) {
