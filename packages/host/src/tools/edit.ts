@@ -10,7 +10,7 @@ import { applyEdits, type TextEdit } from "./apply-edits.ts";
 import { refuseUncheckedFile } from "./effect-pins.ts";
 import type { FileMutationQueue } from "./file-mutation-queue.ts";
 import { type LineDiff, lineDiff, MAX_DIFF_BYTES } from "./line-diff.ts";
-import { resolveToolPath } from "./resolve-path.ts";
+import { resolveFilePath } from "./resolve-path.ts";
 import { describeFailure, failureResult, textResult } from "./tool-result.ts";
 import { formatBytes } from "./truncate.ts";
 import {
@@ -130,7 +130,7 @@ export function createEditTool(options: { queue: FileMutationQueue }): AnyToolDe
     execute: async (args, ctx): Promise<ToolResult> => {
       let absPath: string | undefined;
       try {
-        absPath = resolveToolPath(args.path, ctx.cwd);
+        absPath = resolveFilePath(args.path, ctx.cwd, "edit");
         const resolved = absPath;
         // No await before enqueueing: the queue's order must be the order the calls arrived in.
         return await queue.run(resolved, async (target) => {

@@ -8,7 +8,7 @@ import {
   type ToolResult,
 } from "@gatehouse/sdk";
 import { refuseUncheckedFile } from "./effect-pins.ts";
-import { resolveToolPath } from "./resolve-path.ts";
+import { resolveFilePath } from "./resolve-path.ts";
 import { describeFailure, failureResult, textResult } from "./tool-result.ts";
 import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, formatBytes, type Truncation, truncateHead } from "./truncate.ts";
 import { closeFile, MAX_WHOLE_FILE_BYTES, openVerified, readWhole } from "./verified-open.ts";
@@ -138,7 +138,7 @@ export function createReadTool(): AnyToolDefinition {
     execute: async (args, ctx) => {
       let absPath: string | undefined;
       try {
-        absPath = resolveToolPath(args.path, ctx.cwd);
+        absPath = resolveFilePath(args.path, ctx.cwd, "read");
         return await readPath({ displayPath: args.path, absPath, args, ctx });
       } catch (error) {
         return failureResult(describeFailure({ action: "read", displayPath: args.path, absPath, error }), {

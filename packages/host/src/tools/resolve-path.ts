@@ -38,3 +38,19 @@ export function resolveToolPath(input: string, cwd: string): string {
   }
   return path.resolve(cwd, input);
 }
+
+/**
+ * `resolveToolPath` for a tool that acts on one file (read, write, edit).
+ * Contract: a path spelled as a directory — ending in `/` or `/.` — throws an Error naming it and
+ * the tool: the OS refuses `f.txt/` (ENOTDIR) and never makes `dir/` a file, but the resolved path
+ * drops the ending, so `write dir/` created a file named `dir` and `write f.txt/` overwrote f.txt.
+ */
+export function resolveFilePath(input: string, cwd: string, tool: string): string {
+  if (input.length > 1 && (input.endsWith("/") || input.endsWith("/."))) {
+    const ending = input.endsWith("/") ? "/" : "/.";
+    throw new Error(
+      `Invalid path ${JSON.stringify(input)}: a path ending in "${ending}" names a directory, and ${tool} acts on a file; drop the trailing "${ending}".`,
+    );
+  }
+  return resolveToolPath(input, cwd);
+}

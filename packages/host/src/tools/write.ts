@@ -2,7 +2,7 @@ import { type AnyToolDefinition, builtinToolParameters, defineTool, type ToolCon
 import { refuseUncheckedFile } from "./effect-pins.ts";
 import type { FileMutationQueue } from "./file-mutation-queue.ts";
 import { type LineDiff, lineDiff, MAX_DIFF_BYTES } from "./line-diff.ts";
-import { resolveToolPath } from "./resolve-path.ts";
+import { resolveFilePath } from "./resolve-path.ts";
 import { describeFailure, failureResult, textResult } from "./tool-result.ts";
 import { closeFile, openVerified, readWhole, writeWhole } from "./verified-open.ts";
 import { checkedTarget } from "./verify-target.ts";
@@ -79,7 +79,7 @@ export function createWriteTool(options: { queue: FileMutationQueue }): AnyToolD
     execute: async (args, ctx) => {
       let absPath: string | undefined;
       try {
-        const resolved = resolveToolPath(args.path, ctx.cwd);
+        const resolved = resolveFilePath(args.path, ctx.cwd, "write");
         absPath = resolved;
         // No await before enqueueing: the queue's order must be the order the calls arrived in.
         const written = await queue.run(resolved, async (realTarget) => {

@@ -63,6 +63,27 @@ describe("write", () => {
     expect(JSON.stringify(notes.details)).toContain("-old");
   });
 
+  it("a path spelled as a directory (f.txt/, dir/, f.txt/.) is refused by write, edit and read instead of acting on the file without the ending", async () => {
+    // Before, write f.txt/ overwrote f.txt and write dir/ created a file named dir (the OS refuses both).
+    const dir = await tempDir();
+    await writeFile(path.join(dir, "f.txt"), "keep\n");
+    const { ctx } = context(dir);
+    const writes = await Promise.all(
+      ["f.txt/", "dir/", "f.txt/."].map((p) => run(write, { path: p, content: "over" }, ctx)),
+    );
+    const edit = await run(builtin("edit"), { path: "f.txt/", oldText: "keep", newText: "gone" }, ctx);
+    const read = await run(builtin("read"), { path: "f.txt/" }, ctx);
+    for (const result of [...writes, edit, read]) expect(result.isError).toBe(true);
+    expect(textOf(writes[0] as never)).toBe(
+      'Invalid path "f.txt/": a path ending in "/" names a directory, and write acts on a file; drop the trailing "/".',
+    );
+    expect(textOf(writes[2] as never)).toContain('a path ending in "/." names a directory');
+    expect(textOf(edit)).toContain("and edit acts on a file");
+    expect(textOf(read)).toContain("and read acts on a file");
+    expect(await readFile(path.join(dir, "f.txt"), "utf8")).toBe("keep\n");
+    await expect(readFile(path.join(dir, "dir"), "utf8")).rejects.toThrow(/ENOENT/);
+  });
+
   it("writing an empty file reports 0 bytes", async () => {
     const dir = await tempDir();
     const result = await run(write, { path: "empty", content: "" }, context(dir).ctx);
