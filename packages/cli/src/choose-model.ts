@@ -12,6 +12,7 @@ import type { CliIo } from "./io.ts";
 import { PACKAGE_BASES } from "./package-bases.ts";
 import { silentLogger } from "./run-command-support.ts";
 import { runSpec } from "./specs/index.ts";
+import { readStdinScript } from "./stdin-script.ts";
 
 /** The model a run uses and the prompt it starts from. */
 export interface ChosenModel {
@@ -21,7 +22,8 @@ export interface ChosenModel {
 
 /**
  * Picks the model of `gatehouse run`: the scripted model for --script, else a provider model from
- * --model (or the settings' `model.model`), keys from the environment.
+ * --model (or the settings' `model.model`), keys from the environment. `--script -` reads the
+ * script from standard input.
  * Why a dynamic import: the provider adapters load the AI SDK, which a scripted run never needs.
  */
 export async function chooseModel(
@@ -33,7 +35,7 @@ export async function chooseModel(
   const typed = positionals.join(" ");
   if (flags.script && flags.model) throw usageError(runSpec, "pass --script or --model, not both");
   if (flags.script) {
-    const script = await loadScript(resolve(io.cwd, flags.script));
+    const script = flags.script === "-" ? await readStdinScript(io) : await loadScript(resolve(io.cwd, flags.script));
     return { model: createScriptedModel(script), prompt: typed || script.prompt || "Run the script." };
   }
   const settings = openProject({ cwd, env: io.env, packageBases: PACKAGE_BASES }, silentLogger(io)).settings.model;

@@ -21,6 +21,7 @@ import {
   toolsSpec,
   trustSpec,
 } from "./specs/index.ts";
+import { watchUnfinished } from "./unfinished.ts";
 
 /** A command: its arguments after the command name, and where to write. Returns the exit code. */
 export type Command = (args: string[], io: CliIo) => Promise<number>;
@@ -149,6 +150,7 @@ export async function main(argv: string[], io: CliIo = processIo(), options: Mai
     io.stdout.write(renderHelp(specFor(entry, rest), helpStyle(io.stdout, io.env)));
     return ExitCode.ok;
   }
+  const unwatch = watchUnfinished(io, command);
   try {
     if (entry.host !== false) options.preloadHost?.();
     const code = await (await entry.load())(rest, io);
@@ -167,5 +169,7 @@ export async function main(argv: string[], io: CliIo = processIo(), options: Mai
     }
     printError(io, `unexpected failure: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
     return ExitCode.runFailed;
+  } finally {
+    unwatch();
   }
 }

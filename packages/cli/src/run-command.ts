@@ -1,5 +1,6 @@
 import { basename } from "node:path";
 import { createHost, ensureWritableHome, gatehouseHome, type Host } from "@gatehouse/host";
+import { callsInFlight } from "./calls-in-flight.ts";
 import { chooseModel } from "./choose-model.ts";
 import { colorEnabled } from "./color-support.ts";
 import { ExitCode } from "./exit-codes.ts";
@@ -13,6 +14,7 @@ import { PACKAGE_BASES } from "./package-bases.ts";
 import { projectDir, silentLogger } from "./run-command-support.ts";
 import { type OpenedSession, openSession, planSession } from "./sessions/run-session.ts";
 import { runSpec } from "./specs/index.ts";
+import { notePending } from "./unfinished.ts";
 import { createLiveView } from "./view/index.ts";
 
 /**
@@ -41,6 +43,8 @@ export async function runCommand(args: string[], io: CliIo): Promise<number> {
   const view = values.json
     ? jsonLines(io.stdout)
     : createLiveView({ out: io.stdout, color: colorEnabled({ env: io.env, isTTY: io.stdout.isTTY }), env: io.env });
+  const inFlight = callsInFlight();
+  const unnote = notePending(inFlight.describe);
   let host: Host;
   try {
     host = await createHost({
@@ -48,7 +52,10 @@ export async function runCommand(args: string[], io: CliIo): Promise<number> {
       model,
       ...(values.sequential ? { toolExecution: "sequential" as const } : {}),
       ...(maxTurns ? { maxTurns } : {}),
-      onEvent: (event) => view.onEvent(event),
+      onEvent: (event) => {
+        inFlight.track(event);
+        view.onEvent(event);
+      },
       logger: silentLogger(io, values.json ? "warn" : "silent"),
       discover: true,
       packageBases: PACKAGE_BASES,
@@ -108,6 +115,7 @@ export async function runCommand(args: string[], io: CliIo): Promise<number> {
     view.close({ exitCode: code });
     return code;
   } finally {
+    unnote();
     offClosed?.();
     process.off("SIGINT", onSigint);
     await host.close();

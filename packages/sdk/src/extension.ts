@@ -92,6 +92,7 @@ export interface ExtensionAPI {
   /**
    * Stops the current run with an error (e.g. an audit that can no longer be written): no further
    * tool call starts, no new model turn begins, and the run reports `reason` naming this extension.
+   * Called while no run is in progress (in `setup`), it stops the next run before any call runs.
    */
   abortRun(reason: string): void;
   /** A logger bound to this extension. */

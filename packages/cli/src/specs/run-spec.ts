@@ -19,7 +19,7 @@ export const runSpec = defineCommand({
     script: {
       type: "string",
       value: "FILE",
-      description: "replay a JSON script with the built-in scripted model (offline)",
+      description: "replay a JSON script with the built-in scripted model (offline); - reads it from standard input",
     },
     model: {
       type: "string",

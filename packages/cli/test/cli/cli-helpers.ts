@@ -41,7 +41,7 @@ export interface CliRun {
 /** Runs the real CLI in a child process and waits for it to exit. */
 export function runCli(
   args: string[],
-  options: { cwd?: string; env?: NodeJS.ProcessEnv; stdin?: string } = {},
+  options: { cwd?: string; env?: NodeJS.ProcessEnv; stdin?: string | Uint8Array } = {},
 ): Promise<CliRun> {
   const child = spawn(process.execPath, [...CLI_ARGV, ...args], {
     cwd: options.cwd,
@@ -52,7 +52,7 @@ export function runCli(
 }
 
 /** Feeds `stdin` to a spawned child (stdio all pipes) and resolves with its exit code and output. */
-export function collect(child: ChildProcess, stdin: string): Promise<CliRun> {
+export function collect(child: ChildProcess, stdin: string | Uint8Array): Promise<CliRun> {
   return new Promise((resolve, reject) => {
     let stdout = "";
     let stderr = "";

@@ -1,4 +1,5 @@
 import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { makeProject, toolExtension } from "../../../host/test/extensions/project.ts";
@@ -153,6 +154,63 @@ describe("exit codes CI can gate on", () => {
     ]);
     expect(runs.map((r) => r.code)).toEqual([0, 0, 0]);
     expect(runs[0]?.stdout).toContain("good  skipped");
+  });
+
+  it("an extension whose top-level await never settles fails by name (a required one stops the run, exit 2) instead of the CLI ending silently with exit 0", {
+    timeout: 60_000,
+  }, async () => {
+    // Before, nothing kept the event loop waiting on the pending import: every command ended at once
+    // with no output and exit 0, and gatehouse run ran nothing yet reported success.
+    const hang = 'await new Promise(() => {});\nexport default { name: "hangs", setup() {} };\n';
+    const p = makeProject({
+      ".gatehouse/extensions/hangs.ts": hang,
+      ".gatehouse/extensions/good.ts": toolExtension("good", "good_tool", "x"),
+    });
+    const required = makeProject({
+      ".gatehouse/settings.json": JSON.stringify({ extensions: [{ spec: "./guard.mjs", required: true }] }),
+      "guard.mjs": hang,
+    });
+    const script = writeScript(required.dir, [
+      { content: [{ type: "toolCall", id: "A", name: "write", arguments: { path: "w.txt", content: "x" } }] },
+    ]);
+    const [extensions, run] = await Promise.all([
+      runCli(["extensions", "--trust", "--cwd", p.dir], { env: p.env }),
+      runCli(["run", "--script", script, "--trust", "--no-session", "--cwd", required.dir], { env: required.env }),
+    ]);
+    const file = join(p.dir, ".gatehouse/extensions/hangs.ts");
+    expect(extensions.code).toBe(1);
+    expect(extensions.stdout).toContain(
+      `! ${file} did not finish loading within 5000 ms (a top-level await that never settles?)`,
+    );
+    expect(extensions.stdout).toContain("good  loaded");
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(`${join(required.dir, "guard.mjs")} did not finish loading within 5000 ms`);
+    expect(existsSync(join(required.dir, "w.txt"))).toBe(false);
+  });
+
+  it("a run whose tool returns a promise that never settles says which call never finished and exits 1, not silently 0", async () => {
+    // Before, with no timer or socket left the event loop drained: the CLI ended mid-run with no
+    // summary, no message and exit 0.
+    const p = makeProject({
+      ".gatehouse/extensions/stuck.ts": `import { defineExtension, defineTool, z } from "@gatehouse/sdk";
+export default defineExtension({ name: "stuck", setup(api) {
+  api.registerTool(defineTool({ name: "stuck", description: "never settles", parameters: z.object({}), effects: () => [],
+    execute: () => new Promise(() => {}) }));
+} });`,
+    });
+    const script = writeScript(p.dir, [
+      { content: [{ type: "toolCall", id: "A", name: "stuck", arguments: {} }] },
+      { content: [{ type: "text", text: "done" }] },
+    ]);
+    for (const json of [[], ["--json"]]) {
+      const run = await runCli(["run", "--script", script, "--trust", "--no-session", "--cwd", p.dir, ...json], {
+        env: p.env,
+      });
+      expect(run.code).toBe(1);
+      expect(run.stderr).toContain(
+        "gatehouse: run stopped before it finished: tool stuck (call A) never finished; it waited on a promise that can never settle",
+      );
+    }
   });
 
   it("tools exits 2 when a required guard cannot run, with the same explanation as extensions", async () => {

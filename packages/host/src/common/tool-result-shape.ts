@@ -48,15 +48,31 @@ export function jsonProblem(value: unknown, what: string): string | undefined {
 }
 
 /**
- * Why `value` is not a tool result `{ content, details?, isError?, terminate? }`, or undefined.
+ * Why `value` is not a tool result `{ content, details?, isError?, terminate? }` (flags boolean), or undefined.
  * Contract: never throws; serialises only `details` and blocks with extra fields, never the text.
  */
 export function toolResultProblem(value: unknown): string | undefined {
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return `expected { content: [...] }, not ${kindOf(value)}`;
   }
-  const result = value as { content?: unknown; details?: unknown };
+  const result = value as { content?: unknown; details?: unknown; isError?: unknown; terminate?: unknown };
   return (
-    contentProblem(result.content) ?? (result.details === undefined ? undefined : jsonProblem(result.details, "it"))
+    contentProblem(result.content) ??
+    flagProblem(result, "isError") ??
+    flagProblem(result, "terminate") ??
+    (result.details === undefined ? undefined : jsonProblem(result.details, "it"))
   );
+}
+
+/**
+ * Why a result's `isError` or `terminate` is not a boolean, or undefined. The loop reads both with
+ * `=== true`, so `isError: "yes"` would count as a success (and `terminate: 1` as going on) while the
+ * message, the session and every `--json` reader carry the string.
+ */
+export function flagProblem(
+  result: { isError?: unknown; terminate?: unknown },
+  key: "isError" | "terminate",
+): string | undefined {
+  const value = result[key];
+  return value === undefined || typeof value === "boolean" ? undefined : `${key} must be true or false`;
 }

@@ -18,6 +18,7 @@ import type { ConfigExplanation } from "./config-explanation.ts";
 import { HANDLER_EVENTS, isObservableEvent, isToolEvent } from "./event-names.ts";
 import { type ConfigInput, readConfig } from "./read-config.ts";
 import type { ReservedPaths } from "./reserved-paths.ts";
+import { toolDefinitionProblem } from "./tool-definition-check.ts";
 
 /** What the host gives one extension's API. */
 export interface ExtensionApiContext {
@@ -64,7 +65,8 @@ function usage(name: string, message: string): GatehouseError {
 /**
  * Builds the API of SPEC §5 for one extension.
  * Contract: programmer errors (unknown event, non-function handler, bad stage, tool without a
- * name, execute or description) throw at the call site, so they surface as a load error of that extension.
+ * name, execute or description, parameters that can never match, a misspelt executionMode; see
+ * tool-definition-check.ts) throw at the call site, so they surface as a load error of that extension.
  */
 export function createExtensionApi(ctx: ExtensionApiContext): ExtensionApiHandle {
   let revoked = false;
@@ -79,17 +81,8 @@ export function createExtensionApi(ctx: ExtensionApiContext): ExtensionApiHandle
 
   function registerTool(def: AnyToolDefinition): void {
     live("registerTool");
-    if (!def || typeof def.name !== "string" || def.name.length === 0)
-      throw usage(ctx.name, "registerTool needs a tool with a name.");
-    if (typeof def.execute !== "function") throw usage(ctx.name, `tool "${def.name}" has no execute function.`);
-    // The model chooses tools by their description: one without it cannot be offered (SPEC §2 defineTool).
-    if (typeof def.description !== "string")
-      throw usage(ctx.name, `tool "${def.name}" needs a description (a string telling the model what it does).`);
-    if (def.effects !== undefined && typeof def.effects !== "function")
-      throw usage(ctx.name, `tool "${def.name}" has effects that are not a function (args) => [...].`);
-    if (!def.parameters || typeof (def.parameters as { safeParse?: unknown }).safeParse !== "function") {
-      throw usage(ctx.name, `tool "${def.name}" needs zod parameters (z.object({...})).`);
-    }
+    const problem = toolDefinitionProblem(def);
+    if (problem) throw usage(ctx.name, problem);
     if (staged) staged.tools.push(def);
     else applyTool(def);
   }

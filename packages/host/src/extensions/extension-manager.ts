@@ -1,9 +1,10 @@
+import { isAbsolute } from "node:path";
 import type { HostEvent, Logger } from "@gatehouse/sdk";
 import type { HandlerRegistry } from "../hooks/handler-registry.ts";
 import type { ToolRegistry } from "../tools/tool-registry.ts";
 import type { ExtensionApiHandle } from "./api.ts";
 import { disposeExtension } from "./dispose-extension.ts";
-import { loadModule } from "./module-loader.ts";
+import { type LoadedModule, loadModule } from "./module-loader.ts";
 import type { ConfigInput } from "./read-config.ts";
 import type { ReservedPaths } from "./reserved-paths.ts";
 import { declaredName, setupExtension } from "./setup-extension.ts";
@@ -275,7 +276,11 @@ export class ExtensionManager {
       return { candidate, record };
     }
     const module = candidate.load
-      ? await candidate.load(previous !== undefined)
+      ? await withinLoadLimit(
+          candidate.load(previous !== undefined),
+          isAbsolute(candidate.id) ? candidate.id : candidate.source,
+          o.timeoutMs,
+        )
       : { ok: false as const, error: "nothing to load" };
     if (!module.ok) {
       o.logger.error(
@@ -338,6 +343,27 @@ export class ExtensionManager {
     o.emit({ type: "extension_loaded", extension: name, source: candidate.source, tools: o.tools.namesOf(name) });
     return { candidate, record, handle: result.handle, configStamp: this.#configStamp(name, candidate) };
   }
+}
+
+/** The least time a module gets to load, whatever the handler limit (a cold transpile can take a while). */
+const MIN_LOAD_LIMIT_MS = 5000;
+
+/**
+ * A module load that settles within the limit, or fails naming the file. A top-level `await` that
+ * never settles left nothing for the event loop to wait on: the CLI ended at once, silently, with
+ * exit 0 (no run, no output). The timer keeps the process alive until the load is reported as
+ * failed like any other (so a guard's stops the run).
+ */
+function withinLoadLimit(load: Promise<LoadedModule>, source: string, timeoutMs: number): Promise<LoadedModule> {
+  const ms = Math.max(timeoutMs, MIN_LOAD_LIMIT_MS);
+  let timer: NodeJS.Timeout | undefined;
+  const limit = new Promise<LoadedModule>((resolve) => {
+    timer = setTimeout(() => {
+      const error = `${source} did not finish loading within ${ms} ms (a top-level await that never settles?)`;
+      resolve({ ok: false, error });
+    }, ms);
+  });
+  return Promise.race([load, limit]).finally(() => clearTimeout(timer));
 }
 
 export { loadModule };

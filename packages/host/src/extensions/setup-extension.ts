@@ -96,6 +96,36 @@ export function hostVersionProblem(exported: unknown): string | undefined {
   );
 }
 
+/** Members of the reference runtime's extension API that Gatehouse's does not have (SPEC §5 lists ours). */
+const OTHER_RUNTIME_MEMBERS = new Set([
+  "registerCommand",
+  "registerFlag",
+  "getFlag",
+  "registerShortcut",
+  "registerMessageRenderer",
+  "sendMessage",
+  "sendUserMessage",
+  "appendEntry",
+  "setActiveTools",
+  "getActiveTools",
+  "getAllTools",
+  "setModel",
+  "setThinkingLevel",
+  "exec",
+]);
+
+/**
+ * For a setup that called something the API does not have (`api.registerCommand(...)`, written for
+ * another runtime's API): what this API offers, so the author need not guess. Empty otherwise.
+ */
+export function missingMemberHint(error: unknown, api: object): string {
+  if (!(error instanceof TypeError)) return "";
+  const member = /^\w+\.(\w+) is not a function$/.exec(error.message)?.[1];
+  if (member === undefined || member in api || !OTHER_RUNTIME_MEMBERS.has(member)) return "";
+  const offered = Object.keys(api).filter((key) => typeof (api as Record<string, unknown>)[key] === "function");
+  return `: Gatehouse's extension API has no ${member}; it offers ${offered.join(", ")}`;
+}
+
 /** The name an extension declares, if any. */
 export function declaredName(exported: unknown): string | undefined {
   if (exported && typeof exported === "object") {
@@ -148,7 +178,8 @@ export async function setupExtension(
     record.status = "failed";
     // A throw names the file and line it came from, so the author can go straight there.
     const site = throwSite(error);
-    record.errors.unshift(site ? `${errorMessage(error)} (at ${site})` : errorMessage(error));
+    const message = `${errorMessage(error)}${missingMemberHint(error, handle.api)}`;
+    record.errors.unshift(site ? `${message} (at ${site})` : message);
     return { ok: false, record, handle };
   }
   return { ok: true, record, handle };

@@ -73,11 +73,18 @@ function blocked(extension: string, value: { reason?: unknown; terminate?: unkno
   return verdict;
 }
 
+/** The keys a `tool_call` answer may have per stage, besides the event's own (`{ ...event, input }` is fine). */
+const ANSWER_KEYS = {
+  transform: new Set(["block", "reason", "terminate", "input", "toolCallId", "toolName"]),
+  enforce: new Set(["block", "reason", "terminate", "toolCallId", "toolName", "effects"]),
+};
+
 /**
  * Why a handler's object answer is malformed, or undefined. A guard written in plain JavaScript (or
- * TypeScript that jiti loads without type checking) that answers `{ block: "true" }`, or `{ input }`
- * from the enforce stage, meant to stop or change the call: ignoring that would leave the policy
- * silently off, so it blocks (fail closed). Answers that are not objects (`list.push(x)`'s number)
+ * TypeScript that jiti loads without type checking) that answers `{ block: "true" }`, a misspelt
+ * `{ blocked: true }`, or `{ input }` from the enforce stage, meant to stop or change the call:
+ * ignoring that would leave the policy silently off, so it blocks (fail closed). Answers that are
+ * not objects (`list.push(x)`'s number), and the call's own input handed back (`Object.assign(e.input, ...)`),
  * are no decision and stay ignored.
  */
 function answerProblem(value: Record<string, unknown>, stage: "transform" | "enforce"): string | undefined {
@@ -86,6 +93,12 @@ function answerProblem(value: Record<string, unknown>, stage: "transform" | "enf
   }
   if (stage === "enforce" && "input" in value) {
     return "it answered { input }, but the enforce stage may only block (change arguments in the transform stage)";
+  }
+  const unknown = Object.keys(value).filter((key) => !ANSWER_KEYS[stage].has(key));
+  if (unknown.length > 0) {
+    const expected =
+      stage === "transform" ? "{ block: true, reason }, { input } or nothing" : "{ block: true, reason } or nothing";
+    return `it answered { ${unknown.join(", ")} }, which is not a tool_call answer (expected ${expected})`;
   }
   return undefined;
 }
@@ -107,7 +120,7 @@ function afterTransform(
   if (!out.ok) return failedClosed(extension, "tool_call (transform)", out, options);
   const value = out.value as Record<string, unknown> | undefined | null;
   let candidate: unknown;
-  if (value && typeof value === "object") {
+  if (value && typeof value === "object" && value !== tracked.proxy && value !== state.input) {
     const problem = answerProblem(value, "transform");
     if (problem)
       return failedClosed(extension, "tool_call (transform)", { error: new Error(problem), timedOut: false }, options);
@@ -145,10 +158,15 @@ export function transformStage(
 }
 
 /** The outcome of one enforce handler: block, or nothing to say. */
-function afterEnforce(out: HandlerOutcome<unknown>, extension: string, options: StageOptions): StageAnswer {
+function afterEnforce(
+  out: HandlerOutcome<unknown>,
+  extension: string,
+  state: EnforceState,
+  options: StageOptions,
+): StageAnswer {
   if (!out.ok) return failedClosed(extension, "tool_call (enforce)", out, options);
   const value = out.value as Record<string, unknown> | undefined | null;
-  if (!value || typeof value !== "object") return undefined;
+  if (!value || typeof value !== "object" || value === state.event.input) return undefined;
   const problem = answerProblem(value, "enforce");
   if (problem)
     return failedClosed(extension, "tool_call (enforce)", { error: new Error(problem), timedOut: false }, options);
@@ -167,7 +185,7 @@ export function enforceStage(
       state.grants.current = extension;
       const answer = (out: HandlerOutcome<unknown>) => {
         state.grants.current = undefined;
-        return afterEnforce(out, extension, options);
+        return afterEnforce(out, extension, state, options);
       };
       return run(state.event, state.ctx, answer, next);
     }) as (state: EnforceState) => StageAnswer | Promise<StageAnswer>);

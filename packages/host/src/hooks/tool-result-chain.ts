@@ -1,7 +1,7 @@
 import type { HandlerContext, ToolResult } from "@gatehouse/sdk";
 import type { AsyncSeriesWaterfallHook } from "tapable";
 import { tapable } from "../common/lazy-tapable.ts";
-import { contentProblem, jsonProblem } from "../common/tool-result-shape.ts";
+import { contentProblem, flagProblem, jsonProblem } from "../common/tool-result-shape.ts";
 import type { FinalResult, ToolResultRequest } from "../loop/types.ts";
 import type { StageDispatch } from "./dispatch.ts";
 import type { ResultHandler } from "./registrations.ts";
@@ -47,21 +47,32 @@ function afterHandler(
   return { ...state, result, isError: patch.isError ?? state.isError };
 }
 
-/** Why a handler's patch cannot be applied (a field of the wrong shape), or undefined. */
+/** The fields a patch may carry: its own, and the event's (`{ ...event, content }` is fine). */
+const PATCH_KEYS = new Set(["content", "details", "isError", "terminate", "toolCallId", "toolName", "input"]);
+
+/**
+ * Why a handler's patch cannot be applied (a field of the wrong shape, or one no patch has: a
+ * redactor's misspelt `{ contents }` would otherwise pass the unredacted result on), or undefined.
+ */
 function patchProblem(patch: {
   content?: unknown;
   details?: unknown;
   isError?: unknown;
   terminate?: unknown;
 }): string | undefined {
+  const unknown = Object.keys(patch).filter((key) => !PATCH_KEYS.has(key));
+  if (unknown.length > 0) {
+    return `it has { ${unknown.join(", ")} }, which a patch cannot have (expected content, details, isError, terminate)`;
+  }
   if (patch.content !== undefined) {
     const problem = contentProblem(patch.content);
     if (problem) return problem;
   }
-  for (const key of ["isError", "terminate"] as const) {
-    if (patch[key] !== undefined && typeof patch[key] !== "boolean") return `${key} must be true or false`;
-  }
-  return patch.details === undefined ? undefined : jsonProblem(patch.details, "details");
+  return (
+    flagProblem(patch, "isError") ??
+    flagProblem(patch, "terminate") ??
+    (patch.details === undefined ? undefined : jsonProblem(patch.details, "details"))
+  );
 }
 
 /**

@@ -94,13 +94,20 @@ export async function createHost(options: HostOptions): Promise<Host> {
   for (const def of options.tools ?? []) tools.register(def, { owner: "host" }, HOST_RANK);
 
   let controller: AbortController | undefined;
-  const stop: { by?: { extension: string; reason: string } } = {};
+  const stop: { by?: { extension: string; reason: string }; pending?: { extension: string; reason: string } } = {};
   const stoppedBy = () => stop.by;
+  // Fail closed between runs too: a stop asked for while no run is in progress (in setup, say,
+  // when an audit sink cannot be opened) stops the next run before its first model request.
   const abortRun = (extension: string, reason: string) => {
     logger.error({ extension, reason }, "extension stopped the run");
-    if (!controller || controller.signal.aborted) return;
-    stop.by = { extension, reason };
+    if (controller?.signal.aborted) return;
+    if (!controller && stop.pending) return;
     void hub.emit({ type: "extension_error", extension, hook: "abortRun", error: reason });
+    if (!controller) {
+      stop.pending = { extension, reason };
+      return;
+    }
+    stop.by = { extension, reason };
     controller.abort();
   };
 
@@ -232,13 +239,18 @@ export async function createHost(options: HostOptions): Promise<Host> {
     controller = own;
     let limitReached = false;
     let halted: { extension: string; reason: string } | undefined;
+    delete stop.by;
+    if (stop.pending) {
+      stop.by = stop.pending;
+      delete stop.pending;
+      own.abort();
+    }
     await reloads.settled();
     const failures = manager.guardFailures();
     if (failures.length > 0) {
       controller = undefined;
       throw guardFailureError(failures);
     }
-    delete stop.by;
     const onAbort = () => own.abort();
     runOptions?.signal?.addEventListener("abort", onAbort, { once: true });
     if (runOptions?.signal?.aborted) own.abort();

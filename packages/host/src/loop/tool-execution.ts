@@ -43,11 +43,22 @@ async function execute(call: PreparedCall, config: LoopConfig, signal: AbortSign
         ? { result, isError: result.isError === true }
         : { result: errorResult(`Tool ${tool.name} returned an invalid result: ${problem}.`), isError: true };
   } catch (error) {
-    final = { result: errorResult(errorMessage(error)), isError: true };
+    final = { result: errorResult(thrownText(tool.name, error)), isError: true };
   }
   accepting = false;
   if (pending) await Promise.all(pending);
   return final;
+}
+
+/**
+ * The error text the model gets for what a tool threw: the error's message, or — when that says
+ * nothing (`throw new Error()`, `throw ""`, `throw undefined`) — a sentence naming the tool.
+ */
+function thrownText(name: string, error: unknown): string {
+  if (error === undefined || error === null)
+    return `Tool ${name} failed: it threw ${String(error)} instead of an Error.`;
+  const message = errorMessage(error);
+  return message.trim() ? message : `Tool ${name} failed with an error that has no message.`;
 }
 
 function outcomeOf(isError: boolean, signal: AbortSignal): ToolOutcome {

@@ -112,6 +112,64 @@ export default (api: any) => api.registerTool({ name: "${name}", parameters: z.o
     expect(firstResultText(result.messages)).toBe("fine ran");
   });
 
+  it("a tool whose parameters can never match a model's arguments, or whose executionMode or prepareArguments is misspelt, fails its extension's load by name", async () => {
+    // Before, each loaded: z.string() made every call invalid, and "serial" ran in parallel batches unnoticed.
+    const tool = (name: string, extra: string) => `import { z } from "@gatehouse/sdk";
+export default (api: any) => api.registerTool({ name: "${name}", description: "d", effects: () => [], ${extra}
+  execute: async () => ({ content: [{ type: "text", text: "ran" }] }) });`;
+    const p = makeProject({
+      ".gatehouse/extensions/a-string.ts": tool("a_string", "parameters: z.string(),"),
+      ".gatehouse/extensions/b-list.ts": tool("b_list", "parameters: z.array(z.string()).optional(),"),
+      ".gatehouse/extensions/c-serial.ts": tool("c_serial", 'parameters: z.object({}), executionMode: "serial",'),
+      ".gatehouse/extensions/d-prepare.ts": tool("d_prepare", 'parameters: z.object({}), prepareArguments: "trim",'),
+      ".gatehouse/extensions/e-fine.ts": tool(
+        "e_fine",
+        'parameters: z.union([z.object({ a: z.string() }), z.object({ b: z.number() })]).transform((x) => x), executionMode: "sequential",',
+      ),
+    });
+    const { host } = await openHost(p, {
+      trust: true,
+      turns: [{ content: [call("A", "e_fine", { a: "x" })] }, say("ok")],
+    });
+    const failed = host.extensions().filter((r) => r.status === "failed");
+    expect(failed.map((r) => [r.name, r.errors[0]?.replace(/ \(at .*\)$/, "")])).toEqual([
+      [
+        "a-string",
+        'Extension "a-string": tool "a_string" needs object parameters (z.object({...})): a model always sends its arguments as an object, and its string schema accepts none.',
+      ],
+      [
+        "b-list",
+        'Extension "b-list": tool "b_list" needs object parameters (z.object({...})): a model always sends its arguments as an object, and its array schema accepts none.',
+      ],
+      [
+        "c-serial",
+        'Extension "c-serial": tool "c_serial" has executionMode "serial"; expected "parallel" or "sequential".',
+      ],
+      [
+        "d-prepare",
+        'Extension "d-prepare": tool "d_prepare" has prepareArguments that is not a function (raw) => args.',
+      ],
+    ]);
+    const result = await host.run("go");
+    expect(firstResultText(result.messages)).toBe("ran");
+  });
+
+  it("a setup calling the reference runtime's API (api.registerCommand) fails saying what this API offers", async () => {
+    const p = makeProject({
+      ".gatehouse/extensions/ported.ts": `export default function (api: any) {\n  api.registerCommand("hi", { handler() {} });\n}\n`,
+      ".gatehouse/extensions/other.ts": `export default function (api: any) {\n  api.nothingLikeThis();\n}\n`,
+    });
+    const { host } = await openHost(p, { trust: true, turns: [say("ok")] });
+    const errors = new Map(host.extensions().map((r) => [r.name, r.errors[0]]));
+    expect(errors.get("ported")).toBe(
+      `api.registerCommand is not a function: Gatehouse's extension API has no registerCommand; it offers registerTool, reservePath, reservedPaths, on, onDispose, config, abortRun, privateDir (at ${join(p.dir, ".gatehouse/extensions/ported.ts")}:2)`,
+    );
+    // A name that is no runtime's API: no hint.
+    expect(errors.get("other")).toBe(
+      `api.nothingLikeThis is not a function (at ${join(p.dir, ".gatehouse/extensions/other.ts")}:2)`,
+    );
+  });
+
   it("a handler that throws or hangs in a file extension blocks the call and is reported; other extensions run", async () => {
     const p = makeProject({
       ".gatehouse/extensions/a-hang.ts": `export default { name: "hang", setup(api: any) {

@@ -225,6 +225,48 @@ describe("tool_call enforce stage", () => {
     ]);
   });
 
+  it("a misspelt answer ({ blocked: true }, { Block: true }) blocks the call naming the extension and the key; the call's own input handed back is no decision", async () => {
+    // Before, an object answer without a `block` key was ignored: a guard whose answer had a typo
+    // was silently off and the call ran.
+    const { received, tool } = recorder();
+    const answers: Record<string, (e: { input: Record<string, unknown> }) => unknown> = {
+      A: () => ({ blocked: true, reason: "no" }),
+      B: () => ({ Block: true }),
+      C: (e) => e.input, // the frozen input itself: no decision
+    };
+    const guard = defineExtension({
+      name: "typo-guard",
+      setup: (api) => api.on("tool_call", (e) => answers[e.toolCallId]?.(e as never) as never, { stage: "enforce" }),
+    });
+    const transform = defineExtension({
+      name: "typo-transform",
+      setup: (api) =>
+        api.on("tool_call", (e) => {
+          if (e.toolCallId === "E") return { inputs: { path: "x" } } as never;
+          if (e.toolCallId === "F") return Object.assign(e.input, { mode: "b" }) as never; // mutation, returned
+          return undefined;
+        }),
+    });
+    const ids = ["A", "B", "C", "E", "F"];
+    const { events } = await runScenario({
+      tools: [tool],
+      extensions: [transform, guard],
+      turns: once([{ content: ids.map((id) => call(id, "save", { path: id })) }]),
+    });
+    const byId = new Map(ends(events).map((e) => [e.toolCallId, e]));
+    expect(byId.get("A")).toMatchObject({ outcome: "blocked", blockedBy: "typo-guard" });
+    expect(byId.get("A")?.reason).toBe(
+      'Blocked: extension "typo-guard" failed in its tool_call (enforce) handler (it answered { blocked }, which is not a tool_call answer (expected { block: true, reason } or nothing)), so the call was not run.',
+    );
+    expect(byId.get("B")).toMatchObject({ outcome: "blocked", blockedBy: "typo-guard" });
+    expect(byId.get("E")).toMatchObject({ outcome: "blocked", blockedBy: "typo-transform" });
+    expect(byId.get("E")?.reason).toContain("it answered { inputs }");
+    expect(received).toEqual([
+      { path: "C", mode: "a" },
+      { path: "F", mode: "b" },
+    ]);
+  });
+
   it("a blocked end reports the input the guard refused", async () => {
     const { tool } = recorder();
     const transform = defineExtension({

@@ -146,6 +146,43 @@ describe("createHost", () => {
     expect(() => late?.()).toThrow(/after the extension was unloaded/);
   });
 
+  it("abortRun called while no run is in progress (in setup) stops the next run before any tool runs, naming the extension", async () => {
+    // Before, the stop was only logged: the run went on, every call ran, and nothing said it should not have.
+    const ran: string[] = [];
+    const record = defineTool({
+      name: "record",
+      description: "record",
+      parameters: z.object({}),
+      effects: () => [],
+      execute: (_args, ctx) => {
+        ran.push(ctx.toolCallId);
+        return { content: [{ type: "text", text: "ran" }] };
+      },
+    });
+    const stopper = defineExtension({
+      name: "stopper",
+      setup: (api) => api.abortRun("the audit log cannot be opened"),
+    });
+    const { result, events, host } = await runScenario({
+      tools: [record],
+      extensions: [stopper],
+      turns: [{ content: [call("A", "record")] }, say("done")],
+    });
+    expect(ran).toEqual([]);
+    expect(result.stoppedBy).toEqual({ extension: "stopper", reason: "the audit log cannot be opened" });
+    expect(result.errorMessage).toBe('Stopped by extension "stopper": the audit log cannot be opened');
+    expect(events).toContainEqual({
+      type: "extension_error",
+      extension: "stopper",
+      hook: "abortRun",
+      error: "the audit log cannot be opened",
+    });
+    // The stop was for one run: the next one runs.
+    const again = await host.run("again");
+    expect(again.stoppedBy).toBeUndefined();
+    await host.close();
+  });
+
   it("refuses a second run while one is in progress", async () => {
     const host = await createHost({
       cwd: tempDir(),

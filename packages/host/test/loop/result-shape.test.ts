@@ -46,12 +46,35 @@ describe("what a tool or a tool_result handler hands back must be a result (SPEC
     expect(textOf(byId.get("video"))).toBe(
       'Tool video returned an invalid result: content[0] must be { type: "text", text } or { type: "image", data, mimeType }.',
     );
-    expect(textOf(byId.get("nothing"))).toBe("undefined");
+    expect(textOf(byId.get("nothing"))).toBe("Tool nothing failed: it threw undefined instead of an Error.");
     for (const n of ["cycle", "bigint", "video", "nothing"])
       expect(byId.get(n)).toMatchObject({ outcome: "failed", isError: true });
     expect(byId.get("fine")).toMatchObject({ outcome: "executed", isError: false });
     expect(result.stopReason).toBe("stop");
     expect(() => JSON.stringify(events)).not.toThrow();
+  });
+
+  it("a tool's own isError or terminate that is not a boolean is an error naming the tool, and an error without a message still names the tool", async () => {
+    // Before, isError: "yes" counted as a success and the string reached the transcript and --json;
+    // a tool that threw new Error() gave the model an empty error text.
+    const tools = [
+      returning("flagged", () => ({ content: [{ type: "text", text: "bad" }], isError: "yes" })),
+      returning("ender", () => ({ content: [{ type: "text", text: "t" }], terminate: 1 })),
+      returning("silent", () => {
+        throw new Error("");
+      }),
+      returning("blank", () => {
+        throw "  ";
+      }),
+    ];
+    const names = tools.map((t) => t.name);
+    const { events } = await runScenario({ tools, turns: [{ content: names.map((n) => call(n, n)) }, say("done")] });
+    const byId = ends(events);
+    expect(textOf(byId.get("flagged"))).toBe("Tool flagged returned an invalid result: isError must be true or false.");
+    expect(textOf(byId.get("ender"))).toBe("Tool ender returned an invalid result: terminate must be true or false.");
+    expect(textOf(byId.get("silent"))).toBe("Tool silent failed with an error that has no message.");
+    expect(textOf(byId.get("blank"))).toBe("Tool blank failed with an error that has no message.");
+    for (const n of names) expect(byId.get(n)).toMatchObject({ outcome: "failed", isError: true });
   });
 
   it("a tool_result patch of the wrong shape withholds the result and names the extension (fail closed)", async () => {
@@ -82,5 +105,30 @@ describe("what a tool or a tool_result handler hands back must be a result (SPEC
     const errors = events.filter((e) => e.type === "extension_error");
     expect(errors).toHaveLength(3);
     expect(errors[0]).toMatchObject({ extension: "sloppy", hook: "tool_result" });
+  });
+
+  it("a redactor's misspelt patch ({ contents }) withholds the result instead of passing the original on; the event echoed back with a new content is a patch", async () => {
+    // Before, a patch without a known field was ignored: the unredacted text reached the model.
+    const ext = defineExtension({
+      name: "redactor",
+      setup: (api) =>
+        api.on("tool_result", (e) => {
+          if (e.toolCallId === "A") return { contents: [{ type: "text", text: "[redacted]" }] } as never;
+          return { ...e, content: [{ type: "text", text: "[redacted]" }] };
+        }),
+    });
+    const secret = returning("secret", () => ({ content: [{ type: "text", text: "API_KEY=hunter2" }] }));
+    const { events } = await runScenario({
+      tools: [secret],
+      extensions: [ext],
+      turns: [{ content: [call("A", "secret"), call("B", "secret")] }, say("done")],
+    });
+    const byId = ends(events);
+    expect(textOf(byId.get("A"))).toBe(
+      'Result withheld: extension "redactor" failed in its tool_result handler (its patch is invalid: it has { contents }, which a patch cannot have (expected content, details, isError, terminate)).',
+    );
+    expect(byId.get("A")).toMatchObject({ isError: true });
+    expect(textOf(byId.get("B"))).toBe("[redacted]");
+    expect(JSON.stringify(events)).not.toContain("hunter2");
   });
 });
