@@ -32,21 +32,9 @@ export interface GateRegistration {
   close(): void;
 }
 
-/**
- * The gate's state, one per process however many copies of this module are loaded (an embedding
- * program's host and another copy a dependency brings): the import guard a gated module's prelude
- * calls is whichever copy loaded last, and it must see every copy's registrations — with state of
- * its own, a second copy's guard noted no link out of the first copy's projects, and code a link
- * made after trust leads to ran.
- */
-type GateState = { registrations: Set<Registration>; admitted: Map<string, string> };
-const STATE = Symbol.for("gatehouse.trust-gate.state");
-const processState = globalThis as Record<symbol, GateState | undefined>;
-processState[STATE] ??= { registrations: new Set(), admitted: new Map() };
-const shared = processState[STATE];
-const registrations = shared.registrations;
+const registrations = new Set<Registration>();
 /** The content each gated module was admitted with, by the file name it was loaded under. */
-const admitted = shared.admitted;
+const admitted = new Map<string, string>();
 
 /** The registrations as the ES module hooks decide with them (esm-gate.ts). */
 function esmState(): EsmGateState {

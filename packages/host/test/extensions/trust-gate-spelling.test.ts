@@ -1,15 +1,8 @@
 import { createHash } from "node:crypto";
 import { mkdirSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { createJiti } from "jiti";
 import { afterEach, describe, expect, it } from "vitest";
-import {
-  type GateRegistration,
-  gateProjectCode,
-  isGated,
-  registerProjectGate,
-} from "../../src/extensions/trust-gate.ts";
+import { type GateRegistration, gateProjectCode, registerProjectGate } from "../../src/extensions/trust-gate.ts";
 import { tempDir } from "../helpers/scenario.ts";
 
 const gates: GateRegistration[] = [];
@@ -44,27 +37,5 @@ describe("the trust gate and a link made inside the project", () => {
       }),
     );
     expect(gateProjectCode(join(project, "shared.ts"), "export const y = 2;\n")).toBe(true);
-  });
-});
-
-describe("the trust gate with a second copy of the host in the process", () => {
-  it("a second copy's import guard notes links out of the first copy's projects (an extension that imports @gatehouse/host loads one)", async () => {
-    const project = tempDir("gh-gate-project-");
-    const outside = tempDir("gh-gate-outside-");
-    writeFileSync(join(outside, "evil.ts"), "export const x = 1;\n");
-    mkdirSync(join(project, "lib"));
-    symlinkSync(join(outside, "evil.ts"), join(project, "lib", "fmt.ts"));
-    gates.push(registerProjectGate({ root: project, retrust: "gatehouse trust", approval: new Map() }));
-    const evil = realpathSync(join(outside, "evil.ts"));
-    expect(isGated(evil)).toBe(false);
-    // A fresh copy of the gate module, as jiti loads the host's sources for an extension that imports it.
-    const jiti = createJiti(import.meta.url, { moduleCache: false, fsCache: false });
-    await jiti.import(fileURLToPath(new URL("../../src/extensions/trust-gate.ts", import.meta.url)));
-    const gate = (globalThis as Record<symbol, unknown>)[Symbol.for("gatehouse.trust-gate")] as {
-      guardImports: (original: unknown, parent: string) => (spec: string) => unknown;
-    };
-    const load = Object.assign((spec: string) => spec, { resolve: () => evil });
-    gate.guardImports(load, join(project, "ext.ts"))("./lib/fmt.ts");
-    expect(isGated(evil)).toBe(true);
   });
 });
