@@ -76,7 +76,7 @@ function gatedRegistrations(file: string): { real: string; regs: Registration[] 
   const real = realOr(file);
   const spellings = real === file ? [file] : [file, join(realOr(dirname(file)), basename(file))];
   const regs = [...registrations].filter(
-    (r) => isInside(r.root, real) || isLinked(r, real) || spellings.some((s) => isInside(r.root, s)),
+    (r) => isInside(r.root, real) || isLinked(r, real) || spellings.some((s) => isInside(r.root, s) || isLinked(r, s)),
   );
   if (regs.length === 0 || hostInstallRoots().some((root) => isInside(root, real))) return undefined;
   return { real, regs };
@@ -112,17 +112,6 @@ export function registerProjectGate(options: { root: string; retrust: string; ap
       publishEsmGate();
     },
   };
-}
-
-/**
- * True when `file` is gated, or spelled inside a registered project (or a link target) while its real
- * path is not the host's own: a link made there after trust leads to code no one approved.
- */
-function isProjectCode(file: string): boolean {
-  if (isGated(file)) return true;
-  const spellings = [file, join(realOr(dirname(file)), basename(file))];
-  const spelled = [...registrations].some((r) => spellings.some((s) => isInside(r.root, s) || isLinked(r, s)));
-  return spelled && !hostInstallRoots().some((root) => isInside(root, realOr(file)));
 }
 
 /** True when `file` is project code of a registered project (it would be gated). */
@@ -255,7 +244,7 @@ const GATE = Symbol.for("gatehouse.trust-gate");
 // Worker threads and forks are gated from the moment the host is loaded, before any module (pino's
 // thread-stream, a dependency) takes its own reference to `Worker`; they refuse nothing until a
 // project is registered.
-installWorkerGate({ isGated: isProjectCode, active: () => registrations.size > 0 });
+installWorkerGate({ isGated, active: () => registrations.size > 0 });
 
 /**
  * The line a gated module's code starts with (after its "use strict"): its `require` and
