@@ -56,7 +56,14 @@ export function normaliseEffects(value: unknown): { effects: ToolEffect[] } | { 
         problem: `effects[${i}] (${kind}) has a ${field} that is ${describe(target)}, not a string (declare one effect per ${field})`,
       };
     }
-    effects.push({ kind, [field]: target } as ToolEffect);
+    // One literal per kind: every copy of a kind has the same layout (a computed key would not say which).
+    effects.push(
+      field === "path"
+        ? ({ kind, path: target } as ToolEffect)
+        : field === "command"
+          ? ({ kind, command: target } as ToolEffect)
+          : ({ kind, url: target } as ToolEffect),
+    );
   }
   return { effects };
 }
