@@ -7,7 +7,7 @@ import type { FinalResult, LoopHooks, ToolCallRequest, ToolCallVerdict, ToolResu
 import type { SandboxRuntime } from "../sandbox/sandbox-runtime.ts";
 import { type CompactProposal, compactHook } from "./compact-hook.ts";
 import { DeadlineQueue } from "./deadline-queue.ts";
-import { bailDispatch, type Dispatch, type StageDispatch, seriesDispatch, waterfallDispatch } from "./dispatch.ts";
+import { bail, series, tapsOf } from "./dispatch.ts";
 import { grantsVerdict } from "./grants-verdict.ts";
 import type {
   CompactHandler,
@@ -18,18 +18,19 @@ import type {
   ResultHandler,
   TransformHandler,
 } from "./registrations.ts";
-import { type HandlerOutcome, handlerRunner } from "./run-handler.ts";
+import { callHandler, type HandlerOutcome } from "./run-handler.ts";
 import {
   type EnforceState,
   enforceStage,
   guardedEvent,
   newGrants,
   type StageOptions,
+  type StageTap,
   type TransformState,
   transformStage,
 } from "./tool-call-stages.ts";
 import type { ToolMatch } from "./tool-matcher.ts";
-import { type ResultState, runToolResultChain, toolResultChain } from "./tool-result-chain.ts";
+import { type ResultTap, runToolResultChain, toolResultChain } from "./tool-result-chain.ts";
 
 /** How a bus treats handlers: their time limit and where failures are reported. */
 export interface BusOptions {
@@ -46,22 +47,38 @@ const MAX_CACHED_TOOLS = 256;
 type Tap<H> = { extension: string; handler: H; match?: ToolMatch | undefined };
 type Observer = Tap<EventHandler>;
 
-/** Observers of one event type: tapable orders them; `seriesDispatch` calls them (see dispatch.ts). */
-function observerHook(taps: readonly Observer[], type: string, options: StageOptions) {
+/** Observers of one event type, in tapable's order; `series` (dispatch.ts) calls them. */
+function observerTaps(taps: readonly Observer[], type: string, options: StageOptions): readonly ObserverTap[] {
   const { AsyncSeriesHook } = tapable();
-  const hook = new AsyncSeriesHook<[GatehouseEvent, HandlerContext], void | Promise<void>>(["event", "ctx"]);
+  const hook = new AsyncSeriesHook<[GatehouseEvent, HandlerContext]>(["event", "ctx"]);
   for (const { extension, handler, match } of taps) {
-    const report = (out: HandlerOutcome<unknown>) => {
-      if (!out.ok) options.onError({ extension, hook: type, error: out.error, timedOut: out.timedOut });
-    };
-    const run = handlerRunner(handler as (event: GatehouseEvent, ctx: HandlerContext) => unknown, options.deadlines);
-    hook.tap(extension, ((event: GatehouseEvent, ctx: HandlerContext, next: () => unknown) => {
-      // A matcher keeps the handler from being called at all for other tools' events.
-      if (match && !("toolName" in event && match.matches(event.toolName))) return;
-      return run(event, ctx, report, next);
-    }) as (event: GatehouseEvent, ctx: HandlerContext) => void | Promise<void>);
+    // tapable keeps every field of the options on the tap, so the tap carries what its function needs.
+    const tap = { name: extension, extension, handler, match, type, options };
+    hook.tap(tap, callObserver as unknown as (event: GatehouseEvent, ctx: HandlerContext) => void);
   }
-  return seriesDispatch<GatehouseEvent, HandlerContext>(hook);
+  return tapsOf<ObserverTap>(hook);
+}
+
+/** One observer tap as tapable keeps it (see dispatch.ts). */
+interface ObserverTap extends Observer {
+  readonly fn: typeof callObserver;
+  readonly type: string;
+  readonly options: StageOptions;
+}
+
+// Module-level (it gets its tap), not a closure per tap: one function for every host keeps its
+// optimised code across hosts (see dispatch.ts).
+function callObserver(tap: ObserverTap, event: GatehouseEvent, ctx: HandlerContext, next: () => unknown): unknown {
+  // A matcher keeps the handler from being called at all for other tools' events.
+  const { match } = tap;
+  if (match && !("toolName" in event && match.matches(event.toolName))) return;
+  const handler = tap.handler as (event: GatehouseEvent, ctx: HandlerContext) => unknown;
+  return callHandler(handler, tap.options.deadlines, event, ctx, (out) => reportObserver(tap, out), next);
+}
+
+function reportObserver(tap: ObserverTap, out: HandlerOutcome<unknown>): void {
+  if (!out.ok)
+    tap.options.onError({ extension: tap.extension, hook: tap.type, error: out.error, timedOut: out.timedOut });
 }
 
 /** The taps of one stage that handle calls of `toolName`, in load order. */
@@ -71,9 +88,9 @@ function forTool<H>(taps: readonly Tap<H>[], toolName: string): Tap<H>[] {
 
 /** The compiled stages for the calls of one tool: only the handlers whose matcher takes it. */
 interface ToolStages {
-  transform: StageDispatch<TransformState, ToolCallVerdict | undefined> | undefined;
-  enforce: StageDispatch<EnforceState, ToolCallVerdict | undefined> | undefined;
-  result: StageDispatch<ResultState, ResultState> | undefined;
+  transform: readonly StageTap<TransformHandler, TransformState>[] | undefined;
+  enforce: readonly StageTap<EnforceHandler, EnforceState>[] | undefined;
+  result: readonly ResultTap[] | undefined;
 }
 
 /**
@@ -91,7 +108,7 @@ export class HookBus implements LoopHooks {
   readonly #byTool = new Map<string, ToolStages>();
   readonly #options: StageOptions;
   readonly #compact;
-  readonly #observers = new Map<string, Dispatch<[GatehouseEvent, HandlerContext], void>>();
+  readonly #observers = new Map<string, readonly ObserverTap[]>();
   /** The handler context of the last signal seen: one per run, not one per event or call (frozen, shared). */
   #context: HandlerContext = Object.freeze({ signal: NEVER_ABORTED });
   readonly #sandbox: SandboxRuntime | undefined;
@@ -114,7 +131,7 @@ export class HookBus implements LoopHooks {
       }
     }
     this.#compact = compactors.length > 0 ? compactHook(compactors, options) : undefined;
-    for (const [type, taps] of observers) this.#observers.set(type, observerHook(taps, type, options));
+    for (const [type, taps] of observers) this.#observers.set(type, observerTaps(taps, type, options));
   }
 
   /** The stages for calls of one tool, compiled from the handlers whose matchers take it. */
@@ -126,15 +143,9 @@ export class HookBus implements LoopHooks {
     const results = forTool(this.#results, toolName);
     const options = this.#options;
     const stages: ToolStages = {
-      transform:
-        transforms.length > 0
-          ? bailDispatch<TransformState, ToolCallVerdict>(transformStage(transforms, options))
-          : undefined,
-      enforce:
-        enforcers.length > 0
-          ? bailDispatch<EnforceState, ToolCallVerdict>(enforceStage(enforcers, options))
-          : undefined,
-      result: results.length > 0 ? waterfallDispatch<ResultState>(toolResultChain(results, options)) : undefined,
+      transform: transforms.length > 0 ? tapsOf(transformStage(transforms, options)) : undefined,
+      enforce: enforcers.length > 0 ? tapsOf(enforceStage(enforcers, options)) : undefined,
+      result: results.length > 0 ? tapsOf(toolResultChain(results, options)) : undefined,
     };
     if (this.#byTool.size < MAX_CACHED_TOOLS) this.#byTool.set(toolName, stages);
     return stages;
@@ -158,7 +169,7 @@ export class HookBus implements LoopHooks {
     const ctx = this.#contextOf(request.signal);
     if (!stages.transform) return this.#runEnforce(request, request.input, ctx, stages);
     const state: TransformState = { request, input: request.input, ctx };
-    return stages.transform(state, (v) => v ?? this.#runEnforce(request, state.input, ctx, stages));
+    return bail(stages.transform, state, (v) => v ?? this.#runEnforce(request, state.input, ctx, stages));
   }
 
   #runEnforce(
@@ -177,7 +188,7 @@ export class HookBus implements LoopHooks {
         return grantsVerdict({ request, input: frozen, effects: event.effects, grants, sandbox: this.#sandbox });
       return verdict.action === "block" ? { ...verdict, input: frozen, effects: event.effects } : verdict;
     };
-    return stages.enforce({ event, ctx, grants }, decide);
+    return bail(stages.enforce, { event, ctx, grants }, decide);
   }
 
   /** Stage 10: the `tool_result` patch chain. */
@@ -199,9 +210,9 @@ export class HookBus implements LoopHooks {
 
   /** Delivers an event to its observers in load order; resolves when all have run or timed out. */
   observe(event: GatehouseEvent, signal: AbortSignal = NEVER_ABORTED): Promise<void> | undefined {
-    const dispatch = this.#observers.get(event.type);
-    if (!dispatch) return undefined;
-    const done = dispatch(event, this.#contextOf(signal));
+    const taps = this.#observers.get(event.type);
+    if (!taps) return undefined;
+    const done = series(taps, event, this.#contextOf(signal));
     return isPromiseLike<void>(done) ? Promise.resolve(done) : undefined;
   }
 }

@@ -40,43 +40,65 @@ export function handlerRunner<E, T>(
   handler: (event: E, ctx: HandlerContext) => T | Promise<T>,
   deadlines: DeadlineQueue,
 ): HandlerRun<E, T> {
-  return <R>(
-    event: E,
-    ctx: HandlerContext,
-    then?: (outcome: HandlerOutcome<T>) => R,
-    after?: (value: R) => unknown,
-  ): R | Promise<R> => {
-    const finish = then ?? ((outcome: HandlerOutcome<T>) => outcome as R);
-    let returned: T | Promise<T>;
-    try {
-      returned = handler(event, ctx);
-    } catch (error) {
-      return finish({ ok: false, error: toError(error), timedOut: false });
-    }
-    if (!isPromiseLike<T>(returned)) return finish(succeeded(returned));
-    const pending = returned;
-    return new Promise<R>((resolve, reject) => {
-      const settle = (outcome: HandlerOutcome<T>) => {
-        try {
-          const value = finish(outcome);
-          resolve((after ? after(value) : value) as R);
-        } catch (error) {
-          reject(error);
-        }
-      };
-      const deadline = deadlines.track(() => {
-        settle({ ok: false, error: new Error(`timed out after ${deadlines.timeoutMs} ms`), timedOut: true });
-      });
-      pending.then(
-        (value) => {
-          if (deadlines.settle(deadline)) settle(succeeded(value));
-        },
-        (error: unknown) => {
-          if (deadlines.settle(deadline)) settle({ ok: false, error: toError(error), timedOut: false });
-        },
-      );
+  return (event, ctx, then, after) => callHandler(handler, deadlines, event, ctx, then, after);
+}
+
+/**
+ * One handler call (see `handlerRunner`). Module-level on purpose, like `awaitHandler`: a closure
+ * made per tap (per host) gets fresh type feedback, so every new host ran this path cold again and
+ * V8 re-optimised it run after run; one function for every tap of every host keeps its optimised
+ * code across hosts.
+ */
+export function callHandler<E, T, R = HandlerOutcome<T>>(
+  handler: (event: E, ctx: HandlerContext) => T | Promise<T>,
+  deadlines: DeadlineQueue,
+  event: E,
+  ctx: HandlerContext,
+  then?: (outcome: HandlerOutcome<T>) => R,
+  after?: (value: R) => unknown,
+): R | Promise<R> {
+  let returned: T | Promise<T>;
+  try {
+    returned = handler(event, ctx);
+  } catch (error) {
+    const failed: HandlerOutcome<T> = { ok: false, error: toError(error), timedOut: false };
+    return then ? then(failed) : (failed as R);
+  }
+  if (!isPromiseLike<T>(returned)) {
+    const outcome = succeeded(returned);
+    return then ? then(outcome) : (outcome as R);
+  }
+  return awaitHandler(returned, deadlines, then, after);
+}
+
+/** The asynchronous half of `callHandler`: the handler's promise, raced against its deadline. */
+function awaitHandler<T, R>(
+  pending: PromiseLike<T>,
+  deadlines: DeadlineQueue,
+  then: ((outcome: HandlerOutcome<T>) => R) | undefined,
+  after: ((value: R) => unknown) | undefined,
+): Promise<R> {
+  return new Promise<R>((resolve, reject) => {
+    const settle = (outcome: HandlerOutcome<T>) => {
+      try {
+        const value = then ? then(outcome) : (outcome as R);
+        resolve((after ? after(value) : value) as R);
+      } catch (error) {
+        reject(error);
+      }
+    };
+    const deadline = deadlines.track(() => {
+      settle({ ok: false, error: new Error(`timed out after ${deadlines.timeoutMs} ms`), timedOut: true });
     });
-  };
+    pending.then(
+      (value) => {
+        if (deadlines.settle(deadline)) settle(succeeded(value));
+      },
+      (error: unknown) => {
+        if (deadlines.settle(deadline)) settle({ ok: false, error: toError(error), timedOut: false });
+      },
+    );
+  });
 }
 
 /**
@@ -89,5 +111,5 @@ export function runHandler<E, T>(
   ctx: HandlerContext,
   deadlines: DeadlineQueue,
 ): HandlerOutcome<T> | Promise<HandlerOutcome<T>> {
-  return handlerRunner(handler, deadlines)(event, ctx);
+  return callHandler(handler, deadlines, event, ctx);
 }

@@ -14,7 +14,7 @@ import type { DeadlineQueue } from "./deadline-queue.ts";
 import { normaliseEffects } from "./effect-shape.ts";
 import { type TrackedObject, trackMutations } from "./mutation-tracker.ts";
 import type { EnforceHandler, HandlerFailure, TransformHandler } from "./registrations.ts";
-import { type HandlerOutcome, handlerRunner } from "./run-handler.ts";
+import { callHandler, type HandlerOutcome } from "./run-handler.ts";
 
 /** Settings shared by every stage of one bus. */
 export interface StageOptions {
@@ -104,9 +104,9 @@ function answerProblem(value: Record<string, unknown>, stage: "transform" | "enf
 }
 
 /** What one tap of a stage answers: a verdict that ends the stage, or `undefined` to go on. */
-type StageAnswer = ToolCallVerdict | undefined;
+export type StageAnswer = ToolCallVerdict | undefined;
 
-/** A stage's hook: tapable orders the taps; `bailDispatch` calls them (see dispatch.ts). */
+/** A stage's hook: tapable orders the taps; `bail` calls them (see dispatch.ts). */
 type StageHook<S> = AsyncSeriesBailHook<[S], StageAnswer | Promise<StageAnswer>>;
 
 /** The outcome of one transform handler: block, re-validated new input, or nothing changed. */
@@ -139,22 +139,55 @@ function afterTransform(
   return undefined;
 }
 
+/** One stage tap as tapable keeps it (see dispatch.ts): its function, whose handler, the stage's settings. */
+export interface StageTap<H, S> {
+  readonly fn: (
+    tap: StageTap<H, S>,
+    state: S,
+    next: (answer: StageAnswer) => unknown,
+  ) => StageAnswer | Promise<unknown>;
+  readonly extension: string;
+  readonly handler: H;
+  readonly options: StageOptions;
+}
+
+/** Taps `fn` for each handler, in order: tapable orders them, `bail` (dispatch.ts) calls them. */
+function stageHook<H, S>(
+  taps: readonly { extension: string; handler: H }[],
+  options: StageOptions,
+  fn: StageTap<H, S>["fn"],
+): StageHook<S> {
+  const hook: StageHook<S> = new (tapable().AsyncSeriesBailHook)(["state"]);
+  for (const { extension, handler } of taps) {
+    // tapable keeps every field of the options on the tap, so the tap carries what `fn` needs.
+    const tap = { name: extension, extension, handler, options };
+    hook.tap(tap, fn as unknown as (state: S) => StageAnswer);
+  }
+  return hook;
+}
+
 /** The transform stage: handlers may mutate or replace the input, or block; each change is re-validated. */
 export function transformStage(
   taps: readonly { extension: string; handler: TransformHandler }[],
   options: StageOptions,
 ): StageHook<TransformState> {
-  const hook: StageHook<TransformState> = new (tapable().AsyncSeriesBailHook)(["state"]);
-  for (const { extension, handler } of taps) {
-    const run = handlerRunner(handler, options.deadlines);
-    hook.tap(extension, ((state: TransformState, next: (answer: StageAnswer) => unknown) => {
-      const tracked = trackMutations(state.input);
-      const { toolCall } = state.request;
-      const event = { toolCallId: toolCall.id, toolName: toolCall.name, input: tracked.proxy };
-      return run(event, state.ctx, (out) => afterTransform(out, extension, state, tracked, options), next);
-    }) as (state: TransformState) => StageAnswer | Promise<StageAnswer>);
-  }
-  return hook;
+  return stageHook(taps, options, callTransform);
+}
+
+// The taps' functions are module-level (each gets its tap), not closures made per tap: one function
+// for every host keeps its optimised code across hosts (see dispatch.ts).
+
+function callTransform(
+  tap: StageTap<TransformHandler, TransformState>,
+  state: TransformState,
+  next: (answer: StageAnswer) => unknown,
+): StageAnswer | Promise<unknown> {
+  const tracked = trackMutations(state.input);
+  const { toolCall } = state.request;
+  const event = { toolCallId: toolCall.id, toolName: toolCall.name, input: tracked.proxy };
+  const { extension, options } = tap;
+  const then = (out: HandlerOutcome<unknown>) => afterTransform(out, extension, state, tracked, options);
+  return callHandler(tap.handler, options.deadlines, event, state.ctx, then, next);
 }
 
 /** The outcome of one enforce handler: block, or nothing to say. */
@@ -178,19 +211,21 @@ export function enforceStage(
   taps: readonly { extension: string; handler: EnforceHandler }[],
   options: StageOptions,
 ): StageHook<EnforceState> {
-  const hook: StageHook<EnforceState> = new (tapable().AsyncSeriesBailHook)(["state"]);
-  for (const { extension, handler } of taps) {
-    const run = handlerRunner(handler, options.deadlines);
-    hook.tap(extension, ((state: EnforceState, next: (answer: StageAnswer) => unknown) => {
-      state.grants.current = extension;
-      const answer = (out: HandlerOutcome<unknown>) => {
-        state.grants.current = undefined;
-        return afterEnforce(out, extension, state, options);
-      };
-      return run(state.event, state.ctx, answer, next);
-    }) as (state: EnforceState) => StageAnswer | Promise<StageAnswer>);
-  }
-  return hook;
+  return stageHook(taps, options, callEnforce);
+}
+
+function callEnforce(
+  tap: StageTap<EnforceHandler, EnforceState>,
+  state: EnforceState,
+  next: (answer: StageAnswer) => unknown,
+): StageAnswer | Promise<unknown> {
+  const { extension, options } = tap;
+  state.grants.current = extension;
+  const then = (out: HandlerOutcome<unknown>) => {
+    state.grants.current = undefined;
+    return afterEnforce(out, extension, state, options);
+  };
+  return callHandler(tap.handler, options.deadlines, state.event, state.ctx, then, next);
 }
 
 /** A guard's identity argument if it is one (anything else is ignored, as if not given). */

@@ -3,9 +3,9 @@ import type { AsyncSeriesWaterfallHook } from "tapable";
 import { tapable } from "../common/lazy-tapable.ts";
 import { contentProblem, flagProblem, jsonProblem } from "../common/tool-result-shape.ts";
 import type { FinalResult, ToolResultRequest } from "../loop/types.ts";
-import type { StageDispatch } from "./dispatch.ts";
+import { waterfall } from "./dispatch.ts";
 import type { ResultHandler } from "./registrations.ts";
-import { type HandlerOutcome, handlerRunner } from "./run-handler.ts";
+import { callHandler, type HandlerOutcome } from "./run-handler.ts";
 import type { StageOptions } from "./tool-call-stages.ts";
 
 /** The value passed down the `tool_result` chain. */
@@ -19,7 +19,7 @@ export interface ResultState {
 /** What a `tool_result` handler returns (a handler that changes nothing returns nothing). */
 type ResultAnswer = Awaited<ReturnType<ResultHandler>>;
 
-/** The chain's hook: tapable orders the taps; `waterfallDispatch` calls them (see dispatch.ts). */
+/** The chain's hook: tapable orders the taps; `waterfall` calls them (see dispatch.ts). */
 export type ResultChainHook = AsyncSeriesWaterfallHook<[ResultState], ResultState | Promise<ResultState>>;
 
 /** The state after one handler: its patch applied field by field, or an error naming it. */
@@ -87,32 +87,49 @@ export function toolResultChain(
 ): ResultChainHook {
   const hook: ResultChainHook = new (tapable().AsyncSeriesWaterfallHook)(["state"]);
   for (const { extension, handler } of taps) {
-    const run = handlerRunner(handler, options.deadlines);
-    hook.tap(extension, ((state: ResultState, next: (value: ResultState) => unknown) => {
-      const { toolCall, input } = state.request;
-      const event = {
-        toolCallId: toolCall.id,
-        toolName: toolCall.name,
-        input,
-        content: state.result.content,
-        details: state.result.details,
-        isError: state.isError,
-      };
-      const answer = (out: HandlerOutcome<unknown>) =>
-        afterHandler(out as HandlerOutcome<ResultAnswer>, extension, state, options);
-      return run(event, state.ctx, answer, next);
-    }) as (state: ResultState) => ResultState | Promise<ResultState>);
+    // tapable keeps every field of the options on the tap, so the tap carries what its function needs.
+    const tap = { name: extension, extension, handler, options };
+    hook.tap(tap, callResultHandler as unknown as (state: ResultState) => ResultState);
   }
   return hook;
 }
 
-/** Runs the chain (through its dispatcher) and returns the final result. */
+/** One tap of the chain as tapable keeps it (see dispatch.ts). */
+export interface ResultTap {
+  readonly fn: typeof callResultHandler;
+  readonly extension: string;
+  readonly handler: ResultHandler;
+  readonly options: StageOptions;
+}
+
+// Module-level (it gets its tap), not a closure per tap: one function for every host keeps its
+// optimised code across hosts (see dispatch.ts).
+function callResultHandler(
+  tap: ResultTap,
+  state: ResultState,
+  next: (value: ResultState) => unknown,
+): ResultState | Promise<unknown> {
+  const { toolCall, input } = state.request;
+  const event = {
+    toolCallId: toolCall.id,
+    toolName: toolCall.name,
+    input,
+    content: state.result.content,
+    details: state.result.details,
+    isError: state.isError,
+  };
+  const { extension, options } = tap;
+  const then = (out: HandlerOutcome<ResultAnswer>) => afterHandler(out, extension, state, options);
+  return callHandler(tap.handler, options.deadlines, event, state.ctx, then, next);
+}
+
+/** Runs the chain and returns the final result. */
 export function runToolResultChain(
-  dispatch: StageDispatch<ResultState, ResultState>,
+  taps: readonly ResultTap[],
   request: ToolResultRequest,
   ctx: HandlerContext = { signal: request.signal },
 ): FinalResult | Promise<FinalResult> {
-  return dispatch({ request, ctx, result: request.result, isError: request.isError }, finalOf);
+  return waterfall(taps, { request, ctx, result: request.result, isError: request.isError }, finalOf);
 }
 
 function finalOf(state: ResultState): FinalResult {

@@ -16,7 +16,6 @@ import type { HandlerFailure } from "../hooks/registrations.ts";
 import { runAgentLoop } from "../loop/agent-loop.ts";
 import type { ToolSet, TurnState } from "../loop/types.ts";
 import { SandboxRuntime } from "../sandbox/sandbox-runtime.ts";
-import { pinEffectTargets } from "../tools/effect-pins.ts";
 import { createBuiltinTools, ShellGroups } from "../tools/index.ts";
 import { ToolRegistry } from "../tools/tool-registry.ts";
 import { checkCall } from "./check-call.ts";
@@ -27,6 +26,7 @@ import { guardFailureError } from "./guard-failures.ts";
 import { inlineCandidates } from "./inline-extensions.ts";
 import { openProject, type ProjectExtensions } from "./project-extensions.ts";
 import { ReloadScheduler } from "./reload-scheduler.ts";
+import { RunConfig } from "./run-config.ts";
 import { bindSession } from "./session-binding.ts";
 import { defaultSystemPrompt } from "./system-prompt.ts";
 import type { Host, HostOptions, RunOptions, RunResult } from "./types.ts";
@@ -215,7 +215,6 @@ export async function createHost(options: HostOptions): Promise<Host> {
   };
   const steering: UserMessage[] = [];
   const followUps: UserMessage[] = [];
-  const drain = (queue: UserMessage[]) => queue.splice(0, queue.length);
 
   let prompted: { tools: ToolSet; prompt: string } | undefined;
   const systemPromptFor = (set: ToolSet): string => {
@@ -237,8 +236,6 @@ export async function createHost(options: HostOptions): Promise<Host> {
     if (controller) throw new GatehouseError("GH_USAGE", "A run is already in progress on this host.");
     const own = new AbortController();
     controller = own;
-    let limitReached = false;
-    let halted: { extension: string; reason: string } | undefined;
     delete stop.by;
     if (stop.pending) {
       stop.by = stop.pending;
@@ -257,33 +254,26 @@ export async function createHost(options: HostOptions): Promise<Host> {
     hub.bus = handlers.bus();
     hub.signal = own.signal;
     try {
-      const added = await runAgentLoop([toUserMessage(prompt, Date.now())], {
+      const config = new RunConfig({
         model: options.model,
         messages: context,
+        hub,
         prepareTurn,
-        emit: hub.emit,
+        steering,
+        followUps,
+        maxTurns: options.maxTurns,
         toolExecution,
         signal: own.signal,
-        getSteeringMessages: () => drain(steering),
-        getFollowUpMessages: () => drain(followUps),
-        shouldStopAfterTurn: (turn, continuing) => {
-          if (options.maxTurns === undefined || turn < options.maxTurns) return false;
-          limitReached = continuing;
-          return true;
-        },
         maxArgumentBytes,
-        onHalt: ({ by, reason }) => {
-          halted = { extension: by, reason };
-        },
-        pinEffects: (effects, guards) => pinEffectTargets(effects, options.cwd, guards),
         cwd: options.cwd,
         logger,
       });
+      const added = await runAgentLoop([toUserMessage(prompt, Date.now())], config);
       const last = added.findLast((m) => m.role === "assistant");
       const result: RunResult = { messages: added, stopReason: last?.stopReason, aborted: own.signal.aborted };
       if (last?.errorMessage !== undefined) result.errorMessage = last.errorMessage;
-      if (limitReached) result.maxTurnsReached = true;
-      if (halted) result.terminatedBy = halted;
+      if (config.limitReached) result.maxTurnsReached = true;
+      if (config.halted) result.terminatedBy = config.halted;
       const by = stoppedBy();
       if (by) {
         result.stoppedBy = by;

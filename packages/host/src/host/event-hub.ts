@@ -28,7 +28,7 @@ export class EventHub {
   }
 
   /** Delivers one event; the returned promise (if any) settles when extension observers are done. */
-  emit = (event: GatehouseEvent): Promise<void> | undefined => {
+  emit(event: GatehouseEvent): Promise<void> | undefined {
     const listeners = this.#listeners;
     for (let i = 0; i < listeners.length; i++) {
       try {
@@ -38,5 +38,5 @@ export class EventHub {
       }
     }
     return this.bus?.observe(event, this.signal);
-  };
+  }
 }

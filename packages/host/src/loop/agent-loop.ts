@@ -21,9 +21,9 @@ async function inject(config: LoopConfig, added: Message[], messages: readonly M
   }
 }
 
-async function poll(source: LoopConfig["getSteeringMessages"]): Promise<Message[]> {
-  if (!source) return [];
-  return (await source()) ?? [];
+/** Polls one message source, as a method of the config (its callbacks may be methods). */
+async function poll(config: LoopConfig, source: "getSteeringMessages" | "getFollowUpMessages"): Promise<Message[]> {
+  return (await config[source]?.()) ?? [];
 }
 
 /**
@@ -42,7 +42,7 @@ export async function runAgentLoop(prompts: readonly Message[], config: LoopConf
   await emit(config, { type: "turn_start" });
   await inject(config, added, prompts);
 
-  let pending = signal.aborted ? [] : await poll(config.getSteeringMessages);
+  let pending = signal.aborted ? [] : await poll(config, "getSteeringMessages");
   let firstTurn = true;
   let turns = 0;
   for (;;) {
@@ -85,9 +85,9 @@ export async function runAgentLoop(prompts: readonly Message[], config: LoopConf
         await emit(config, { type: "agent_end", messages: added });
         return added;
       }
-      pending = await poll(config.getSteeringMessages);
+      pending = await poll(config, "getSteeringMessages");
     }
-    const followUps = await poll(config.getFollowUpMessages);
+    const followUps = await poll(config, "getFollowUpMessages");
     if (followUps.length === 0) break;
     pending = followUps;
   }

@@ -108,7 +108,7 @@ export interface TurnState {
 /** Receives every event; a returned promise is awaited before the loop goes on. */
 export type EmitFn = (event: AgentEvent) => void | Promise<void>;
 
-/** Everything the pure loop needs, injected. */
+/** Everything the pure loop needs, injected. The loop calls every callback as a method of this object (`config.emit(event)`), so a class instance works. */
 export interface LoopConfig {
   model: Model;
   systemPrompt?: string | undefined;

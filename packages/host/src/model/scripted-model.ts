@@ -39,20 +39,36 @@ export function createScriptedModel(script: Script, options: ScriptedModelOption
   if (!Number.isInteger(chunkSize) || chunkSize < 1) {
     throw new GatehouseError("GH_USAGE", `chunkSize must be a positive integer, got ${chunkSize}`);
   }
-  const now = options.now ?? Date.now;
-  const requests: ScriptedRequest[] = [];
-  let next = 0;
-  return {
-    id: "scripted",
-    requests,
-    stream(request: ModelRequest, signal: AbortSignal): AsyncIterable<ModelStreamEvent> {
-      requests.push({
-        messageCount: request.messages.length,
-        toolNames: request.tools.map((tool) => tool.name),
-        lastMessage: request.messages[request.messages.length - 1],
-      });
-      const turn = script.turns[next++] ?? EMPTY_TURN;
-      return new ScriptedStream({ turn, signal, now, chunkSize, maxArgumentBytes: request.maxArgumentBytes });
-    },
-  };
+  return new Scripted(script, options.now ?? Date.now, chunkSize);
+}
+
+/**
+ * The scripted model. A class, so `stream` is one function for every model of the process: the
+ * loop calls it each turn, and a method made per model would be a new call target each time (see
+ * host/run-config.ts).
+ */
+class Scripted implements ScriptedModel {
+  readonly id = "scripted";
+  readonly requests: ScriptedRequest[] = [];
+  readonly #script: Script;
+  readonly #now: () => number;
+  readonly #chunkSize: number;
+  #next = 0;
+
+  constructor(script: Script, now: () => number, chunkSize: number) {
+    this.#script = script;
+    this.#now = now;
+    this.#chunkSize = chunkSize;
+  }
+
+  stream(request: ModelRequest, signal: AbortSignal): AsyncIterable<ModelStreamEvent> {
+    this.requests.push({
+      messageCount: request.messages.length,
+      toolNames: request.tools.map((tool) => tool.name),
+      lastMessage: request.messages[request.messages.length - 1],
+    });
+    const turn = this.#script.turns[this.#next++] ?? EMPTY_TURN;
+    const { maxArgumentBytes } = request;
+    return new ScriptedStream({ turn, signal, now: this.#now, chunkSize: this.#chunkSize, maxArgumentBytes });
+  }
 }
