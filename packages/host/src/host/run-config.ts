@@ -1,8 +1,11 @@
 import type { AgentEvent, ExecutionMode, Logger, Message, ToolEffect, UserMessage } from "@gatehouse/sdk";
+import { keepShape } from "../common/keep-shape.ts";
+import { stderrLogger } from "../common/stderr-logger.ts";
 import type { GuardPins, LoopConfig, TurnState } from "../loop/types.ts";
+import { createScriptedModel } from "../model/scripted-model.ts";
 import type { Model } from "../model/types.ts";
 import { pinEffectTargets } from "../tools/effect-pins.ts";
-import type { EventHub } from "./event-hub.ts";
+import { EventHub } from "./event-hub.ts";
 
 /** What one host run hands the loop besides its callbacks. */
 export interface RunConfigFields {
@@ -93,3 +96,25 @@ export class RunConfig implements LoopConfig {
     return pinEffectTargets(effects, this.cwd, guards);
   }
 }
+
+// One idle config, hub and scripted model for the life of the process (see `keepShape`): their
+// layouts are built by adding fields in the constructor, so without a live instance the full GC
+// between two hosts' runs dropped them and, with them, the loop's optimised code.
+keepShape(
+  new RunConfig({
+    model: keepShape(createScriptedModel({ turns: [] })),
+    messages: [],
+    hub: keepShape(new EventHub(stderrLogger({ level: "silent" }))),
+    prepareTurn: () => {
+      throw new Error("the idle config is never run");
+    },
+    steering: [],
+    followUps: [],
+    maxTurns: undefined,
+    toolExecution: undefined,
+    signal: new AbortController().signal,
+    maxArgumentBytes: undefined,
+    cwd: "/",
+    logger: stderrLogger({ level: "silent" }),
+  }),
+);
