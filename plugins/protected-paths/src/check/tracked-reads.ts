@@ -1,7 +1,7 @@
 import path from "node:path";
 import type { DenyRule } from "../rules/deny-rule.ts";
 import { runHostGit } from "../scan/host-git.ts";
-import { firstDenyingRule } from "./first-denying-rule.ts";
+import { matchView } from "./match-view.ts";
 import type { PolicyContext } from "./policy-context.ts";
 
 /** Tracked entries looked at before the check gives up and refuses. */
@@ -14,6 +14,29 @@ export type TrackedResult =
   /** The repository's top folder, above `dir`: its whole tree is read (checked like `git add .` there). */
   | { below: string }
   | undefined;
+
+/**
+ * The read rule that denies the entry `at` named `name`, tested as the deny index tests a walk's
+ * entries: a rule is matched only when the entry's name may match it (a repository tracks many
+ * files, and most names match no rule).
+ */
+function denying(
+  ctx: PolicyContext,
+  byName: Map<string, readonly DenyRule[]>,
+  name: string,
+  at: string,
+): DenyRule | undefined {
+  // Names repeat (index.ts, src): the rules a name may match are found once per name.
+  let rules = byName.get(name);
+  if (rules === undefined) {
+    const folded = ctx.folding ? name.normalize("NFC").toLowerCase() : name.normalize("NFC");
+    rules = ctx.rules.read.filter((rule) => rule.nameMayMatch(folded));
+    byName.set(name, rules);
+  }
+  if (rules.length === 0) return undefined;
+  const view = matchView(ctx, at);
+  return rules.find((rule) => (rule.subtree ? rule.matchesRoot(view) : rule.matches(view)));
+}
 
 /**
  * The first file tracked by the repository `dir` lies in (its submodules included) that read rules
@@ -42,12 +65,19 @@ export function trackedDenied(ctx: PolicyContext, dir: string, everything = fals
   if (entries.length > MAX_TRACKED_ENTRIES) {
     return { unknown: `the repository tracks more than ${MAX_TRACKED_ENTRIES} files, too many to check` };
   }
+  // Each folder once, however many tracked files it holds.
+  const folders = new Set<string>();
+  const byName = new Map<string, readonly DenyRule[]>();
   for (const entry of entries) {
     // The file and each folder on its way: a read rule on a folder denies what it holds.
     const parts = entry.split("/");
     for (let i = 1; i <= parts.length; i += 1) {
       const at = path.join(root, ...parts.slice(0, i));
-      const rule = firstDenyingRule(ctx, ctx.rules.read, at);
+      if (i < parts.length) {
+        if (folders.has(at)) continue;
+        folders.add(at);
+      }
+      const rule = denying(ctx, byName, parts[i - 1] as string, at);
       if (rule) return { found: at, rule };
     }
   }
