@@ -1,9 +1,20 @@
 import { spawnSync } from "node:child_process";
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  realpathSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { quarantine } from "../src/sandbox/quarantine.ts";
+import { chmodAt } from "../src/scan/raw-fs.ts";
 import { runCliScript } from "./helpers/cli-run.ts";
 
 const made: string[] = [];
@@ -55,6 +66,22 @@ describe.skipIf(process.platform !== "linux")(
     });
   },
 );
+
+describe.skipIf(process.platform !== "linux")("the index's chmod of a folder it cannot read", () => {
+  it("never passes the mode on through a link the folder was swapped for", () => {
+    const ws = tempDir();
+    const victim = path.join(tempDir(), ".bashrc");
+    writeFileSync(victim, "# the user's\n");
+    chmodSync(victim, 0o600);
+    // What the index found a locked folder, a command running next to the review made a link.
+    symlinkSync(victim, path.join(ws, "d"));
+    expect(() => chmodAt(path.join(ws, "d"), 0o777)).toThrow();
+    expect(mode(victim)).toBe(0o600);
+    mkdirSync(path.join(ws, "e"), { mode: 0o000 });
+    chmodAt(path.join(ws, "e"), 0o500);
+    expect(mode(path.join(ws, "e"))).toBe(0o500);
+  });
+});
 
 const CLI = path.join(path.dirname(fileURLToPath(import.meta.url)), "../../../packages/cli/bin/gatehouse.js");
 const root = process.getuid?.() === 0;
