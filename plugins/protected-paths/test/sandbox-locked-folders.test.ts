@@ -125,4 +125,32 @@ describe.skipIf(process.platform !== "linux" || !asUser)("a sandboxed command th
     for (const p of [".mcp.json", ".claude/settings.json", "sub/.git"])
       expect(existsSync(path.join(ws, p)), p).toBe(false);
   });
+
+  it("cannot keep a protected symbolic link removed by taking the write bits off its folder", async () => {
+    const base = tempDir();
+    const ws = path.join(base, "proj");
+    mkdirSync(path.join(ws, "shared", "claude"), { recursive: true });
+    writeFileSync(path.join(ws, "shared", "claude", "settings.json"), "{}");
+    symlinkSync("shared/claude", path.join(ws, ".claude"));
+    const home = path.join(base, "home");
+    mkdirSync(home);
+    mkdirSync(path.join(ws, ".gatehouse"));
+    writeFileSync(path.join(ws, ".gatehouse", "settings.json"), "{}");
+    if (root) spawnSync("chown", ["-R", "65534:65534", base]);
+    const { ends, stderr } = await runCliScript({
+      cwd: ws,
+      scriptDir: base,
+      env: { HOME: home, GATEHOUSE_HOME: path.join(base, "gh") },
+      turns: [
+        [{ id: "A", name: "bash", args: { command: "C=.claude; rm $C; chmod 555 .; echo made" } }],
+        [{ id: "B", name: "bash", args: { command: "echo next" } }],
+      ],
+      ...(root ? { launcher: NOBODY } : {}),
+    });
+    expect(ends.get("A")?.outcome, stderr).toBe("blocked");
+    expect(ends.get("A")?.text).toContain("it was put back");
+    // The review completed: later commands run.
+    expect(ends.get("B")?.outcome).toBe("executed");
+    expect(ends.get("B")?.text).toContain("next");
+  });
 });
