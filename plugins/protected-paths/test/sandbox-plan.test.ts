@@ -150,7 +150,7 @@ describe("the review after a run", () => {
     const f = createFixture();
     const quarantine = f.dir(path.join(f.base, "quarantine"));
     const policy = createPolicy({}, { cwd: f.ws, home: f.home });
-    let broken = true;
+    let broken = false;
     const profile = policy.sandboxProfile({
       quarantineDir: () => {
         if (broken) throw new Error("the quarantine is unavailable");
@@ -158,6 +158,8 @@ describe("the review after a run", () => {
       },
     });
     const first = await profile.prepare();
+    // Unavailable once the run started (a run is recorded in the quarantine folder as it starts).
+    broken = true;
     f.file(".env.a", "A=1");
     f.file(".mcp.json", "{}");
     const violations = (await first.review?.()) ?? [];

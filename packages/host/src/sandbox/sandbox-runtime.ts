@@ -188,7 +188,7 @@ export class SandboxRuntime {
     disableUserns: boolean;
   }): Promise<{ result: SandboxRunResult; violations: SandboxViolation[]; setupFailure?: string }> {
     const { options, confinedBy } = a;
-    let plan: SandboxPlan;
+    let plan: SandboxPlan | undefined;
     let argv: [string, ...string[]];
     try {
       plan = await a.profile.prepare();
@@ -196,7 +196,9 @@ export class SandboxRuntime {
       argv = this.#argv(plan.layout, options, a.disableUserns);
     } catch (error) {
       const why = `the sandbox ${confinedBy} asked for could not be set up (${errorMessage(error)}), so nothing ran`;
-      return { result: { ...NOT_RUN, spawnError: new Error(why) }, violations: [] };
+      // A plan that never ran is still reviewed: the guard then knows its run is over.
+      const violations = plan === undefined ? [] : await review(plan, confinedBy, options.cwd);
+      return { result: { ...NOT_RUN, spawnError: new Error(why), violations }, violations };
     }
     const watch = new SetupWatch({
       stdout: (chunk) => options.onData(chunk),

@@ -8,6 +8,13 @@ export interface TargetSpec {
   via: string;
   /** The command acts on everything below it (rm -r, chmod -R, mv of a directory, find -delete). */
   recursive?: boolean;
+  /**
+   * git reads the working tree of every file its repository tracks (`git diff`, `git status -vv`,
+   * `git commit -a`, `git add -u`): refused unconfined when a tracked file is one read rules deny;
+   * `"everything"` (`git add -A` without a pathspec) also reads every file of the repository's tree,
+   * above the working directory too.
+   */
+  tracked?: "tracked" | "everything";
   /** A recursive read that skips dot-files and dot-directories (rg without --hidden). */
   skipsHidden?: boolean;
   /**

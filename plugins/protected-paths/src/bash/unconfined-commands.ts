@@ -148,7 +148,20 @@ const gitReads: CommandExtractor = (args) => {
   const firstOperand = args.indexOf(parsed.operands[1] as ShellWord);
   const revision = dashes !== -1 && firstOperand !== -1 && firstOperand < dashes;
   const noIndex = parsed.operands[0]?.text === "diff" && words.length === 2 && !revision;
-  return { targets: targetsOf("read", everything ? [literalWord(".")] : words, "git", staging || noIndex) };
+  const targets = targetsOf("read", everything ? [literalWord(".")] : words, "git", staging || noIndex);
+  // `git diff` (the working tree against the index or a revision), `git status -vv`, `git add -u` and
+  // `git commit -a` or with pathspecs read every tracked file of the repository they name (a tracked `.env` with a
+  // secret added locally is printed by `git diff`, or committed where `git show` prints it).
+  const subcommand = parsed.operands[0]?.text;
+  const worktree =
+    subcommand === "diff" ||
+    (subcommand === "status" && hasFlag(parsed, "v", "verbose")) ||
+    (subcommand === "commit" && (words.length > 0 || hasFlag(parsed, "a", "all", "i", "include", "o", "only"))) ||
+    (staging && hasFlag(parsed, "u", "update"));
+  // `git add -A` without a pathspec stages the whole repository, not only the working directory.
+  const tracked = everything ? "everything" : worktree ? "tracked" : undefined;
+  if (tracked) targets.push({ access: "read", word: literalWord("."), via: "git", tracked });
+  return { targets };
 };
 
 /** Extractors for commands only the unconfined mode accepts (their operands are read). */

@@ -20,6 +20,7 @@ import {
 } from "./line-creations.ts";
 import type { PolicyContext } from "./policy-context.ts";
 import { MAX_SCANNED_ENTRIES, scanBelow } from "./scan-below.ts";
+import { trackedDenied } from "./tracked-reads.ts";
 
 /** Claude Code's memory files: `CLAUDE.md`, `CLAUDE.local.md` and the rules in `.claude/rules`. */
 function agentMemoryFile(absolute: string): boolean {
@@ -198,6 +199,18 @@ function checkOne(check: TargetCheck, p: string, dir: string): Decision | undefi
   if (made !== undefined) {
     const why = `the command line makes a symbolic link (or moves or copies what may hold one) at ${showPath(made)}, which a read of the whole tree may follow out of it; run it as its own command`;
     return deny({ subject, why, rule: "bash recursive target" });
+  }
+  if (check.strict && target.tracked) {
+    const tracked = trackedDenied(ctx, dir, target.tracked === "everything");
+    if (tracked && "unknown" in tracked) {
+      const why = `git reads every file the repository tracks, and ${tracked.unknown}`;
+      return deny({ subject, why, rule: "bash unresolved target" });
+    }
+    if (tracked && "below" in tracked) return checkBelow(check, subject, [tracked.below], dir);
+    if (tracked) {
+      const why = `git reads every file the repository tracks, and it tracks ${showPath(path.relative(dir, tracked.found))}: ${tracked.rule.why}`;
+      return deny({ subject, why, rule: tracked.rule.label });
+    }
   }
   return below ? checkBelow(check, subject, verdict.views.reals, dir) : undefined;
 }

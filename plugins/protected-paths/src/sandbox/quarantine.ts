@@ -1,6 +1,8 @@
 import {
+  chmodSync,
   closeSync,
   constants,
+  fstatSync,
   lstatSync,
   mkdirSync,
   openSync,
@@ -43,6 +45,53 @@ const SHORT = 3800;
 
 /** O_PATH (Linux): a descriptor that only names a folder. */
 const O_PATH = (constants as { O_PATH?: number }).O_PATH ?? 0o10000000;
+
+/**
+ * Gives the owner read, write and search on the folder open as `fd` (any kind of descriptor) when
+ * it lacks one: a command can `chmod 555` a folder it made, or the workspace root, so that what it
+ * put inside can be neither moved nor deleted (EACCES), and Gatehouse runs as the same user, who
+ * may change the mode back. A folder of another owner keeps its mode (the removal then says why
+ * it fails).
+ */
+function ownerMayChange(fd: number): void {
+  try {
+    const info = fstatSync(fd);
+    if (!info.isDirectory() || (info.mode & 0o700) === 0o700) return;
+    chmodSync(`/proc/self/fd/${fd}`, (info.mode & 0o7777) | 0o700);
+  } catch {
+    // not the owner's to change
+  }
+}
+
+/** `ownerMayChange` for the entry at `at` when it is a folder (never following a link). */
+function ownerMayChangeAt(at: string | Buffer): void {
+  let fd: number;
+  try {
+    fd = openSync(at, O_PATH | constants.O_NOFOLLOW);
+  } catch {
+    return;
+  }
+  try {
+    ownerMayChange(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * Opens the folder at `at` for listing without following a link, its owner's bits given back
+ * first (`ownerMayChange`): one without read permission could not be listed, one without write
+ * permission not emptied.
+ */
+function openOwnFolder(at: string | Buffer): number {
+  const handle = openSync(at, O_PATH | constants.O_DIRECTORY | constants.O_NOFOLLOW);
+  try {
+    ownerMayChange(handle);
+    return openSync(`/proc/self/fd/${handle}`, constants.O_RDONLY | constants.O_DIRECTORY);
+  } finally {
+    closeSync(handle);
+  }
+}
 
 /**
  * Opens the folder `dir` (a real path) without following a link anywhere on the way, or throws.
@@ -89,7 +138,7 @@ function removeEntry(dirFd: number, name: string | Buffer): void {
     unlinkSync(at);
     return;
   }
-  const fd = openSync(at, constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW);
+  const fd = openOwnFolder(at);
   try {
     // Names as bytes: one that is not valid UTF-8 is removed like any other.
     for (const child of readdirSync(`/proc/self/fd/${fd}`, { encoding: "buffer" })) removeEntry(fd, child);
@@ -107,7 +156,8 @@ function removeEntry(dirFd: number, name: string | Buffer): void {
  * proven (through `/proc/self/fd`) to be the folder `p` names: a command running next to the
  * review that swaps a parent for a link out of the workspace makes it throw, never act elsewhere.
  * The entry itself is never followed (a link moves as a link); a folder is deleted level by level
- * through descriptors (see `removeEntry`). `p` must be a real path. Throws when the path can be
+ * through descriptors (see `removeEntry`). The parent folder, and the folders moved or emptied, get
+ * their owner's read, write and search bits back where a command took them away. `p` must be a real path. Throws when the path can be
  * neither moved nor deleted.
  */
 export function quarantine(p: string, directory: () => string): Removal {
@@ -123,6 +173,10 @@ export function quarantine(p: string, directory: () => string): Removal {
     throw swapped();
   }
   try {
+    // A folder the command made unwritable (or unlistable) gets its owner's bits back, and so does
+    // a folder that is itself the entry (moving it rewrites its `..`): else it would stay in place.
+    ownerMayChange(fd);
+    ownerMayChangeAt(through(fd, name));
     counter += 1;
     const folder = path.join(directory(), `${Date.now()}-${process.pid}-${counter}`);
     try {

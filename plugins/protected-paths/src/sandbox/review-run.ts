@@ -3,7 +3,7 @@ import path from "node:path";
 import type { SandboxViolation } from "@gatehouse/sdk";
 import { showPath } from "../paths/path-text.ts";
 import { type DenyIndex, type DenyMatch, identityOrNone } from "../scan/deny-index.ts";
-import { atShortPath, encodePath } from "../scan/raw-fs.ts";
+import { atShortPath, chmodAt, encodePath, lstatAt } from "../scan/raw-fs.ts";
 
 /** The rule named in violations for what the review could not read. */
 export const UNREADABLE = "sandbox review: unreadable path";
@@ -108,7 +108,19 @@ export function reviewRun(options: {
     record({ path: p, rule, reason });
   };
   const restore = (p: string, target: string) => () => {
-    if (identityOrNone(p) === undefined) atShortPath(p, (at) => symlinkSync(encodePath(target), at));
+    if (identityOrNone(p) !== undefined) return;
+    const put = () => atShortPath(p, (at) => symlinkSync(encodePath(target), at));
+    try {
+      put();
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EACCES") throw error;
+      // The command took the write bits off the folder (`chmod 555 .`): its owner, the user
+      // Gatehouse runs as, gets them back, as the quarantine does before it moves anything.
+      const parent = path.dirname(p);
+      const mode = lstatAt(parent)?.mode ?? 0;
+      chmodAt(parent, (mode & 0o7777) | 0o700);
+      put();
+    }
   };
   for (const match of [...now.values()].sort((a, b) => depth(a.path) - depth(b.path))) {
     if (removed.some((r) => within(r, match.path))) continue;

@@ -266,6 +266,14 @@ export function createSandboxPlanner(options: {
           .map((state) => ({ state, before: stateStamp(state.path) }));
         // Which staged submodule folders in node_modules hold a repository as the run starts.
         const repositories = staged.map((s) => ({ watch: s, before: s.before() }));
+        // The run is recorded before it starts and forgotten once reviewed: a process killed
+        // meanwhile (SIGTERM, SIGHUP, a second Ctrl-C) never reviews it, so the next run does.
+        const inFlight = unreviewed.record(quarantineDir, {
+          baseline,
+          unreadable,
+          why: "the process that ran it ended before it checked what the command changed",
+          inFlight: true,
+        });
         const mark = log.mark();
         running.add(layout);
         const remove = (p: string, then?: () => void) => {
@@ -352,6 +360,7 @@ export function createSandboxPlanner(options: {
               return violations;
             } finally {
               settle();
+              unreviewed.discard(inFlight);
             }
           },
         };

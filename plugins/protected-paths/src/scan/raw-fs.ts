@@ -218,7 +218,19 @@ export function readdirAt(p: string): RawEntry[] {
   }));
 }
 
-/** `chmod` of any path. Throws like `chmodSync`. */
+/**
+ * `chmod` of the folder at any path, never through a symbolic link at its end: a folder a command
+ * running next to the review swapped for a link (to `~/.ssh`, to `~/.bashrc`) would otherwise pass
+ * the mode on to the link's target, outside the workspace. Throws like `chmodSync` (ELOOP or
+ * ENOTDIR for a link, ENOTDIR for what is no folder).
+ */
 export function chmodAt(p: string, mode: number): void {
-  atShortPath(p, (at) => chmodSync(at, mode));
+  atShortPath(p, (at) => {
+    const fd = openSync(at, O_PATH | constants.O_DIRECTORY | constants.O_NOFOLLOW);
+    try {
+      chmodSync(`/proc/self/fd/${fd}`, mode);
+    } finally {
+      closeSync(fd);
+    }
+  });
 }
