@@ -9,6 +9,7 @@ import type { MergedSettings } from "../config/merge-settings.ts";
 import { strayConfigSections } from "../config/stray-config.ts";
 import { ExtensionManager } from "../extensions/extension-manager.ts";
 import { ReservedPaths } from "../extensions/reserved-paths.ts";
+import { toolNameProblem } from "../extensions/tool-definition-check.ts";
 import type { ExtensionRecord } from "../extensions/types.ts";
 import type { ExtensionWatcher } from "../extensions/watcher.ts";
 import { HandlerRegistry } from "../hooks/handler-registry.ts";
@@ -91,7 +92,12 @@ export async function createHost(options: HostOptions): Promise<Host> {
   const home = project?.home ?? gatehouseHome(env);
   const sandbox = new SandboxRuntime({ gatehouseHome: home, env });
   const handlers = new HandlerRegistry({ timeoutMs, onError: reportFailure, sandbox });
-  for (const def of options.tools ?? []) tools.register(def, { owner: "host" }, HOST_RANK);
+  for (const [i, def] of (options.tools ?? []).entries()) {
+    // The same name rule as registerTool: a name providers refuse fails every real model request.
+    const badName = typeof def?.name === "string" ? toolNameProblem(def.name) : undefined;
+    if (badName) throw new GatehouseError("GH_USAGE", `createHost: tools[${i}]: ${badName}`);
+    tools.register(def, { owner: "host" }, HOST_RANK);
+  }
 
   let controller: AbortController | undefined;
   const stop: { by?: { extension: string; reason: string }; pending?: { extension: string; reason: string } } = {};
