@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Message, UserMessage } from "@gatehouse/sdk";
 import type { Logger } from "pino";
+import { strayHookMatchers } from "../command-hooks/stray-matchers.ts";
 import { GatehouseError } from "../common/errors.ts";
 import { tapable } from "../common/lazy-tapable.ts";
 import { stderrLogger } from "../common/stderr-logger.ts";
@@ -175,6 +176,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
   }
   const stray = [
     ...(project ? strayConfigOf(project.settings, manager.records()) : []),
+    ...(project ? strayMatchersOf(project.settings, manager.records(), tools) : []),
     ...inlineStrayConfig(options.config, manager.records()),
   ];
   if (stray.length > 0) {
@@ -195,7 +197,13 @@ export async function createHost(options: HostOptions): Promise<Host> {
       }
       reserveHostFiles();
       const summary = await manager.reconcile(candidates());
-      for (const error of project ? strayConfigOf(project.settings, manager.records()) : []) {
+      const strays = project
+        ? [
+            ...strayConfigOf(project.settings, manager.records()),
+            ...strayMatchersOf(project.settings, manager.records(), tools),
+          ]
+        : [];
+      for (const error of strays) {
         await hub.emit({ type: "extension_error", extension: "settings", error });
       }
       if (project) watcher?.setRoots(project.watchRoots());
@@ -352,6 +360,16 @@ function strayConfigOf(settings: MergedSettings, records: readonly ExtensionReco
   const known = new Set(records.map((r) => r.name));
   const unsure = records.some((r) => r.status !== "loaded");
   return strayConfigSections(settings, known, unsure);
+}
+
+/** Command-hook matchers of the settings that select none of the host's tools. */
+function strayMatchersOf(settings: MergedSettings, records: readonly ExtensionRecord[], tools: ToolRegistry): string[] {
+  const unsure = records.some((r) => r.status !== "loaded");
+  return strayHookMatchers(
+    settings,
+    tools.snapshot().list.map((def) => def.name),
+    unsure,
+  );
 }
 
 /** Sections of `createHost({ config })` that configure none of the host's extensions. */
