@@ -94,6 +94,10 @@ describe("an effect path with glob characters is judged as the pattern a tool ma
       ruleOf(policy.check(read(`{${Array.from({ length: 12 }, (_, i) => i).join(",")}}{a,b,c,d,e,f,g,h,i,j}{1..9}`))),
     ).toBe("glob effect");
     expect(policy.check(read("docs/[draft].md")).allow).toBe(true);
+    // Route files of web frameworks are named so: a write of one is checked, and passes.
+    f.file("app/[slug]/page.tsx");
+    expect(policy.check(write("app/[slug]/page.tsx")).allow).toBe(true);
+    expect(policy.check(write("pages/[...slug].tsx")).allow).toBe(true);
     expect(policy.check(read("src/**/*.ts")).allow).toBe(true);
   });
 });
