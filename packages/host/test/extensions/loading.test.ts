@@ -179,6 +179,34 @@ export default (api: any) => api.registerTool({ name: ${JSON.stringify(name)}, d
     ]);
   });
 
+  // Before, a guard with tools: ["wrte"] loaded, never ran, and the write it was written to block ran.
+  it("a handler whose tools list names a tool only by a near miss fails its extension's load, naming the name meant", async () => {
+    const guard = (
+      name: string,
+      tools: string,
+      extra = "",
+    ) => `import { defineExtension, defineTool, z } from "@gatehouse/sdk";
+export default defineExtension({ name: "${name}", setup(api) {
+  api.on("tool_call", () => ({ block: true, reason: "no" }), { stage: "enforce", tools: ${tools} });
+  ${extra}
+} });`;
+    const own = `api.registerTool(defineTool({ name: "edits", description: "d", parameters: z.object({}), effects: () => [],
+    execute: async () => ({ content: [{ type: "text", text: "ran" }] }) }));`;
+    const p = makeProject({
+      ".gatehouse/extensions/a-typo.ts": guard("a-typo", '["write", "wrte"]'),
+      ".gatehouse/extensions/b-far.ts": guard("b-far", '["deploy_site"]'),
+      ".gatehouse/extensions/c-own.ts": guard("c-own", '["edits"]', own),
+    });
+    const { host } = await openHost(p, { trust: true });
+    const byName = Object.fromEntries(host.extensions().map((r) => [r.name, r]));
+    expect(byName["a-typo"]?.status).toBe("failed");
+    expect(byName["a-typo"]?.errors[0]).toContain(
+      'Extension "a-typo": its tool_call enforce handler\'s tools list names no tool by "wrte" (did you mean "write"?)',
+    );
+    expect(byName["b-far"]?.status).toBe("loaded");
+    expect(byName["c-own"]?.status).toBe("loaded");
+  });
+
   it("a setup calling the reference runtime's API (api.registerCommand) fails saying what this API offers", async () => {
     const p = makeProject({
       ".gatehouse/extensions/ported.ts": `export default function (api: any) {\n  api.registerCommand("hi", { handler() {} });\n}\n`,
