@@ -95,10 +95,15 @@ export async function runCommand(args: string[], io: CliIo): Promise<number> {
     if (plan.kind === "resume" && plan.branch !== undefined) host.branch(plan.branch);
     const result = await host.run(prompt);
     if (result.stoppedBy) io.stderr.write(fitToTerminal(`gatehouse: ${result.errorMessage}\n`, io.stderr));
-    if (values.json && !result.stoppedBy && !result.aborted && result.stopReason === "error") {
+    // The model's own answer ended in an error, or was aborted on its side (a provider that cut its
+    // stream, not our Ctrl-C): the task did not finish, so the run fails, as the reference runtime's
+    // print mode does (exit 1 for stopReason "error" or "aborted").
+    const modelFailed = !result.stoppedBy && !result.aborted && isFailedStop(result.stopReason);
+    if (values.json && modelFailed) {
       // The live view shows a model error; with --json stdout is for a program, so exit 1 says why here.
       const why = result.errorMessage ?? "no error message";
-      io.stderr.write(fitToTerminal(`gatehouse: the model ended in an error: ${why}\n`, io.stderr));
+      const what = result.stopReason === "aborted" ? "the model's answer was aborted" : "the model ended in an error";
+      io.stderr.write(fitToTerminal(`gatehouse: ${what}: ${why}\n`, io.stderr));
     }
     if (result.maxTurnsReached) {
       // A safety limit cut the run short: that must not read like a model that finished its task.
@@ -109,7 +114,7 @@ export async function runCommand(args: string[], io: CliIo): Promise<number> {
       ? ExitCode.runFailed
       : result.aborted
         ? ExitCode.interrupted
-        : result.stopReason === "error"
+        : modelFailed
           ? ExitCode.runFailed
           : ExitCode.ok;
     view.close({ exitCode: code });
@@ -120,4 +125,9 @@ export async function runCommand(args: string[], io: CliIo): Promise<number> {
     process.off("SIGINT", onSigint);
     await host.close();
   }
+}
+
+/** Stop reasons of a model answer that did not finish the task (see SPEC §2). */
+function isFailedStop(stopReason: string | undefined): boolean {
+  return stopReason === "error" || stopReason === "aborted";
 }

@@ -78,6 +78,7 @@ export interface ToolDefinition<
   TDetails = unknown,
   TName extends string = string,
 > {
+  /** What the model calls it: 1 to 64 letters, digits, `_` or `-` (what model providers accept); another name fails the load. */
   name: TName;
   description: string;
   parameters: TParams;

@@ -4,6 +4,8 @@ import type { ReservedPath, SandboxProfile, ToolEffect } from "@gatehouse/sdk";
 import { type BashMode, checkExec } from "./check/check-exec.ts";
 import { checkTreeSearch, type TreeSearch } from "./check/check-search.ts";
 import { type EvaluateOptions, evaluatePath } from "./check/evaluate-path.ts";
+import { GlobTooSlow, withGlobBudget } from "./check/glob-budget.ts";
+import { type GlobTargets, globTargets, isGlobPath } from "./check/glob-effect.ts";
 import { composeScreen } from "./check/literal-screen.ts";
 import { matchView } from "./check/match-view.ts";
 import type { Access, PolicyContext } from "./check/policy-context.ts";
@@ -328,8 +330,11 @@ function buildPolicy(parsed: ProtectedPathsConfig, options: PolicyOptions, groun
     const kind: unknown = (effect as { kind?: unknown } | null)?.kind;
     switch (kind) {
       case "read":
-      case "write":
-        return decide(ctx, kind, (effect as { path?: unknown }).path);
+      case "write": {
+        const given: unknown = (effect as { path?: unknown }).path;
+        const decision = decide(ctx, kind, given);
+        return decision.allow ? decideGlob(kind, given, decision) : decision;
+      }
       case "exec":
         return checkExec(ctx, { mode: execMode, command: (effect as { command?: unknown }).command });
       case "net":
@@ -340,6 +345,34 @@ function buildPolicy(parsed: ProtectedPathsConfig, options: PolicyOptions, groun
         return deny({ subject: "Effect", why, rule: "unknown effect" });
       }
     }
+  }
+
+  /**
+   * An effect's path that holds glob characters, as a pattern the tool may expand (`src/*`,
+   * `**\/.env`): refused when any path it may stand for is (see `globTargets`), or when what it
+   * stands for cannot be known. The path as written was allowed already (`allowed`, returned as the
+   * decision when every match passes); a `file:` URL is judged by the path it names.
+   */
+  function decideGlob(access: Access, given: unknown, allowed: Decision): Decision {
+    if (typeof given !== "string") return allowed;
+    const named = fileUrlTarget(given);
+    const text = typeof named === "string" ? named : given;
+    if (!isGlobPath(text)) return allowed;
+    const refuse = (why: string, rule: string) =>
+      deny({ subject: subjectFor(access, given), why: `it is a glob pattern a tool may expand, and ${why}`, rule });
+    let targets: GlobTargets;
+    try {
+      targets = withGlobBudget(() => globTargets(text, { cwd, home, fs }));
+    } catch (error) {
+      if (!(error instanceof GlobTooSlow)) throw error;
+      return refuse(error.message, "glob effect");
+    }
+    if ("problem" in targets) return refuse(`${targets.problem}; name the files instead`, "glob effect");
+    for (const target of targets.paths) {
+      const verdict = evaluatePath(ctx, access, target, FILTER_OPTIONS);
+      if (!verdict.ok) return refuse(`it matches ${showPath(target)}: ${verdict.why}`, verdict.rule);
+    }
+    return allowed;
   }
 
   function readFilter(): (absolutePath: string) => boolean {

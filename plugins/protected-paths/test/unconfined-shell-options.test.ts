@@ -152,6 +152,45 @@ describe.skipIf(!installed("zsh") && process.env.CI !== "true")(
   },
 );
 
+/**
+ * With zsh's EXTENDED_GLOB option (off by default, set by many users' configurations, which Claude
+ * Code carries over), `^`, `~` and `#` are pattern characters: each of these printed .env while the
+ * analysis took the word for a file of that name.
+ */
+describe.skipIf(!installed("zsh") && process.env.CI !== "true")("strict hooks: zsh's EXTENDED_GLOB", () => {
+  it.each(["cat .^x", "cat .envv#", "cat .e*~x", "cat ^src", "head -n 1 ./.e^x"])(
+    "%j reads .env under the option and is refused",
+    (command) => {
+      const f = createFixture();
+      f.file(".env", "SECRET=leaked\n");
+      const stdio: ["ignore", "pipe", "pipe"] = ["ignore", "pipe", "pipe"];
+      let output = "";
+      try {
+        output = execFileSync("zsh", ["-o", "extendedglob", "-o", "globdots", "-c", command], {
+          cwd: f.ws,
+          encoding: "utf8",
+          stdio,
+        });
+      } catch (error) {
+        output = String((error as { stdout?: string }).stdout ?? "");
+      }
+      expect(output).toContain("SECRET=leaked");
+      expect(unconfined(f).check(exec(command)).allow).toBe(false);
+    },
+  );
+
+  it("a pattern operand, a revision and a word that cannot reach a protected file still run; a folder pattern is refused", () => {
+    const f = createFixture();
+    f.file("src/a^b.ts");
+    const policy = unconfined(f);
+    for (const command of ["grep ^foo src/app.ts", "grep -n '^x' docs/env.md", "cat src/a^b.ts", "cat src/app.ts~"]) {
+      const decision = policy.check(exec(command));
+      expect(decision.allow ? "" : decision.reason, command).toBe("");
+    }
+    expect(reasonOf(policy.check(exec("cat s^x/app.ts")))).toMatch(/EXTENDED_GLOB/);
+  });
+});
+
 describe("strict hooks: array assignments", () => {
   it("refuses them: bash evaluates an indexed array's subscripts as arithmetic, running what a variable holds", () => {
     const f = createFixture();

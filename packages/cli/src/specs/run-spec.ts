@@ -78,7 +78,11 @@ export const runSpec = defineCommand({
   ],
   exitCodes: [
     { code: 0, meaning: "the run finished (tool errors are results for the model, not failures)" },
-    { code: 1, meaning: "the model ended in an error, an extension stopped the run, or an unexpected failure" },
+    {
+      code: 1,
+      meaning:
+        "the model ended in an error or its answer was aborted (not by Ctrl-C), an extension stopped the run, or an unexpected failure",
+    },
     {
       code: 2,
       meaning:

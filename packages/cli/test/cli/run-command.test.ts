@@ -125,6 +125,19 @@ describe("gatehouse run (child process)", () => {
     expect(run.stderr).toContain("gatehouse: the model ended in an error: rate limited");
   });
 
+  // Before: an answer the provider aborted (stopReason "aborted", no Ctrl-C) exited 0, as if the
+  // model had finished its task; the reference runtime's print mode exits 1 for it.
+  it("a model answer that ends aborted (not by Ctrl-C) exits 1 and says why, with and without --json", async () => {
+    const dir = tempDir();
+    const script = writeScript(dir, [{ stopReason: "aborted", errorMessage: "stream cut", content: [] }]);
+    const json = await runCli(["run", "--cwd", dir, "--script", script, "--json", "--no-session"]);
+    expect(json.code).toBe(1);
+    expect(json.stderr).toContain("gatehouse: the model's answer was aborted: stream cut");
+    const view = await runCli(["run", "--cwd", dir, "--script", script, "--no-session"]);
+    expect(view.code).toBe(1);
+    expect(view.stdout).toContain("stream cut");
+  });
+
   it("a run cut short by --max-turns says so on stderr, so it does not read as a model that finished", async () => {
     const dir = tempDir();
     const ls = (id: string) => ({ content: [{ type: "toolCall", id, name: "ls", arguments: {} }] });

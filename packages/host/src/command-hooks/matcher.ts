@@ -8,10 +8,16 @@
  */
 export function matchesTool(matcher: string | undefined, toolName: string): boolean {
   if (matcher === undefined || matcher === "" || matcher === "*") return true;
-  if (/^[A-Za-z0-9_|]+$/.test(matcher)) return matcher.split("|").includes(toolName);
+  const names = exactNames(matcher);
+  if (names) return names.includes(toolName);
   try {
     return new RegExp(`^(?:${matcher})$`).test(toolName);
   } catch {
     return true;
   }
+}
+
+/** The names of a matcher that is a list of exact names (`Edit|Write`), or undefined for a regular expression. */
+export function exactNames(matcher: string): string[] | undefined {
+  return /^[A-Za-z0-9_|]+$/.test(matcher) ? matcher.split("|") : undefined;
 }

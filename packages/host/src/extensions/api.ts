@@ -11,7 +11,7 @@ import { GatehouseError } from "../common/errors.ts";
 import { ensurePrivateDir } from "../config/private-dir.ts";
 import type { HandlerRegistry } from "../hooks/handler-registry.ts";
 import type { Registration } from "../hooks/registrations.ts";
-import { compileToolMatcher, type ToolMatch } from "../hooks/tool-matcher.ts";
+import { compileToolMatcher, nearMissNames, type ToolMatch } from "../hooks/tool-matcher.ts";
 import type { ToolConflict, ToolRegistry } from "../tools/tool-registry.ts";
 import { HOST_API_VERSION } from "./api-version.ts";
 import type { ConfigExplanation } from "./config-explanation.ts";
@@ -56,6 +56,11 @@ export interface ExtensionApiHandle {
   revoke(): void;
   /** Takes the functions `api.onDispose` registered, latest first (the order they run in); each is handed out once. */
   disposers(): (() => Awaitable<void>)[];
+  /**
+   * Why a handler setup staged can never run, or undefined: its `tools` list names a tool only by a
+   * near miss (`"wrte"`), counting the tools registered so far and the extension's own.
+   */
+  strayToolNames(): string | undefined;
 }
 
 function usage(name: string, message: string): GatehouseError {
@@ -201,5 +206,20 @@ export function createExtensionApi(ctx: ExtensionApiContext): ExtensionApiHandle
       ctx.reserved.removeOwner(owner);
     },
     disposers: () => disposers.splice(0).reverse(),
+    strayToolNames() {
+      if (!staged) return undefined;
+      const known = new Set([...ctx.tools.snapshot().list.map((d) => d.name), ...staged.tools.map((d) => d.name)]);
+      for (const r of staged.handlers) {
+        const missed = nearMissNames(r.match?.names ?? [], known);
+        if (missed.length === 0) continue;
+        const hook = r.kind === "event" ? r.event : r.kind === "tool_result" ? "tool_result" : `tool_call ${r.kind}`;
+        const what = missed.map((m) => `"${m.name}" (did you mean "${m.near}"?)`).join(", ");
+        return usage(
+          ctx.name,
+          `its ${hook} handler's tools list names no tool by ${what}, so the handler would never run for it.`,
+        ).message;
+      }
+      return undefined;
+    },
   };
 }

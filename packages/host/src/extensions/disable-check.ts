@@ -1,3 +1,4 @@
+import { editDistance } from "../common/edit-distance.ts";
 import type { SettingsLocation } from "../config/extension-specs.ts";
 import { isAtLeastAsStrong, type SettingsLevel, type SettingsLevelName } from "../config/settings-levels.ts";
 import { type DiscoveredExtension, levelOf } from "./discovery.ts";
@@ -71,4 +72,39 @@ export function disableVerdict(d: DiscoveredExtension, levels: readonly Settings
   }
   const effective = entries.find(({ at }) => isAtLeastAsStrong(at.level, origin));
   return effective ? { kind: "off", at: effective.at } : { kind: "on" };
+}
+
+/** How many edits away an entry may be from an extension's name to count as its typo (ignoring case). */
+const TYPO_DISTANCE = 2;
+
+/**
+ * `disabledExtensions` entries that turn off nothing: `"helo-tool"` leaves `hello-tool` running
+ * while the settings read as if it were off. Returns one `file:line:column: …` line per entry.
+ * Contract: an entry counts when it is none of the names of any discovered extension (`namesOf`);
+ * in the project's files every such entry counts; in user and managed settings, which serve every
+ * project, only one within two edits of such a name (ignoring case).
+ */
+export function strayDisableEntries(
+  levels: readonly SettingsLevel[],
+  discovered: readonly DiscoveredExtension[],
+): string[] {
+  const names = [...new Set(discovered.flatMap((d) => [...namesOf(d)]))].sort();
+  const problems: string[] = [];
+  for (const level of levels) {
+    const shared = AUTHORITY[level.level] > AUTHORITY.project;
+    (level.settings.disabledExtensions ?? []).forEach((entry, index) => {
+      if (names.includes(entry)) return;
+      const near = names.find(
+        (n) => editDistance(entry.toLowerCase(), n.toLowerCase(), TYPO_DISTANCE) <= TYPO_DISTANCE,
+      );
+      if (shared && near === undefined) return;
+      const { line, column } = level.source.locate(["disabledExtensions", index]);
+      const hint = near === undefined ? "" : ` (did you mean ${JSON.stringify(near)}?)`;
+      const known = names.length === 0 ? "none is enabled" : `enabled: ${names.join(", ")}`;
+      problems.push(
+        `${level.file}:${line}:${column}: disabledExtensions entry ${JSON.stringify(entry)} turns off no extension${hint}; a misspelt entry leaves its extension running (${known})`,
+      );
+    });
+  }
+  return problems;
 }

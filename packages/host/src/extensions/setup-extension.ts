@@ -173,6 +173,9 @@ export async function setupExtension(
     // Checked before setup runs: code written for another API never starts.
     if (refused) throw new Error(refused);
     await withTimeout(setup(handle.api), timeoutMs, ctx.name);
+    // A guard whose tools list holds only a typo would load and never run: fail it by name.
+    const stray = handle.strayToolNames();
+    if (stray) throw new Error(stray);
   } catch (error) {
     handle.revoke();
     record.status = "failed";

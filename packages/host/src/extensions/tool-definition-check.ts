@@ -60,15 +60,31 @@ function nonObjectKind(schema: unknown, depth = 0): string | undefined {
 }
 
 /**
+ * The tool names every model provider accepts: Anthropic and OpenAI both require
+ * `^[a-zA-Z0-9_-]{1,64}$` (Gemini's rule is wider), so a name outside it loads here but makes every
+ * request to a real model fail, or is offered under another name.
+ */
+const PROVIDER_TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
+
+/** Why a tool name would not reach a model intact, or undefined when it would (registerTool and createHost's `tools`). */
+export function toolNameProblem(name: string): string | undefined {
+  if (PROVIDER_TOOL_NAME.test(name)) return undefined;
+  const why = name.length > 64 ? `is ${name.length} characters long` : "holds other characters";
+  return `tool ${JSON.stringify(name)} has a name model providers refuse: it ${why}; a tool name is 1 to 64 letters, digits, "_" or "-" (^[a-zA-Z0-9_-]{1,64}$).`;
+}
+
+/**
  * Why `def` cannot be registered as a tool, or undefined when it can.
  * Contract: checks only what makes a tool unusable or silently different from what its author
- * wrote — a missing name, execute or description; effects or prepareArguments that are not
+ * wrote — a missing name, execute or description; a name providers refuse (`PROVIDER_TOOL_NAME`); effects or prepareArguments that are not
  * functions; parameters that are not zod or can never accept the object of arguments a model
  * sends (`z.string()`: every call would be invalid); an executionMode other than "parallel" or
  * "sequential" (a typo such as "serial" would run the tool in parallel batches unnoticed).
  */
 export function toolDefinitionProblem(def: AnyToolDefinition): string | undefined {
   if (!def || typeof def.name !== "string" || def.name.length === 0) return "registerTool needs a tool with a name.";
+  const badName = toolNameProblem(def.name);
+  if (badName) return badName;
   const tool = `tool "${def.name}"`;
   if (typeof def.execute !== "function") return `${tool} has no execute function.`;
   // The model chooses tools by their description: one without it cannot be offered (SPEC §2 defineTool).

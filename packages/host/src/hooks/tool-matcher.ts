@@ -1,10 +1,13 @@
 import { builtinToolParameters } from "@gatehouse/sdk";
+import { editDistance } from "../common/edit-distance.ts";
 
 /** A compiled `tools` matcher (`api.on(event, handler, { tools })`): which tools' calls reach a handler. */
 export interface ToolMatch {
   matches(toolName: string): boolean;
   /** How `gatehouse extensions` shows it: `write,edit` or `/^(write|edit)$/`. */
   readonly text: string;
+  /** The names of a list matcher (none for a RegExp). */
+  readonly names?: readonly string[];
 }
 
 const BUILTIN_NAMES = Object.keys(builtinToolParameters);
@@ -58,5 +61,25 @@ export function compileToolMatcher(tools: unknown): ToolMatch | string {
     if (problem) return problem;
     names.add(name);
   }
-  return { matches: (toolName) => names.has(toolName), text: [...names].join(",") };
+  return { matches: (toolName) => names.has(toolName), text: [...names].join(","), names: [...names] };
+}
+
+/** How many edits away a listed name may be from a tool's to count as its typo (ignoring case). */
+const TYPO_DISTANCE = 2;
+
+/**
+ * Listed names that name none of `known` but come within two edits (ignoring case) of one that
+ * does — `["wrte"]` for `write` — each with the name it was probably meant as: a guard whose list
+ * holds only such a typo never runs. Names far from every tool may belong to a tool an extension
+ * loaded later registers, so they are left alone.
+ */
+export function nearMissNames(names: readonly string[], known: ReadonlySet<string>): { name: string; near: string }[] {
+  const out: { name: string; near: string }[] = [];
+  for (const name of names) {
+    if (known.has(name)) continue;
+    const lower = name.toLowerCase();
+    const near = [...known].find((k) => editDistance(lower, k.toLowerCase(), TYPO_DISTANCE) <= TYPO_DISTANCE);
+    if (near !== undefined) out.push({ name, near });
+  }
+  return out;
 }

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Message, UserMessage } from "@gatehouse/sdk";
 import type { Logger } from "pino";
+import { strayHookMatchers } from "../command-hooks/stray-matchers.ts";
 import { GatehouseError } from "../common/errors.ts";
 import { tapable } from "../common/lazy-tapable.ts";
 import { stderrLogger } from "../common/stderr-logger.ts";
@@ -9,6 +10,7 @@ import type { MergedSettings } from "../config/merge-settings.ts";
 import { strayConfigSections } from "../config/stray-config.ts";
 import { ExtensionManager } from "../extensions/extension-manager.ts";
 import { ReservedPaths } from "../extensions/reserved-paths.ts";
+import { toolNameProblem } from "../extensions/tool-definition-check.ts";
 import type { ExtensionRecord } from "../extensions/types.ts";
 import type { ExtensionWatcher } from "../extensions/watcher.ts";
 import { HandlerRegistry } from "../hooks/handler-registry.ts";
@@ -91,7 +93,12 @@ export async function createHost(options: HostOptions): Promise<Host> {
   const home = project?.home ?? gatehouseHome(env);
   const sandbox = new SandboxRuntime({ gatehouseHome: home, env });
   const handlers = new HandlerRegistry({ timeoutMs, onError: reportFailure, sandbox });
-  for (const def of options.tools ?? []) tools.register(def, { owner: "host" }, HOST_RANK);
+  for (const [i, def] of (options.tools ?? []).entries()) {
+    // The same name rule as registerTool: a name providers refuse fails every real model request.
+    const badName = typeof def?.name === "string" ? toolNameProblem(def.name) : undefined;
+    if (badName) throw new GatehouseError("GH_USAGE", `createHost: tools[${i}]: ${badName}`);
+    tools.register(def, { owner: "host" }, HOST_RANK);
+  }
 
   let controller: AbortController | undefined;
   const stop: { by?: { extension: string; reason: string }; pending?: { extension: string; reason: string } } = {};
@@ -169,6 +176,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
   }
   const stray = [
     ...(project ? strayConfigOf(project.settings, manager.records()) : []),
+    ...(project ? strayMatchersOf(project.settings, manager.records(), tools) : []),
     ...inlineStrayConfig(options.config, manager.records()),
   ];
   if (stray.length > 0) {
@@ -189,7 +197,13 @@ export async function createHost(options: HostOptions): Promise<Host> {
       }
       reserveHostFiles();
       const summary = await manager.reconcile(candidates());
-      for (const error of project ? strayConfigOf(project.settings, manager.records()) : []) {
+      const strays = project
+        ? [
+            ...strayConfigOf(project.settings, manager.records()),
+            ...strayMatchersOf(project.settings, manager.records(), tools),
+          ]
+        : [];
+      for (const error of strays) {
         await hub.emit({ type: "extension_error", extension: "settings", error });
       }
       if (project) watcher?.setRoots(project.watchRoots());
@@ -336,6 +350,16 @@ function strayConfigOf(settings: MergedSettings, records: readonly ExtensionReco
   const known = new Set(records.map((r) => r.name));
   const unsure = records.some((r) => r.status !== "loaded");
   return strayConfigSections(settings, known, unsure);
+}
+
+/** Command-hook matchers of the settings that select none of the host's tools. */
+function strayMatchersOf(settings: MergedSettings, records: readonly ExtensionRecord[], tools: ToolRegistry): string[] {
+  const unsure = records.some((r) => r.status !== "loaded");
+  return strayHookMatchers(
+    settings,
+    tools.snapshot().list.map((def) => def.name),
+    unsure,
+  );
 }
 
 /** Sections of `createHost({ config })` that configure none of the host's extensions. */

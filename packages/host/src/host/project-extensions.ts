@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import { join, relative, resolve, sep } from "node:path";
 import type { Logger } from "pino";
 import { PROJECT_HOOKS_KEY, projectHooksCode } from "../command-hooks/hook-code.ts";
-import { errorMessage } from "../common/errors.ts";
+import { errorMessage, GatehouseError } from "../common/errors.ts";
 import { realOr } from "../common/real-or.ts";
 import {
   ensurePrivateDir,
@@ -17,7 +17,7 @@ import {
   trustStatuses,
 } from "../config/index.ts";
 import { addHostInstall } from "../extensions/code-origin.ts";
-import { disableVerdict } from "../extensions/disable-check.ts";
+import { disableVerdict, strayDisableEntries } from "../extensions/disable-check.ts";
 import { type DiscoveredExtension, discoverExtensions } from "../extensions/discovery.ts";
 import { extensionFiles, fingerprint } from "../extensions/extension-files.ts";
 import type { ConfigEnablers, ExtensionCandidate } from "../extensions/extension-manager.ts";
@@ -132,6 +132,11 @@ export function openProject(
     }
   };
   rediscover();
+  const strayDisabled = strayDisableEntries(settings.levels, discovered);
+  if (strayDisabled.length > 0) {
+    gate.close();
+    throw new GatehouseError("GH_SETTINGS_INVALID", ["Invalid settings:", ...strayDisabled].join("\n  "));
+  }
 
   const projectCode = (): ProjectCode[] => {
     const code = discovered.flatMap((d) => {

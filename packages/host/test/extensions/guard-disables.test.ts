@@ -104,6 +104,34 @@ describe("what disabledExtensions still turns off", () => {
   });
 });
 
+// Before: "helo-tool" turned nothing off and hello-tool ran, while the settings read as if it were off.
+describe("a disabledExtensions entry that turns off nothing", () => {
+  it("in the project's files is a settings error naming the file, line and the name it was meant as", async () => {
+    const p = makeProject({
+      ".gatehouse/settings.json": pretty({ extensions: ["@gatehouse/hello-tool"], disabledExtensions: ["helo-tool"] }),
+    });
+    const error = await openHost(p, { trust: true }).then(
+      () => undefined,
+      (e: unknown) => e as GatehouseError,
+    );
+    expect(error?.code).toBe("GH_SETTINGS_INVALID");
+    expect(error?.message).toContain(
+      `${join(p.dir, ".gatehouse/settings.json")}:6:5: disabledExtensions entry "helo-tool" turns off no extension (did you mean "hello-tool"?)`,
+    );
+  });
+
+  it("in user settings (which serve every project) only a near miss counts", async () => {
+    const homeFiles = { "settings.json": pretty({ disabledExtensions: ["some-other-projects-tool"] }) };
+    const p = makeProject({ ".gatehouse/settings.json": pretty({ extensions: ["@gatehouse/hello-tool"] }) }, homeFiles);
+    const { host } = await openHost(p, { trust: true });
+    expect(host.extensions().map((e) => e.status)).toEqual(["loaded"]);
+    p.writeHome("settings.json", pretty({ disabledExtensions: ["hello-tol"] }));
+    await expect(openHost(p, { trust: true })).rejects.toThrow(
+      /"hello-tol" turns off no extension \(did you mean "hello-tool"\?\)/,
+    );
+  });
+});
+
 // Finding: a cloned repository's .gatehouse/settings.json with "disabledExtensions": ["no-writes"]
 // turned off the guard the user dropped into ~/.gatehouse/extensions/ (not "required", so it was a
 // plain skip): the write it blocks ran and the run exited 0.

@@ -154,6 +154,59 @@ export default (api: any) => api.registerTool({ name: "${name}", description: "d
     expect(firstResultText(result.messages)).toBe("ran");
   });
 
+  // Before, "run tests" loaded, and every request to a real model then failed: providers accept
+  // only ^[a-zA-Z0-9_-]{1,64}$ as a tool name.
+  it("a tool name a model provider refuses (a space, a dot, over 64 characters) fails its extension's load by name", async () => {
+    const tool = (name: string) => `import { z } from "@gatehouse/sdk";
+export default (api: any) => api.registerTool({ name: ${JSON.stringify(name)}, description: "d", effects: () => [],
+  parameters: z.object({}), execute: async () => ({ content: [{ type: "text", text: "ran" }] }) });`;
+    const long = "x".repeat(65);
+    const p = makeProject({
+      ".gatehouse/extensions/a-space.ts": tool("run tests"),
+      ".gatehouse/extensions/b-dot.ts": tool("fs.read"),
+      ".gatehouse/extensions/c-long.ts": tool(long),
+      ".gatehouse/extensions/d-fine.ts": tool(`Ok_name-${"y".repeat(56)}`),
+    });
+    const { host } = await openHost(p, { trust: true });
+    const failed = host.extensions().filter((r) => r.status === "failed");
+    expect(failed.map((r) => [r.name, r.errors[0]?.replace(/ \(at .*\)$/, "")])).toEqual([
+      [
+        "a-space",
+        'Extension "a-space": tool "run tests" has a name model providers refuse: it holds other characters; a tool name is 1 to 64 letters, digits, "_" or "-" (^[a-zA-Z0-9_-]{1,64}$).',
+      ],
+      ["b-dot", expect.stringContaining('tool "fs.read" has a name model providers refuse')],
+      ["c-long", expect.stringContaining(`tool "${long}" has a name model providers refuse: it is 65 characters long`)],
+    ]);
+  });
+
+  // Before, a guard with tools: ["wrte"] loaded, never ran, and the write it was written to block ran.
+  it("a handler whose tools list names a tool only by a near miss fails its extension's load, naming the name meant", async () => {
+    const guard = (
+      name: string,
+      tools: string,
+      extra = "",
+    ) => `import { defineExtension, defineTool, z } from "@gatehouse/sdk";
+export default defineExtension({ name: "${name}", setup(api) {
+  api.on("tool_call", () => ({ block: true, reason: "no" }), { stage: "enforce", tools: ${tools} });
+  ${extra}
+} });`;
+    const own = `api.registerTool(defineTool({ name: "edits", description: "d", parameters: z.object({}), effects: () => [],
+    execute: async () => ({ content: [{ type: "text", text: "ran" }] }) }));`;
+    const p = makeProject({
+      ".gatehouse/extensions/a-typo.ts": guard("a-typo", '["write", "wrte"]'),
+      ".gatehouse/extensions/b-far.ts": guard("b-far", '["deploy_site"]'),
+      ".gatehouse/extensions/c-own.ts": guard("c-own", '["edits"]', own),
+    });
+    const { host } = await openHost(p, { trust: true });
+    const byName = Object.fromEntries(host.extensions().map((r) => [r.name, r]));
+    expect(byName["a-typo"]?.status).toBe("failed");
+    expect(byName["a-typo"]?.errors[0]).toContain(
+      'Extension "a-typo": its tool_call enforce handler\'s tools list names no tool by "wrte" (did you mean "write"?)',
+    );
+    expect(byName["b-far"]?.status).toBe("loaded");
+    expect(byName["c-own"]?.status).toBe("loaded");
+  });
+
   it("a setup calling the reference runtime's API (api.registerCommand) fails saying what this API offers", async () => {
     const p = makeProject({
       ".gatehouse/extensions/ported.ts": `export default function (api: any) {\n  api.registerCommand("hi", { handler() {} });\n}\n`,

@@ -14,6 +14,13 @@ const noop = (name: string) =>
   });
 
 describe("createHost", () => {
+  it("a tool given in code whose name model providers refuse is a usage error naming it", async () => {
+    const options = { cwd: tempDir(), model: createScriptedModel({ turns: [] } as never), logger: quietLogger };
+    await expect(createHost({ ...options, tools: [noop("ok"), noop("read file")] })).rejects.toThrow(
+      'createHost: tools[1]: tool "read file" has a name model providers refuse',
+    );
+  });
+
   it("a tool named like a built-in overrides it and inherits its effects when it declares none", async () => {
     const guardSaw: GuardedToolCallEvent[] = [];
     const myRead = defineTool({

@@ -13,6 +13,11 @@ export interface ShellWord {
    * below it, so a command that puts it INTO a folder (`cp {} .git/`) lands it under any name.
    */
   found?: true;
+  /**
+   * Where the first unquoted `^`, `#` or (not expanded) `~` is in `text`: with zsh's EXTENDED_GLOB
+   * option, which an agent's shell may carry over, they make the word a pattern (`.^x` matches `.env`).
+   */
+  zshPattern?: number;
 }
 
 /** A token of a shell command line. */

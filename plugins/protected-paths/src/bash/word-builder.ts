@@ -2,6 +2,8 @@ import type { ShellWord } from "./shell-word.ts";
 
 const GLOB_CHARS = new Set(["*", "?", "["]);
 const WILDCARDS = new Set(["*", "?"]);
+/** Pattern characters of zsh's EXTENDED_GLOB option: `^x` (not x), `x~y` (x but not y), `x#` (x repeated). */
+const ZSH_EXTENDED = new Set(["^", "#", "~"]);
 const PATTERN_SPECIAL = /[*?[\]\\{}()!+@]/g;
 /**
  * Unquoted braces with a comma or `..` between them, however nested (`{.env,x{y}}` expands to
@@ -24,6 +26,8 @@ export class WordBuilder {
   /** The unquoted characters only (quoted ones replaced), for brace and assignment detection. */
   #unquoted = "";
   #unresolved: string | undefined;
+  /** Where the first unquoted `^`, `#` or `~` is in the text (only a tilde that does not expand gets here). */
+  #zshAt: number | undefined;
 
   /** True before anything was added. */
   get empty(): boolean {
@@ -56,6 +60,7 @@ export class WordBuilder {
 
   /** Adds one unquoted character. */
   unquoted(ch: string): void {
+    if (this.#zshAt === undefined && ZSH_EXTENDED.has(ch)) this.#zshAt = this.#text.length;
     this.#text += ch;
     // `]` keeps its meaning too: it closes a bracket expression opened by an unquoted `[`; a `!`
     // right after that `[` negates it (`.en[!x]` matches `.env`), as `^` does.
@@ -80,11 +85,13 @@ export class WordBuilder {
   /** The finished word. */
   finish(raw: string): ShellWord {
     const braces = BRACE_EXPANSION.test(this.#unquoted) ? "brace expansion" : undefined;
-    return {
+    const word: ShellWord = {
       text: this.#text,
       raw,
       glob: this.#hasGlob ? this.#glob : undefined,
       unresolved: this.#unresolved ?? braces,
     };
+    if (this.#zshAt !== undefined) word.zshPattern = this.#zshAt;
+    return word;
   }
 }

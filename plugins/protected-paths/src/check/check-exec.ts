@@ -1,6 +1,7 @@
 import path from "node:path";
 import { analyzeBash, type BashTarget } from "../bash/analyze-bash.ts";
 import { expandGlob } from "../bash/expand-glob.ts";
+import { widenZshPattern } from "../bash/zsh-extended-glob.ts";
 import { allow, type Decision, deny } from "../decision.ts";
 import { showPath } from "../paths/path-text.ts";
 import type { Spelling } from "../paths/spellings.ts";
@@ -336,7 +337,15 @@ function checkTarget(check: TargetCheck): Decision | undefined {
     // (nullglob: see the analysis' vanishingGlob).
     const shellOption = check.strict ? shellGlobOptionProblem(word.glob) : undefined;
     if (shellOption !== undefined) return unresolved(subject, shellOption, "name the files literally");
-    const paths = expandGlob(word, { cwd: dir, fs: ctx.fs, folding: ctx.folding || check.strict });
+    // zsh with EXTENDED_GLOB (a user's option Claude Code carries over) reads `^`, `~` and `#` as
+    // pattern characters: `cat .^x` prints .env. Unconfined, the word is checked as wide as that.
+    const pattern = check.strict ? widenZshPattern(word) : word;
+    if (pattern === undefined) {
+      const cause =
+        "with zsh's EXTENDED_GLOB option an unquoted ^, ~ or # makes it a pattern this analysis cannot bound";
+      return unresolved(subject, cause, "quote the ^, ~ or #");
+    }
+    const paths = expandGlob(pattern, { cwd: dir, fs: ctx.fs, folding: ctx.folding || check.strict });
     if (paths === undefined) {
       const cause = "a directory in it is a glob pattern";
       return refuseUnknown ? unresolved(subject, cause, "name the files literally") : undefined;

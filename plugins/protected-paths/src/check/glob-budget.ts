@@ -47,9 +47,9 @@ function chargeTurn(ms: number): void {
 
 /** What the matching script sees. */
 interface MatchGlobals {
-  compile: () => Minimatch;
-  names: readonly string[];
-  hits: number[];
+  /** The work to run, and where its answer goes. */
+  work: () => unknown;
+  answer: { value?: unknown };
 }
 
 let context: (vm.Context & MatchGlobals) | undefined;
@@ -82,16 +82,29 @@ export function withGlobBudget<T>(check: () => T): T {
  */
 export function matchingNames(glob: string, names: readonly string[], options: MinimatchOptions): string[] {
   if (names.length === 0) return [];
+  return runBudgeted(glob, () => {
+    const m = new Minimatch(glob, options);
+    const hits: string[] = [];
+    for (const name of names) if (m.match(name)) hits.push(name);
+    return hits;
+  });
+}
+
+/**
+ * Runs `work` (compiling or matching the model's glob `glob`) under the budget `matchingNames`
+ * keeps: in a `vm` run with the time left of the enclosing `withGlobBudget` (or `GLOB_BUDGET_MS`
+ * alone) and of every check since the event loop last turned; throws `GlobTooSlow` once either is
+ * spent. Contract: `work` is synchronous and touches nothing outside what it returns.
+ */
+export function runBudgeted<T>(glob: string, work: () => T): T {
   if (turnSpentMs >= budgetMs) throw new GlobTooSlow(glob, true);
   const own = deadline === undefined ? budgetMs : Math.ceil(deadline - performance.now());
   if (own < 1) throw new GlobTooSlow(glob);
   const left = Math.min(own, Math.ceil(budgetMs - turnSpentMs));
-  context ??= vm.createContext({ compile: () => new Minimatch(""), names: [], hits: [] }) as vm.Context & MatchGlobals;
-  script ??= new vm.Script(
-    "{ const m = compile(); for (let i = 0; i < names.length; i++) if (m.match(names[i])) hits.push(i); }",
-  );
-  const hits: number[] = [];
-  Object.assign(context, { compile: () => new Minimatch(glob, options), names, hits });
+  context ??= vm.createContext({ work: () => undefined, answer: {} }) as vm.Context & MatchGlobals;
+  script ??= new vm.Script("answer.value = work();");
+  const answer: { value?: unknown } = {};
+  Object.assign(context, { work, answer });
   const start = performance.now();
   let timedOut = false;
   try {
@@ -103,7 +116,7 @@ export function matchingNames(glob: string, names: readonly string[], options: M
   } finally {
     // A run stopped by its timeout used all it was given (V8's watchdog may stop it a little early).
     chargeTurn(timedOut ? Math.max(left, performance.now() - start) : performance.now() - start);
-    Object.assign(context, { names: [], hits: [] });
+    Object.assign(context, { work: () => undefined, answer: {} });
   }
-  return hits.map((i) => names[i] as string);
+  return answer.value as T;
 }
