@@ -7,6 +7,13 @@
  */
 import { ExitCode, type ExitCodeValue } from "./exit-codes.ts";
 
+/**
+ * How long a run stopped by SIGTERM or SIGHUP may take to wind down before the process quits as
+ * if signalled twice: nobody is there to press Ctrl-C again, and a tool that ignores its abort
+ * signal must not keep a stopped run alive (docker stop kills after 10 s).
+ */
+const GRACE_MS = 5_000;
+
 /** Each signal that stops a run, with the exit code it ends with. */
 const STOP_SIGNALS = {
   SIGINT: ExitCode.interrupted,
@@ -33,16 +40,20 @@ export interface StopSignals {
 /**
  * Installs handlers for SIGINT, SIGTERM and SIGHUP.
  * Contract: the first signal of any of them calls `onFirst` once; any later one calls `onSecond`
- * with the first signal's code; `dispose` restores Node's defaults.
+ * with the first signal's code, and so does the end of the grace period after a first SIGTERM or
+ * SIGHUP (the timer never keeps the process alive); `dispose` restores Node's defaults.
  */
-export function onStopSignals(handlers: StopHandlers): StopSignals {
+export function onStopSignals(handlers: StopHandlers, graceMs = GRACE_MS): StopSignals {
   let received: ExitCodeValue | undefined;
+  let grace: NodeJS.Timeout | undefined;
   const listeners = Object.entries(STOP_SIGNALS).map(([signal, code]) => {
     const listener = () => {
-      if (received === undefined) {
-        received = code;
-        handlers.onFirst();
-      } else handlers.onSecond(received);
+      if (received !== undefined) return handlers.onSecond(received);
+      received = code;
+      handlers.onFirst();
+      if (signal === "SIGINT") return; // a person is there: a second Ctrl-C quits at once
+      grace = setTimeout(() => handlers.onSecond(code), graceMs);
+      grace.unref();
     };
     process.on(signal, listener);
     return { signal, listener };
@@ -52,6 +63,7 @@ export function onStopSignals(handlers: StopHandlers): StopSignals {
       return received;
     },
     dispose() {
+      clearTimeout(grace);
       for (const { signal, listener } of listeners) process.off(signal, listener);
     },
   };

@@ -65,4 +65,35 @@ describe("gatehouse run stopped by a signal other than Ctrl-C", () => {
       expect([check.code, check.stdout]).toEqual([0, expect.stringContaining("0 errors")]);
     },
   );
+
+  it("a tool that ignores its abort signal cannot keep a run stopped by SIGTERM alive: it quits after a grace period", {
+    timeout: 30_000,
+  }, async () => {
+    const dir = tempDir();
+    mkdirSync(join(dir, ".gatehouse", "extensions"), { recursive: true });
+    writeFileSync(
+      join(dir, ".gatehouse", "extensions", "stubborn.ts"),
+      `import { writeFileSync } from "node:fs";
+import { defineExtension, defineTool, z } from "@gatehouse/sdk";
+export default defineExtension({ name: "stubborn", setup(api) {
+  api.registerTool(defineTool({ name: "stubborn", description: "ignores abort", parameters: z.object({}), effects: () => [],
+    async execute(_args, ctx) {
+      writeFileSync(ctx.cwd + "/started", "");
+      await new Promise((r) => setTimeout(r, 60_000));
+      return { content: [{ type: "text", text: "finally" }] };
+    } }));
+} });
+`,
+    );
+    const script = writeScript(dir, [{ content: [{ type: "toolCall", id: "S", name: "stubborn", arguments: {} }] }]);
+    const running = started(dir);
+    const cli = startCli(["run", "go", "--cwd", dir, "--script", script, "--trust", "--no-session"]);
+    await running;
+    const sent = performance.now();
+    cli.child.kill("SIGTERM");
+    const run = await cli.exited;
+    expect([run.code, run.signal]).toEqual([143, null]);
+    expect(performance.now() - sent).toBeLessThan(15_000);
+    expect(run.stdout).toContain("interrupted");
+  });
 });
