@@ -11,6 +11,10 @@ export const ExitCode = {
   usage: 2,
   /** Interrupted (Ctrl-C) or aborted. */
   interrupted: 130,
+  /** Stopped by SIGTERM (128 + 15): aborted like Ctrl-C, session and audit closed. */
+  terminated: 143,
+  /** Stopped by SIGHUP (128 + 1), the terminal closed: aborted like Ctrl-C. */
+  hungUp: 129,
 } as const;
 
 /** One of the documented exit codes. */

@@ -14,6 +14,7 @@ import { PACKAGE_BASES } from "./package-bases.ts";
 import { projectDir, silentLogger } from "./run-command-support.ts";
 import { type OpenedSession, openSession, planSession } from "./sessions/run-session.ts";
 import { runSpec } from "./specs/index.ts";
+import { onStopSignals } from "./stop-signals.ts";
 import { notePending } from "./unfinished.ts";
 import { createLiveView } from "./view/index.ts";
 
@@ -23,8 +24,8 @@ import { createLiveView } from "./view/index.ts";
  * Contract: returns an exit code of ExitCode. Everything that can be refused (flags, --cwd, the
  * script or model, the session and --branch target, a Gatehouse home that cannot be written) is checked before any file is written, and a
  * new session file is removed again when the host cannot start (exit 2, a required guard that
- * cannot run). Ctrl-C aborts the run and says what was left unfinished (exit 130); a second one
- * exits at once. A reader that closes the output (`| head`) stops the run cleanly (exit 0).
+ * cannot run). Ctrl-C aborts the run and says what was left unfinished (exit 130), and so do
+ * SIGTERM (143) and SIGHUP (129); a second signal exits at once. A reader that closes the output (`| head`) stops the run cleanly (exit 0).
  */
 export async function runCommand(args: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseCommand(runSpec, args);
@@ -78,18 +79,16 @@ export async function runCommand(args: string[], io: CliIo): Promise<number> {
   }
   if (plan.kind !== "none") view.noteInSummary(`session ${plan.id ?? basename(plan.file)}`);
 
-  let interrupts = 0;
-  const onSigint = () => {
-    interrupts++;
-    if (interrupts === 1) {
+  const signals = onStopSignals({
+    onFirst: () => {
       view.interrupt();
       host.abort();
-      return;
-    }
-    view.close({ exitCode: ExitCode.interrupted });
-    process.exit(ExitCode.interrupted);
-  };
-  process.on("SIGINT", onSigint);
+    },
+    onSecond: (code) => {
+      view.close({ exitCode: code });
+      process.exit(code);
+    },
+  });
   const offClosed = io.onOutputClosed?.(() => host.abort());
   try {
     if (plan.kind === "resume" && plan.branch !== undefined) host.branch(plan.branch);
@@ -113,7 +112,7 @@ export async function runCommand(args: string[], io: CliIo): Promise<number> {
     const code = result.stoppedBy
       ? ExitCode.runFailed
       : result.aborted
-        ? ExitCode.interrupted
+        ? (signals.received ?? ExitCode.interrupted)
         : modelFailed
           ? ExitCode.runFailed
           : ExitCode.ok;
@@ -122,7 +121,7 @@ export async function runCommand(args: string[], io: CliIo): Promise<number> {
   } finally {
     unnote();
     offClosed?.();
-    process.off("SIGINT", onSigint);
+    signals.dispose();
     await host.close();
   }
 }

@@ -46,7 +46,7 @@ export function renderMainHelp(options: {
     "",
     style.bold("Exit codes:"),
     ...paragraph(
-      "0 success · 1 failure (a model error, an extension that failed to load, a refused policy check, an unexpected error) · 2 bad usage or input, a required guard that cannot run · 130 interrupted · audit verify 3–10 (gatehouse audit verify --help)",
+      "0 success · 1 failure (a model error, an extension that failed to load, a refused policy check, an unexpected error) · 2 bad usage or input, a required guard that cannot run · 130 interrupted (143 SIGTERM, 129 SIGHUP) · audit verify 3–10 (gatehouse audit verify --help)",
       style.width,
       "  ",
       "  ",

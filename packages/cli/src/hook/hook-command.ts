@@ -1,3 +1,4 @@
+import { closest } from "../help/closest.ts";
 import { parseCommand } from "../help/parse-command.ts";
 import { usageLine } from "../help/usage-line.ts";
 import type { CliIo } from "../io.ts";
@@ -25,7 +26,13 @@ export async function hookCommand(
     return hookInstallCommand(rest, io);
   }
   if (!HOOK_AGENTS.includes(sub as HookAgent)) {
-    io.stderr.write(`gatehouse: unknown hook command "${sub ?? ""}"\n${USAGE}\n`);
+    const names = [...HOOK_AGENTS, "install"];
+    const guess = sub === undefined ? undefined : closest(sub, names);
+    const what =
+      sub === undefined || sub.startsWith("-")
+        ? `gatehouse hook needs a command: ${names.join(", ")} (gatehouse hook --help)`
+        : `unknown hook command "${sub}"${guess ? `; did you mean "hook ${guess}"?` : ""} (commands: ${names.join(", ")})`;
+    io.stderr.write(`gatehouse: ${what}\n${USAGE}\n`);
     // A hook wired with a typo must still block: 2 is the code both agents honour.
     return 2;
   }

@@ -22,7 +22,7 @@ export interface SessionSummary {
   prompts: number;
   /** The first prompt, one line, at most 200 characters; empty when none. */
   firstPrompt: string;
-  /** Why the file could not be read, when it could not. */
+  /** Why the file cannot be resumed as it is (unreadable, empty, no header, a corrupt line). */
   problem?: string;
 }
 
@@ -50,8 +50,9 @@ function readRegularFile(file: string): { text: string; mtimeMs: number } {
 
 /**
  * Summarizes one session file.
- * Contract: never throws; a file that cannot be read or parsed yields a summary with `problem`;
- * torn or corrupt lines are skipped (gatehouse session check reports them).
+ * Contract: never throws; a file that cannot be read, is empty, has no session header or has a
+ * corrupt line before its last yields a summary with `problem` (what --resume would refuse); the
+ * rest is still counted. A torn last line (no newline after it) is no problem: resuming drops it.
  */
 export function readSessionSummary(file: string, id: string): SessionSummary {
   const summary: SessionSummary = {
@@ -73,20 +74,26 @@ export function readSessionSummary(file: string, id: string): SessionSummary {
   }
   summary.modifiedMs = read.mtimeMs;
   summary.modified = new Date(read.mtimeMs).toISOString();
+  if (read.text.trim() === "") summary.problem = "empty: no session header";
   const lines = read.text.split("\n");
+  // A file that ends without a newline ends in a torn append (a crash mid-write): the host ignores it.
+  const last = read.text.endsWith("\n") ? lines.length : lines.length - 1;
   for (const [index, line] of lines.entries()) {
     if (line.trim() === "") continue;
     let entry: Record<string, unknown>;
     try {
       entry = JSON.parse(line) as Record<string, unknown>;
     } catch {
+      // Resuming refuses a corrupt line (gatehouse session check names it): say so in the list.
+      if (index < last || index === 0) summary.problem ??= `corrupt line ${index + 1}`;
       continue;
     }
-    if (index === 0) {
+    if (index === 0 && entry?.type === "session") {
       if (typeof entry.created === "string") summary.created = entry.created;
       continue;
     }
-    if (entry.type !== "message") continue;
+    if (index === 0) summary.problem = "no session header on line 1";
+    if (entry?.type !== "message") continue;
     summary.messages++;
     const message = entry.message as { role?: unknown; content?: unknown } | undefined;
     if (message?.role !== "user") continue;

@@ -22,7 +22,8 @@ export function sessionTable(
   const pad = options.numbered ? "    " : "";
   const rows = [`${pad}ID        LAST ACTIVE       MESSAGES  FIRST PROMPT`];
   sessions.forEach((s, i) => {
-    const what = s.problem ? `(${s.problem})` : s.firstPrompt || "(no prompt)";
+    const prompt = s.firstPrompt || "(no prompt)";
+    const what = s.problem ? `(${s.problem}: gatehouse session check ${s.id}) ${prompt}` : prompt;
     const row = `${mark(i)}${s.id}  ${localTime(s.modified).padEnd(16)}  ${String(s.messages).padStart(8)}  ${what}`;
     rows.push(truncateToWidth(row, options.width));
   });

@@ -88,6 +88,8 @@ export const runSpec = defineCommand({
       meaning:
         "bad usage or input: a flag, the script, --cwd, the session, a required guard that cannot run, an unusable GATEHOUSE_HOME",
     },
+    { code: 129, meaning: "stopped by SIGHUP (the terminal closed), like Ctrl-C" },
     { code: 130, meaning: "interrupted (Ctrl-C)" },
+    { code: 143, meaning: "stopped by SIGTERM (a timeout, docker stop), like Ctrl-C: session and audit closed" },
   ],
 });

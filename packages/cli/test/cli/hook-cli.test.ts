@@ -499,6 +499,19 @@ describe("gatehouse hook fails closed", () => {
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(/unknown hook command "cursor"/);
   });
+
+  it("a missing or misspelt hook command still blocks (exit 2) and says what the commands are", async () => {
+    const p = project();
+    const env = { GATEHOUSE_HOME: p.home };
+    const missing = await runCli(["hook"], { stdin: "{}", env });
+    expect([missing.code, missing.stderr.split("\n")[0]]).toEqual([
+      2,
+      "gatehouse: gatehouse hook needs a command: claude-code, codex, install (gatehouse hook --help)",
+    ]);
+    const typo = await runCli(["hook", "claude-cod"], { stdin: "{}", env });
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toContain('unknown hook command "claude-cod"; did you mean "hook claude-code"?');
+  });
 });
 
 describe("gatehouse hook: how it is started", () => {

@@ -11,6 +11,7 @@ interface Listed {
   messages: number;
   prompts: number;
   firstPrompt: string;
+  problem?: string;
 }
 
 /** A project, its own Gatehouse home, and a script that answers with text. */
@@ -128,6 +129,35 @@ describe("sessions by default", () => {
     const clash = await p.run("x", "--no-session", "-c");
     expect(clash.code).toBe(2);
     expect(clash.stderr).toContain("--no-session records nothing");
+  });
+
+  it("sessions marks a file that --resume would refuse (empty, no header, a corrupt line) and names the check; a torn last line is fine", async () => {
+    const p = project();
+    await p.run("kept prompt");
+    const [good] = await p.list();
+    const folder = join((good as Listed).file, "..");
+    const text = readFileSync((good as Listed).file, "utf8");
+    const lines = text.trimEnd().split("\n");
+    const put = (id: string, body: string) => writeFileSync(join(folder, `2020-01-01T00-00-00-000Z_${id}.jsonl`), body);
+    put("00000001", "");
+    put("00000002", "garbage\n");
+    put("00000003", `${[lines[0], "{not json", ...lines.slice(1)].join("\n")}\n`);
+    put("00000004", `${text}{"type":"message","id":"torn","par`);
+    put("00000005", `${lines.slice(1).join("\n")}\n`);
+    const problems = Object.fromEntries((await p.list()).map((s) => [s.id, [s.problem, s.firstPrompt]]));
+    expect(problems).toEqual({
+      [(good as Listed).id]: [undefined, "kept prompt"],
+      "00000001": ["empty: no session header", ""],
+      "00000002": ["corrupt line 1", ""],
+      "00000003": ["corrupt line 2", "kept prompt"],
+      "00000004": [undefined, "kept prompt"],
+      "00000005": ["no session header on line 1", "kept prompt"],
+    });
+    // Each marked file is one that resuming refuses (exit 2): the list said so first.
+    for (const id of ["00000001", "00000002", "00000003", "00000005"])
+      expect((await p.run("x", "--resume", id)).code, id).toBe(2);
+    const human = await runCli(["sessions", "--cwd", p.dir], { env: p.env });
+    expect(human.stdout).toContain("(corrupt line 2: gatehouse session check 00000003) kept prompt");
   });
 
   it("a command that fails validation, or whose guard cannot run, changes no session file and leaves none behind", async () => {

@@ -261,6 +261,26 @@ describe("live view, plain mode", () => {
     ]);
   });
 
+  it("an extension error keeps the lines after its heading: the file, line and what was expected", () => {
+    const { out, view } = plainView({ width: 200 });
+    const settings = "/p/.gatehouse/settings.json";
+    view.onEvent({
+      type: "extension_error",
+      extension: "settings",
+      error: `Invalid settings ${settings} (malformed JSON):\n  ${settings}:2:1: unexpected end of file (keeping the last good settings)`,
+    });
+    view.onEvent({
+      type: "extension_error",
+      extension: "bad",
+      source: "/p/bad.ts",
+      error: "ParseError: Unexpected token  \n /p/bad.ts:3:16",
+    });
+    expect(out.lines()).toEqual([
+      `⚠ extension settings failed: Invalid settings ${settings} (malformed JSON): ${settings}:2:1: unexpected end of file (keeping the last good settings)`,
+      "⚠ extension bad (/p/bad.ts) failed: ParseError: Unexpected token /p/bad.ts:3:16",
+    ]);
+  });
+
   it("prints a stopped summary with the exit code and what was still running when closed before agent_end", () => {
     const { out, clock, view } = plainView();
     const cmd = { command: "sleep 9" };

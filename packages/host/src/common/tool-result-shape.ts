@@ -76,3 +76,19 @@ export function flagProblem(
   const value = result[key];
   return value === undefined || typeof value === "boolean" ? undefined : `${key} must be true or false`;
 }
+
+/**
+ * Why `value` is not a progress update `{ content, details? }` (what `ctx.onUpdate` takes), or
+ * undefined. An update becomes a `tool_execution_update` event that every subscriber, extension
+ * and `--json` reader gets, so one that is not a result's shape or cannot be written as JSON is
+ * refused like a result. Contract: never throws; serialises only `details` and blocks with extra fields.
+ */
+export function progressProblem(value: unknown): string | undefined {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    return `expected { content: [...] }, not ${kindOf(value)}`;
+  }
+  const update = value as { content?: unknown; details?: unknown };
+  return (
+    contentProblem(update.content) ?? (update.details === undefined ? undefined : jsonProblem(update.details, "it"))
+  );
+}

@@ -222,7 +222,19 @@ export async function createHost(options: HostOptions): Promise<Host> {
     : options.messages
       ? [...options.messages]
       : [];
+  /** Set by close(): extensions (guards included) are unloaded, so nothing may run or be decided. */
+  let closing: Promise<void> | undefined;
+  /** The run in progress, for close() to wait on. */
+  let running: Promise<unknown> | undefined;
+  const open = (what: string) => {
+    if (closing)
+      throw new GatehouseError(
+        "GH_USAGE",
+        `${what} is not possible: this host is closed (its extensions and guards are unloaded); create a new host.`,
+      );
+  };
   const idle = (what: string) => {
+    open(what);
     if (controller) throw new GatehouseError("GH_USAGE", `${what} is not possible while a run is in progress.`);
     if (!session) throw new GatehouseError("GH_USAGE", `${what} needs a session: createHost({ session }).`);
     return session;
@@ -246,7 +258,22 @@ export async function createHost(options: HostOptions): Promise<Host> {
     return { tools: set, hooks: bus, systemPrompt: systemPromptFor(set) };
   };
 
-  async function run(prompt: string | UserMessage, runOptions?: RunOptions): Promise<RunResult> {
+  function run(prompt: string | UserMessage, runOptions?: RunOptions): Promise<RunResult> {
+    try {
+      open("A run");
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    const started = runOnce(prompt, runOptions);
+    if (running) return started; // refused at once: a run is already in progress
+    const tracked = started.finally(() => {
+      if (running === tracked) running = undefined;
+    });
+    running = tracked;
+    return tracked;
+  }
+
+  async function runOnce(prompt: string | UserMessage, runOptions?: RunOptions): Promise<RunResult> {
     if (controller) throw new GatehouseError("GH_USAGE", "A run is already in progress on this host.");
     const own = new AbortController();
     controller = own;
@@ -312,6 +339,7 @@ export async function createHost(options: HostOptions): Promise<Host> {
       return context;
     },
     check: async (toolName, args) => {
+      open("A policy check");
       await reloads.settled();
       return checkCall({ tools: tools.snapshot(), hooks: handlers.bus() }, toolName, args);
     },
@@ -331,16 +359,31 @@ export async function createHost(options: HostOptions): Promise<Host> {
       compactContext({ session: idle("Compacting"), bus: handlers.bus(), context, summary, keepLast }),
     extensions: () => manager.records(),
     reservedPaths: () => reserved.list(),
-    reload: () => reloads.request(),
-    async close() {
-      shellGroups.killAll();
-      await watcher?.close();
-      await reloads.settled();
-      await manager.unloadAll();
-      project?.close();
-      session?.close();
+    reload: () => {
+      try {
+        open("A reload");
+      } catch (error) {
+        return Promise.reject(error);
+      }
+      return reloads.request();
+    },
+    close() {
+      closing ??= closeOnce();
+      return closing;
     },
   };
+
+  /** Stops a run in progress and waits for it (its calls end, audited, before any guard unloads), then unloads. */
+  async function closeOnce(): Promise<void> {
+    controller?.abort();
+    await running?.catch(() => undefined);
+    shellGroups.killAll();
+    await watcher?.close();
+    await reloads.settled();
+    await manager.unloadAll();
+    project?.close();
+    session?.close();
+  }
 }
 
 export type { ProjectExtensions };

@@ -158,6 +158,10 @@ export interface Host {
    * entry and the audit is never touched. Returns what happened. Not during a run.
    */
   compact(options: { summary?: string; keepLast: number }): Promise<CompactResult>;
-  /** Unloads every extension, stops watching and releases resources. */
+  /**
+   * Unloads every extension, stops watching and releases resources. A run in progress is aborted
+   * and awaited first; afterwards `run`, `check` and `reload` are refused (GH_USAGE), since the
+   * guards they rely on are gone.
+   */
   close(): Promise<void>;
 }

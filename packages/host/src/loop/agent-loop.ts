@@ -1,5 +1,6 @@
 import type { AgentEvent, Message, ToolResultMessage } from "@gatehouse/sdk";
 import { abortFlag } from "../common/abort-flag.ts";
+import { deepFreeze } from "../common/deep-freeze.ts";
 import { isPromiseLike } from "../common/is-promise.ts";
 import { streamAssistant } from "./assistant-turn.ts";
 import { runToolBatch } from "./tool-batch.ts";
@@ -14,6 +15,7 @@ async function emit(config: LoopConfig, event: AgentEvent): Promise<void> {
 
 async function inject(config: LoopConfig, added: Message[], messages: readonly Message[]): Promise<void> {
   for (const message of messages) {
+    deepFreeze(message); // final: observers read it, the next request sends it (see endMessage)
     await emit(config, { type: "message_start", message });
     await emit(config, { type: "message_end", message });
     config.messages.push(message);

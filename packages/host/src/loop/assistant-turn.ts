@@ -1,4 +1,5 @@
 import type { AgentEvent, AssistantMessage, ToolCall } from "@gatehouse/sdk";
+import { deepFreeze } from "../common/deep-freeze.ts";
 import { errorMessage } from "../common/errors.ts";
 import type { ModelRequest } from "../model/types.ts";
 import { DEFAULT_MAX_ARGUMENT_BYTES } from "./argument-size.ts";
@@ -105,6 +106,9 @@ async function endMessage(options: {
   argumentBytes: ReadonlyMap<number, number>;
 }): Promise<StreamedAssistant> {
   const { config, final } = options;
+  // Final from here on: an observer of message_end (or any later event) that changed it in place
+  // would change what the next request sends but not what the session recorded (SPEC §4.3).
+  deepFreeze(final);
   const ending: AgentEvent[] = options.coalescer.flush();
   if (!options.started) ending.push({ type: "message_start", message: final });
   ending.push({ type: "message_end", message: final });

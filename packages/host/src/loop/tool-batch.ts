@@ -1,5 +1,6 @@
 import type { AgentEvent, ToolCall, ToolResultMessage } from "@gatehouse/sdk";
 import { abortFlag } from "../common/abort-flag.ts";
+import { deepFreeze } from "../common/deep-freeze.ts";
 import { isPromiseLike } from "../common/is-promise.ts";
 import { keepShape } from "../common/keep-shape.ts";
 import { argumentSizeProblem, DEFAULT_MAX_ARGUMENT_BYTES } from "./argument-size.ts";
@@ -29,7 +30,9 @@ function endEvent(call: FinalizedCall): AgentEvent {
     toolCallId: call.toolCall.id,
     toolName: call.toolCall.name,
     args: call.args,
-    result: call.result,
+    // The result message is made from this result: an observer must not change it (tool_result
+    // hooks are where a result is replaced, validated and named).
+    result: deepFreeze(call.result),
     isError: call.isError,
     outcome: call.outcome,
   };
@@ -181,6 +184,7 @@ function emitResult(slot: Settled, config: LoopConfig): ToolResultMessage | Prom
   const call = "skipped" in slot ? immediate(slot.skipped, "aborted", SKIPPED_TEXT) : slot;
   const message = toResultMessage(call, now());
   if ("skipped" in slot) message.details = { skipped: true };
+  deepFreeze(message);
   const started = emitEvent(config, { type: "message_start", message });
   if (started) return Promise.resolve(started).then(() => endResult(message, config));
   return endResult(message, config);

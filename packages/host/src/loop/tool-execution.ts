@@ -1,22 +1,36 @@
 import type { AgentEvent, ToolContext, ToolOutcome, ToolProgress, ToolResult } from "@gatehouse/sdk";
 import { errorMessage } from "../common/errors.ts";
 import { isPromiseLike } from "../common/is-promise.ts";
-import { toolResultProblem } from "../common/tool-result-shape.ts";
+import { progressProblem, toolResultProblem } from "../common/tool-result-shape.ts";
 import type { PreparedCall } from "./tool-preflight.ts";
 import { errorResult, type FinalizedCall } from "./tool-results.ts";
 import type { FinalResult, LoopConfig, TurnState } from "./types.ts";
 
 /**
  * Stage 8–9: runs the tool with its frozen args, signal and a progress callback.
- * Contract: never throws. Progress emitted after the tool settles is dropped; progress already
- * emitted is awaited before this resolves, so updates always precede the call's end.
+ * Contract: never throws. Progress emitted after the tool settles is dropped, and so is progress that
+ * is not `{ content, details? }` or cannot be written as JSON (logged once per call, naming the
+ * tool); progress already emitted is awaited before this resolves, so updates always precede the call's end.
  */
 async function execute(call: PreparedCall, config: LoopConfig, signal: AbortSignal): Promise<FinalResult> {
   const { toolCall, tool, args } = call;
   let accepting = true;
   let pending: Promise<void>[] | undefined;
+  let warned = false;
   const onUpdate = (partialResult: ToolProgress): void => {
     if (!accepting) return;
+    const problem = progressProblem(partialResult);
+    if (problem !== undefined) {
+      // Progress is only shown, never sent to the model: a malformed update is dropped (the call
+      // goes on), and said once per call, naming the tool, instead of reaching every subscriber.
+      if (!warned)
+        config.logger.warn(
+          { tool: tool.name, toolCallId: toolCall.id },
+          `Tool ${tool.name} reported an invalid progress update, dropped: ${problem}.`,
+        );
+      warned = true;
+      return;
+    }
     const event: AgentEvent = {
       type: "tool_execution_update",
       toolCallId: toolCall.id,

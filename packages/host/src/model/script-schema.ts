@@ -32,7 +32,8 @@ function buildSchemas() {
   const thinkingBlock = strictObject({ type: z.literal("thinking"), thinking: z.string() });
   const toolCallBlock = strictObject({
     type: z.literal("toolCall"),
-    id: z.string().optional(),
+    // An empty id cannot pair a result with its call (providers refuse it); leave it out to get one.
+    id: z.string().min(1).optional(),
     name: z.string(),
     arguments: z.record(z.string(), z.unknown()).default({}),
   });

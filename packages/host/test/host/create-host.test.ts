@@ -1,3 +1,5 @@
+import { existsSync } from "node:fs";
+import { join } from "node:path";
 import { defineExtension, defineTool, type GuardedToolCallEvent } from "@gatehouse/sdk";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
@@ -200,5 +202,54 @@ describe("createHost", () => {
     await expect(host.run("two")).rejects.toThrow(/already in progress/);
     host.abort();
     await expect(first).resolves.toMatchObject({ aborted: true });
+  });
+
+  it("a closed host refuses run, check and reload: its guards are unloaded, so a later call would run unguarded", async () => {
+    const cwd = tempDir();
+    const noWrites = defineExtension({
+      name: "no-writes",
+      setup: (api) =>
+        api.on("tool_call", (e) => (e.toolName === "write" ? { block: true, reason: "no writes" } : undefined), {
+          stage: "enforce",
+        }),
+    });
+    const write = { content: [call("W", "write", { path: "w.txt", content: "x" })] };
+    const host = await createHost({
+      cwd,
+      model: createScriptedModel({ turns: [write, say("a"), write, say("b")] } as never),
+      extensions: [noWrites],
+      logger: quietLogger,
+    });
+    expect((await host.check("write", { path: "w.txt", content: "x" })).outcome).toBe("blocked");
+    await host.run("one");
+    await host.close();
+    // Before: the second run executed the write the guard blocks, and check() said "allowed".
+    await expect(host.run("two")).rejects.toThrow(/this host is closed/);
+    await expect(host.check("write", { path: "w.txt", content: "x" })).rejects.toThrow(/this host is closed/);
+    await expect(host.reload()).rejects.toThrow(/this host is closed/);
+    await expect(host.close()).resolves.toBeUndefined();
+    expect(existsSync(join(cwd, "w.txt"))).toBe(false);
+  });
+
+  it("close() during a run aborts it and waits for it to end before unloading the extensions", async () => {
+    const order: string[] = [];
+    const ext = defineExtension({
+      name: "journal",
+      setup: (api) => {
+        api.on("agent_end", () => void order.push("agent_end"));
+        api.onDispose(() => void order.push("dispose"));
+      },
+    });
+    const host = await createHost({
+      cwd: tempDir(),
+      model: createScriptedModel({ turns: [{ content: [{ type: "text", text: "hi" }], delayMs: 60_000 }] } as never),
+      extensions: [ext],
+      logger: quietLogger,
+    });
+    const running = host.run("one");
+    await host.close();
+    order.push("closed");
+    await expect(running).resolves.toMatchObject({ aborted: true });
+    expect(order).toEqual(["agent_end", "dispose", "closed"]);
   });
 });

@@ -1,4 +1,5 @@
 import { defineExtension, defineTool, type GatehouseEvent, type ToolExecutionEndEvent } from "@gatehouse/sdk";
+import pino from "pino";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { call, runScenario, say } from "../helpers/scenario.ts";
@@ -130,5 +131,48 @@ describe("what a tool or a tool_result handler hands back must be a result (SPEC
     expect(byId.get("A")).toMatchObject({ isError: true });
     expect(textOf(byId.get("B"))).toBe("[redacted]");
     expect(JSON.stringify(events)).not.toContain("hunter2");
+  });
+
+  it("a progress update that is not { content, details? } or not JSON is dropped and logged once naming the tool; the call still runs", async () => {
+    const cyclic: Record<string, unknown> = {};
+    cyclic.self = cyclic;
+    const bad: unknown[] = [
+      "just a string",
+      undefined,
+      { content: [{ type: "text", text: "c" }], details: cyclic },
+      { content: [{ type: "text", text: "b" }], details: { n: 10n } },
+      { content: [{ type: "video" }] },
+    ];
+    const noisy = defineTool({
+      name: "noisy",
+      description: "reports progress",
+      parameters: z.object({}),
+      effects: () => [],
+      async execute(_args, ctx) {
+        for (const update of bad) ctx.onUpdate(update as never);
+        ctx.onUpdate({ content: [{ type: "text", text: "fine" }] });
+        return { content: [{ type: "text", text: "done" }] };
+      },
+    });
+    const logged: { msg: string; tool?: string }[] = [];
+    const logger = pino({ level: "warn" }, { write: (line: string) => void logged.push(JSON.parse(line)) });
+    const { events } = await runScenario({
+      tools: [noisy],
+      logger,
+      turns: [{ content: [call("N", "noisy")] }, say("ok")],
+    });
+    const updates = events.filter((e) => e.type === "tool_execution_update");
+    // Each went to every subscriber as it was: a string, undefined, or what `--json` cannot print.
+    expect(updates.map((e) => (e as { partialResult: unknown }).partialResult)).toEqual([
+      { content: [{ type: "text", text: "fine" }] },
+    ]);
+    expect(ends(events).get("N")).toMatchObject({ outcome: "executed" });
+    expect(logged).toEqual([
+      expect.objectContaining({
+        tool: "noisy",
+        msg: "Tool noisy reported an invalid progress update, dropped: expected { content: [...] }, not string.",
+      }),
+    ]);
+    expect(() => JSON.stringify(events)).not.toThrow();
   });
 });

@@ -68,6 +68,11 @@ describe("parseScript", () => {
     expect(parseScript(text, "s.json").turns[1]?.content[1]).toMatchObject({ id: "call_1_1" });
   });
 
+  it("refuses an empty tool-call id: its result could not be paired with the call", () => {
+    const text = '{"turns": [{"content": [\n  {"type": "toolCall", "id": "", "name": "ls"}\n]}]}';
+    expect(problems(text)).toEqual(["script.json:2:30: turns[0].content[0].id: must be at least 1 character long"]);
+  });
+
   it("names file, position, field and expectation for a value of the wrong type", () => {
     const text = [
       '{ "turns": [',
