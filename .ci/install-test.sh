@@ -141,6 +141,8 @@ node -e '
 ' "$repo/README.md" "$packs" > "$work/pnpm-install.sh"
 (cd "$pproject" && bash -euo pipefail "$work/pnpm-install.sh" >/dev/null) || fail "pnpm add as the README says"
 cp "$project/script.json" "$pproject/"
+# Installed per project, the guards are the project's own files: they run once it is trusted (README).
+(cd "$pproject" && pnpm exec gatehouse trust >/dev/null) || fail "gatehouse trust (pnpm project)"
 (cd "$pproject" && pnpm exec gatehouse run --script script.json --json > events.jsonl) || fail "gatehouse run (pnpm project)"
 grep -q '"blockedBy":"protected-paths"' "$pproject/events.jsonl" || fail "pnpm project: .env was not blocked"
 [ ! -e "$pproject/.env" ] || fail "pnpm project: .env exists"
