@@ -17,6 +17,8 @@ export default defineConfig({
     globalSetup: [
       fileURLToPath(new URL("./scripts/build-if-stale.mjs", import.meta.url)),
       fileURLToPath(new URL("./scripts/test-temp-root.mjs", import.meta.url)),
+      // After the temporary root: the tests' own HOME and no GATEHOUSE_* or agent variables of the developer's.
+      fileURLToPath(new URL("./scripts/test-env.mjs", import.meta.url)),
     ],
     // `isolate: false` for the projects whose tests import the host and the plugins in-process: one
     // module graph per worker instead of one per test file (the suite spent ~100 s of its CPU

@@ -127,6 +127,28 @@ npx tsc -p .gatehouse/tsconfig.json || fail "tsc on the scaffolded extension and
 echo "tsc -p .gatehouse/tsconfig.json: ok"
 npx gatehouse extensions --trust | grep -E "no-lock-edits +loaded" || fail "the host does not load the scaffold"
 
+step "pnpm add of the tarballs, with the README's overrides (pnpm looks their dependencies on each other up on the registry)"
+pproject="$work/pnpm project"
+mkdir -p "$pproject"
+echo '{ "name": "pnpm-project", "version": "1.0.0", "private": true }' > "$pproject/package.json"
+# The README's commands, verbatim but for this test's tarball folder.
+node -e '
+  const readme = require("fs").readFileSync(process.argv[1], "utf8");
+  const section = readme.slice(readme.indexOf("With pnpm (10 or 12)"));
+  const block = section.match(/```sh\n([\s\S]*?)```/);
+  if (!block) throw new Error("README: no sh block in the pnpm paragraph of Install");
+  process.stdout.write(block[1].replaceAll("/tmp/gatehouse/", process.argv[2] + "/"));
+' "$repo/README.md" "$packs" > "$work/pnpm-install.sh"
+(cd "$pproject" && bash -euo pipefail "$work/pnpm-install.sh" >/dev/null) || fail "pnpm add as the README says"
+cp "$project/script.json" "$pproject/"
+# Installed per project, the guards are the project's own files: they run once it is trusted (README).
+(cd "$pproject" && pnpm exec gatehouse trust >/dev/null) || fail "gatehouse trust (pnpm project)"
+(cd "$pproject" && pnpm exec gatehouse run --script script.json --json > events.jsonl) || fail "gatehouse run (pnpm project)"
+grep -q '"blockedBy":"protected-paths"' "$pproject/events.jsonl" || fail "pnpm project: .env was not blocked"
+[ ! -e "$pproject/.env" ] || fail "pnpm project: .env exists"
+(cd "$pproject" && pnpm exec gatehouse audit verify >/dev/null) || fail "audit verify (pnpm project)"
+echo "pnpm $(pnpm --version): installed, .env blocked, audit intact"
+
 step "npm i -g puts gatehouse on the PATH"
 npm install -g --prefix "$prefix" --no-audit --no-fund "${tarballs[@]}" >/dev/null
 PATH="$prefix/bin:$PATH" gatehouse --version >/dev/null || fail "global gatehouse"

@@ -65,6 +65,30 @@ function extensionsTsconfig(project: string): { text: string; local: boolean } {
   return { text: `${JSON.stringify(config, null, 2)}\n`, local: sdk.local && zod.local };
 }
 
+/**
+ * The guards the settings enable that the project itself holds (its node_modules, where package
+ * names resolve first): project code, which needs `gatehouse trust` before any run — unlike a
+ * global install's, which are Gatehouse's own.
+ */
+function guardsInProject(project: string): string[] {
+  const found: string[] = [];
+  for (const name of SETTINGS.extensions) {
+    const dir = [".gatehouse/node_modules", "node_modules"]
+      .map((d) => `${d}/${name}`)
+      .find((d) => isFile(join(project, d, "package.json")));
+    if (dir) found.push(dir);
+  }
+  return found;
+}
+
+function isFile(file: string): boolean {
+  try {
+    return statSync(file).isFile();
+  } catch {
+    return false;
+  }
+}
+
 /** Whether anything (a dangling link included) is at `file`; a path through a file is an error. */
 function present(file: string): boolean {
   return fileStep(file, "check", () => {
@@ -154,6 +178,14 @@ export async function initCommand(args: string[], io: CliIo): Promise<number> {
   for (const w of written) {
     const note = w.outcome === "kept" ? "exists, left as it is (--force replaces it)" : w.what;
     io.stdout.write(`${w.outcome.padEnd(9)} ${w.path.padEnd(width)}  ${note}\n`);
+  }
+  const local = guardsInProject(cwd);
+  if (local.length > 0) {
+    io.stdout.write(
+      "\nFirst: `gatehouse trust`. The guards are installed in this project, so they are project code and\n" +
+        "run only once you trust it (again after each reinstall); until then a run stops with exit 2:\n" +
+        `  ${local.join(", ")}\n`,
+    );
   }
   io.stdout.write(
     '\nNext: `gatehouse policy check --tool write --args \'{"path":".env","content":"x"}\'` shows the policy at work;\n' +

@@ -3,6 +3,7 @@ import { resolve } from "node:path";
 import { createHost, createScriptedModel, GatehouseError, type Host, stderrLogger } from "@gatehouse/host";
 import type { CliIo } from "./io.ts";
 import { PACKAGE_BASES } from "./package-bases.ts";
+import { enclosingProject } from "./project-root.ts";
 
 /** pino's levels, the values GATEHOUSE_LOG_LEVEL may take. */
 const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"];
@@ -25,9 +26,14 @@ export function silentLogger(io: CliIo, fallback = "silent") {
   return stderrLogger({ level });
 }
 
-/** Resolves --cwd against the user's directory and checks that it is a directory. */
+/**
+ * The project a command works on: --cwd resolved against the user's directory (checked to be a
+ * directory), or without it the project the user's directory belongs to (`enclosingProject`: a
+ * subdirectory of a project is that project, as in git).
+ */
 export function projectDir(io: CliIo, flag: string | undefined): string {
-  const dir = resolve(io.cwd, flag ?? ".");
+  if (flag === undefined) return enclosingProject(io.cwd, io.env);
+  const dir = resolve(io.cwd, flag);
   let isDir = false;
   try {
     isDir = statSync(dir).isDirectory();

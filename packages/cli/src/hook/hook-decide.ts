@@ -5,6 +5,7 @@ import { HOOK_PLAN_MODULE_URL, type HookPlanOptions, readHookPlan } from "@gateh
 import { checkCall, DECIDE_MODULE_URL } from "@gatehouse/protected-paths/decide";
 import { EXTERNAL_MODULE_URL, type ToolAuditConfig } from "@gatehouse/tool-audit/external";
 import type { CliIo } from "../io.ts";
+import { enclosingProject } from "../project-root.ts";
 import { mapAgentCall } from "./agent-tools.ts";
 import type { HookAnswer } from "./hook-answer.ts";
 import { finishHook, refuseUnmapped, runsShell, SHELL_DENIED, type Verdict } from "./hook-finish.ts";
@@ -14,7 +15,8 @@ import { searchVerdict } from "./hook-search.ts";
 
 /**
  * The project whose policy applies: `--cwd`, else Claude Code's `CLAUDE_PROJECT_DIR`, else the
- * agent's cwd. Pinning the project keeps a model's `cd` elsewhere from choosing another
+ * project the agent's cwd belongs to (`enclosingProject`: an agent started in a subdirectory of a
+ * project is under that project's guards). Pinning the project keeps a model's `cd` elsewhere from choosing another
  * directory's settings (or none).
  * Contract: throws (the caller refuses the call) unless the project is an existing directory and
  * the agent's cwd is one too; `CLAUDE_PROJECT_DIR` must be absolute. A missing or mistyped
@@ -24,7 +26,7 @@ export function hookProjectDir(payload: HookPayload, io: CliIo, flag: string | u
   requireDirectory(payload.cwd, "the agent's cwd");
   if (flag) return requireDirectory(resolve(io.cwd, flag), "the project directory (--cwd)");
   const claudeDir = payload.agent === "claude-code" ? io.env.CLAUDE_PROJECT_DIR : undefined;
-  if (!claudeDir) return payload.cwd;
+  if (!claudeDir) return enclosingProject(payload.cwd, io.env);
   if (!isAbsolute(claudeDir))
     throw new Error(`CLAUDE_PROJECT_DIR ${JSON.stringify(claudeDir)} is not an absolute path`);
   return requireDirectory(resolve(claudeDir), "CLAUDE_PROJECT_DIR");

@@ -1,9 +1,10 @@
+import { spawn } from "node:child_process";
 import { chmodSync, existsSync, statSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { makeProject } from "../../../host/test/extensions/project.ts";
 import { tempDir } from "../../../host/test/helpers/scenario.ts";
-import { runCli, writeScript } from "./cli-helpers.ts";
+import { CLI_ARGV, collect, runCli, writeScript } from "./cli-helpers.ts";
 
 // What the Gatehouse home and the user's settings hold is taken as the user's own: user extensions
 // run without trust. A home others could write to was tightened to 0700 and then used, so an
@@ -77,4 +78,29 @@ describe("GATEHOUSE_LOG_LEVEL", () => {
       expect(existsSync(join(p.dir, "marker.txt"))).toBe(true);
     }
   });
+});
+
+// Finding: with HOME unset and a user the password database does not know (a container started
+// with `-u 12345`), every command crashed with os.homedir()'s SystemError and a stack trace (exit 1).
+describe("no home directory at all", () => {
+  it.runIf(process.getuid?.() === 0)(
+    "is bad input saying to set GATEHOUSE_HOME (exit 2), not a stack trace",
+    async () => {
+      const { HOME: _home, GATEHOUSE_HOME: _gh, ...env } = process.env;
+      for (const command of [["tools"], ["audit", "verify"]]) {
+        const child = spawn(process.execPath, [...CLI_ARGV, ...command], {
+          cwd: "/",
+          env: { ...env, NO_COLOR: "1" },
+          uid: 54321,
+          gid: 54321,
+          stdio: ["pipe", "pipe", "pipe"],
+        });
+        const run = await collect(child, "");
+        expect(run.stderr).toMatch(
+          /^gatehouse: Gatehouse cannot find its state directory: HOME is not set and user 54321 has no home directory .*; set GATEHOUSE_HOME \(or HOME\) to a directory of your own\n$/,
+        );
+        expect([run.code, run.stdout]).toEqual([2, ""]);
+      }
+    },
+  );
 });

@@ -29,6 +29,25 @@ describe("gatehouse init", () => {
     expect(policy.stdout).toContain("decision: blocked by protected-paths");
   });
 
+  // Finding: installed per project (the README's `npm install -D` of the tarballs), the guards are
+  // project code that runs only once trusted, but init sent the user to `gatehouse policy check`,
+  // which then failed (exit 2), as every run did.
+  it("says to trust the project first when the guards are installed in it, and not otherwise", async () => {
+    const dir = tempDir("gh-init-");
+    const home = tempDir("gh-init-home-");
+    const plain = await runCli(["init", "--cwd", dir], { env: { GATEHOUSE_HOME: home } });
+    expect(plain.stdout).not.toContain("First: `gatehouse trust`");
+    const local = tempDir("gh-init-");
+    for (const name of ["protected-paths", "tool-audit"]) {
+      mkdirSync(join(local, "node_modules", "@gatehouse", name), { recursive: true });
+      writeFileSync(join(local, "node_modules", "@gatehouse", name, "package.json"), "{}");
+    }
+    const run = await runCli(["init", "--cwd", local], { env: { GATEHOUSE_HOME: home } });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain("First: `gatehouse trust`. The guards are installed in this project");
+    expect(run.stdout).toContain("  node_modules/@gatehouse/protected-paths, node_modules/@gatehouse/tool-audit\n");
+  });
+
   it("never replaces an existing file without --force, and only adds missing .gitignore lines", async () => {
     const dir = tempDir("gh-init-");
     mkdirSync(join(dir, ".gatehouse"));

@@ -9,7 +9,7 @@ import { GatehouseError } from "../common/errors.ts";
  * often the project, whose files the model writes — trust, keys and audit logs must not live there),
  * and so does the root of the filesystem;
  * otherwise `<home>/.gatehouse`, where `<home>` is `HOME` (or `USERPROFILE`) of
- * `env`, falling back to `os.homedir()`. An empty `GATEHOUSE_HOME` counts as unset, so
+ * `env`, falling back to `os.homedir()` (no home at all throws `GH_STATE_DIR`). An empty `GATEHOUSE_HOME` counts as unset, so
  * `GATEHOUSE_HOME= gatehouse ...` never turns the working directory into the home. Nothing is
  * created or read.
  */
@@ -33,5 +33,22 @@ export function gatehouseHome(env: NodeJS.ProcessEnv = process.env): string {
     }
     return home;
   }
-  return join(env.HOME || env.USERPROFILE || homedir(), ".gatehouse");
+  return join(env.HOME || env.USERPROFILE || userHome(), ".gatehouse");
+}
+
+/**
+ * `os.homedir()`, which throws a bare SystemError (`uv_os_homedir returned ENOENT`, a stack trace
+ * from the CLI) when HOME is unset and the user has no entry in the password database — a
+ * container started with `-u 12345`. Contract: throws GatehouseError `GH_STATE_DIR` saying what to set.
+ */
+function userHome(): string {
+  try {
+    return homedir();
+  } catch (error) {
+    const uid = process.getuid?.();
+    throw new GatehouseError(
+      "GH_STATE_DIR",
+      `Gatehouse cannot find its state directory: HOME is not set and user ${uid ?? "?"} has no home directory in the password database (${(error as Error).message}); set GATEHOUSE_HOME (or HOME) to a directory of your own`,
+    );
+  }
 }

@@ -28,10 +28,20 @@ function looseName(name: string): string {
  * in project settings every unknown section counts, unless `unsure` (some extension could not be
  * loaded, so its name is unknown); in user and managed settings, and when `unsure`, only sections
  * within two edits of a known name, ignoring case, a package scope and separators, count as typos (a first-party extension's own name never does
- * at those levels).
+ * at those levels). A section near the name of an extension in `failed` (one that did not load, so
+ * its own name is unknown: it goes by its spec, `@gatehouse/protected-paths`) is that extension's
+ * as likely as a typo, and is never reported: the load failure is, and naming the section instead
+ * ("did you mean …?") sent a user of an untrusted project after a typo that was not there.
  */
-export function strayConfigSections(settings: MergedSettings, known: ReadonlySet<string>, unsure: boolean): string[] {
+export function strayConfigSections(
+  settings: MergedSettings,
+  known: ReadonlySet<string>,
+  unsure: boolean,
+  failed: ReadonlySet<string> = new Set(),
+): string[] {
   const problems: string[] = [];
+  const nearFailed = (loose: string) =>
+    [...failed].some((f) => distance(loose, looseName(f), TYPO_DISTANCE) <= TYPO_DISTANCE);
   for (const level of settings.levels) {
     // User and managed settings serve every project: a section for an extension this project does
     // not enable is normal there; only a near miss of one it does enable is a typo.
@@ -39,6 +49,7 @@ export function strayConfigSections(settings: MergedSettings, known: ReadonlySet
     for (const name of Object.keys(level.settings.config ?? {})) {
       if (known.has(name)) continue;
       const loose = looseName(name);
+      if (nearFailed(loose)) continue;
       const near = [...known].find((k) => distance(loose, looseName(k), TYPO_DISTANCE) <= TYPO_DISTANCE);
       if ((unsure || shared) && near === undefined) continue;
       if (shared && FIRST_PARTY_NAMES.includes(name)) continue;

@@ -391,8 +391,8 @@ export type { ProjectExtensions };
 /** Sections of the settings' `config` that configure none of the extensions (see `strayConfigSections`). */
 function strayConfigOf(settings: MergedSettings, records: readonly ExtensionRecord[]): string[] {
   const known = new Set(records.map((r) => r.name));
-  const unsure = records.some((r) => r.status !== "loaded");
-  return strayConfigSections(settings, known, unsure);
+  const failed = new Set(records.filter((r) => r.status !== "loaded").map((r) => r.name));
+  return strayConfigSections(settings, known, failed.size > 0, failed);
 }
 
 /** Command-hook matchers of the settings that select none of the host's tools. */

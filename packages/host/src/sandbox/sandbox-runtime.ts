@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { existsSync, lstatSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, lstatSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import type {
   SandboxLayout,
@@ -46,6 +46,20 @@ function isDirectory(p: string): boolean {
     return statSync(p).isDirectory();
   } catch {
     return false;
+  }
+}
+
+/**
+ * Where the command starts inside the sandbox: the real path of `cwd`. The sandbox mounts the
+ * workspace at its real path, and a link on the way to it may not exist there at all (a project
+ * reached through a link in /tmp, which is private in the sandbox): bwrap then could not chdir and
+ * nothing ran. `cwd` itself when it cannot be resolved (bwrap then says why).
+ */
+function sandboxCwd(cwd: string): string {
+  try {
+    return realpathSync(cwd);
+  } catch {
+    return cwd;
   }
 }
 
@@ -133,7 +147,7 @@ export class SandboxRuntime {
       emptyFile: this.#emptyFile(),
       isDirectory,
       home,
-      cwd: options.cwd,
+      cwd: sandboxCwd(options.cwd),
       command: ["bash", "-c", CLOSE_INHERITED_THEN_RUN, "bash", options.command],
       disableUserns,
       statusFd: STATUS_FD,
