@@ -91,66 +91,70 @@ const asUser = root
   ? spawnSync(NOBODY[0] ?? "", [...NOBODY.slice(1), process.execPath, CLI, "--version"]).status === 0
   : true;
 
-describe.skipIf(process.platform !== "linux" || !asUser)("a sandboxed command that locks folders", () => {
-  it("cannot keep a repository or an agent's settings it created by taking the write bits off their folders", async () => {
-    const base = tempDir();
-    const ws = path.join(base, "proj");
-    mkdirSync(path.join(ws, ".git"), { recursive: true });
-    writeFileSync(path.join(ws, ".git", "config"), "[core]\n");
-    const home = path.join(base, "home");
-    mkdirSync(home);
-    const gh = path.join(base, "gh");
-    // Names through variables: the analysis cannot see them; only the review after the run can.
-    const command = [
-      "G=.git; M=mcp; C=.claude",
-      "echo '{}' > .$M.json",
-      "mkdir -p $C sub/$G/hooks && echo '{}' > $C/settings.json",
-      "printf '#!/bin/sh\\necho PWNED\\n' > sub/$G/hooks/pre-commit && chmod +x sub/$G/hooks/pre-commit",
-      "chmod 000 sub/$G/hooks; chmod 555 sub/$G sub $C .; echo made",
-    ].join("\n");
-    mkdirSync(path.join(ws, ".gatehouse"));
-    writeFileSync(path.join(ws, ".gatehouse", "settings.json"), "{}");
-    if (root) spawnSync("chown", ["-R", "65534:65534", base]);
-    const { ends, stderr } = await runCliScript({
-      cwd: ws,
-      scriptDir: base,
-      env: { HOME: home, GATEHOUSE_HOME: gh },
-      turns: [[{ id: "A", name: "bash", args: { command } }]],
-      ...(root ? { launcher: NOBODY } : {}),
+// Outside CI, a checkout that an ordinary user cannot reach skips these; CI makes it reachable (.ci/run) and never skips them.
+describe.skipIf(process.platform !== "linux" || (!asUser && !process.env.CI))(
+  "a sandboxed command that locks folders",
+  () => {
+    it("cannot keep a repository or an agent's settings it created by taking the write bits off their folders", async () => {
+      const base = tempDir();
+      const ws = path.join(base, "proj");
+      mkdirSync(path.join(ws, ".git"), { recursive: true });
+      writeFileSync(path.join(ws, ".git", "config"), "[core]\n");
+      const home = path.join(base, "home");
+      mkdirSync(home);
+      const gh = path.join(base, "gh");
+      // Names through variables: the analysis cannot see them; only the review after the run can.
+      const command = [
+        "G=.git; M=mcp; C=.claude",
+        "echo '{}' > .$M.json",
+        "mkdir -p $C sub/$G/hooks && echo '{}' > $C/settings.json",
+        "printf '#!/bin/sh\\necho PWNED\\n' > sub/$G/hooks/pre-commit && chmod +x sub/$G/hooks/pre-commit",
+        "chmod 000 sub/$G/hooks; chmod 555 sub/$G sub $C .; echo made",
+      ].join("\n");
+      mkdirSync(path.join(ws, ".gatehouse"));
+      writeFileSync(path.join(ws, ".gatehouse", "settings.json"), "{}");
+      if (root) spawnSync("chown", ["-R", "65534:65534", base]);
+      const { ends, stderr } = await runCliScript({
+        cwd: ws,
+        scriptDir: base,
+        env: { HOME: home, GATEHOUSE_HOME: gh },
+        turns: [[{ id: "A", name: "bash", args: { command } }]],
+        ...(root ? { launcher: NOBODY } : {}),
+      });
+      const end = ends.get("A");
+      expect(end?.outcome, stderr).toBe("blocked");
+      expect(end?.text).toContain("made");
+      expect(end?.text).not.toContain("left in place");
+      for (const p of [".mcp.json", ".claude/settings.json", "sub/.git"])
+        expect(existsSync(path.join(ws, p)), p).toBe(false);
     });
-    const end = ends.get("A");
-    expect(end?.outcome, stderr).toBe("blocked");
-    expect(end?.text).toContain("made");
-    expect(end?.text).not.toContain("left in place");
-    for (const p of [".mcp.json", ".claude/settings.json", "sub/.git"])
-      expect(existsSync(path.join(ws, p)), p).toBe(false);
-  });
 
-  it("cannot keep a protected symbolic link removed by taking the write bits off its folder", async () => {
-    const base = tempDir();
-    const ws = path.join(base, "proj");
-    mkdirSync(path.join(ws, "shared", "claude"), { recursive: true });
-    writeFileSync(path.join(ws, "shared", "claude", "settings.json"), "{}");
-    symlinkSync("shared/claude", path.join(ws, ".claude"));
-    const home = path.join(base, "home");
-    mkdirSync(home);
-    mkdirSync(path.join(ws, ".gatehouse"));
-    writeFileSync(path.join(ws, ".gatehouse", "settings.json"), "{}");
-    if (root) spawnSync("chown", ["-R", "65534:65534", base]);
-    const { ends, stderr } = await runCliScript({
-      cwd: ws,
-      scriptDir: base,
-      env: { HOME: home, GATEHOUSE_HOME: path.join(base, "gh") },
-      turns: [
-        [{ id: "A", name: "bash", args: { command: "C=.claude; rm $C; chmod 555 .; echo made" } }],
-        [{ id: "B", name: "bash", args: { command: "echo next" } }],
-      ],
-      ...(root ? { launcher: NOBODY } : {}),
+    it("cannot keep a protected symbolic link removed by taking the write bits off its folder", async () => {
+      const base = tempDir();
+      const ws = path.join(base, "proj");
+      mkdirSync(path.join(ws, "shared", "claude"), { recursive: true });
+      writeFileSync(path.join(ws, "shared", "claude", "settings.json"), "{}");
+      symlinkSync("shared/claude", path.join(ws, ".claude"));
+      const home = path.join(base, "home");
+      mkdirSync(home);
+      mkdirSync(path.join(ws, ".gatehouse"));
+      writeFileSync(path.join(ws, ".gatehouse", "settings.json"), "{}");
+      if (root) spawnSync("chown", ["-R", "65534:65534", base]);
+      const { ends, stderr } = await runCliScript({
+        cwd: ws,
+        scriptDir: base,
+        env: { HOME: home, GATEHOUSE_HOME: path.join(base, "gh") },
+        turns: [
+          [{ id: "A", name: "bash", args: { command: "C=.claude; rm $C; chmod 555 .; echo made" } }],
+          [{ id: "B", name: "bash", args: { command: "echo next" } }],
+        ],
+        ...(root ? { launcher: NOBODY } : {}),
+      });
+      expect(ends.get("A")?.outcome, stderr).toBe("blocked");
+      expect(ends.get("A")?.text).toContain("it was put back");
+      // The review completed: later commands run.
+      expect(ends.get("B")?.outcome).toBe("executed");
+      expect(ends.get("B")?.text).toContain("next");
     });
-    expect(ends.get("A")?.outcome, stderr).toBe("blocked");
-    expect(ends.get("A")?.text).toContain("it was put back");
-    // The review completed: later commands run.
-    expect(ends.get("B")?.outcome).toBe("executed");
-    expect(ends.get("B")?.text).toContain("next");
-  });
-});
+  },
+);
