@@ -14,40 +14,19 @@ function succeeded<T>(value: T): HandlerOutcome<T> {
 }
 
 /**
- * Calls one handler of one extension, then `then` on its outcome (see `handlerRunner`); for an
- * asynchronous handler, also `after` on what `then` returned, in the same step.
- */
-export type HandlerRun<E, T> = <R = HandlerOutcome<T>>(
-  event: E,
-  ctx: HandlerContext,
-  then?: (outcome: HandlerOutcome<T>) => R,
-  after?: (value: R) => unknown,
-) => R | Promise<R>;
-
-/**
- * The function that calls one extension handler with a time limit, built once per tap.
- * Contract: the run never throws or rejects because of the handler; a throw, a rejection or a
- * timeout becomes `{ ok: false }`. A synchronous handler's outcome is handed to `then` at once (no
- * promise, no microtask): a synchronous handler cannot be interrupted, so the limit applies to the
- * promise a handler returns, and `after` is not called (the caller goes on with `then`'s value
- * itself). For an asynchronous handler, `then` runs in the same step that settles the outcome, and
- * so does `after` on its value when given (a dispatcher's next step: the next handler, or the
- * stage's end), so neither costs a promise or a microtask of its own; the returned promise settles
- * with what `after` (else `then`) returned. A throw of `then` or `after` rejects the returned
- * promise (as a `.then` continuation would).
- */
-export function handlerRunner<E, T>(
-  handler: (event: E, ctx: HandlerContext) => T | Promise<T>,
-  deadlines: DeadlineQueue,
-): HandlerRun<E, T> {
-  return (event, ctx, then, after) => callHandler(handler, deadlines, event, ctx, then, after);
-}
-
-/**
- * One handler call (see `handlerRunner`). Module-level on purpose, like `awaitHandler`: a closure
- * made per tap (per host) gets fresh type feedback, so every new host ran this path cold again and
- * V8 re-optimised it run after run; one function for every tap of every host keeps its optimised
- * code across hosts.
+ * Calls one extension handler with a time limit, then `then` on its outcome; for an asynchronous
+ * handler, also `after` on what `then` returned, in the same step.
+ * Contract: never throws or rejects because of the handler; a throw, a rejection or a timeout
+ * becomes `{ ok: false }`. A synchronous handler's outcome is handed to `then` at once (no promise,
+ * no microtask): a synchronous handler cannot be interrupted, so the limit applies to the promise a
+ * handler returns, and `after` is not called (the caller goes on with `then`'s value itself). For
+ * an asynchronous handler, `then` runs in the same step that settles the outcome, and so does
+ * `after` on its value when given (a dispatcher's next step: the next handler, or the stage's end),
+ * so neither costs a promise or a microtask of its own; the returned promise settles with what
+ * `after` (else `then`) returned. A throw of `then` or `after` rejects the returned promise (as a
+ * `.then` continuation would).
+ * Module-level, and given the handler rather than closing over it: one function for every tap of
+ * every host, so its optimised code outlives each host (see dispatch.ts).
  */
 export function callHandler<E, T, R = HandlerOutcome<T>>(
   handler: (event: E, ctx: HandlerContext) => T | Promise<T>,
@@ -102,7 +81,7 @@ function awaitHandler<T, R>(
 }
 
 /**
- * Calls one extension handler with a time limit (see `handlerRunner`).
+ * Calls one extension handler with a time limit (see `callHandler`).
  * Contract: never throws or rejects; a throw, a rejection or a timeout becomes `{ ok: false }`.
  */
 export function runHandler<E, T>(

@@ -1,14 +1,25 @@
+import type { HandlerContext } from "@gatehouse/sdk";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { DeadlineQueue } from "../../src/hooks/deadline-queue.ts";
-import { type HandlerOutcome, handlerRunner } from "../../src/hooks/run-handler.ts";
+import { callHandler, type HandlerOutcome } from "../../src/hooks/run-handler.ts";
 
 const ctx = { signal: new AbortController().signal };
+
+/** One handler bound to its deadlines, called the way a tap calls it. */
+function handlerRunner<E, T>(handler: (event: E, ctx: HandlerContext) => T | Promise<T>, deadlines: DeadlineQueue) {
+  return <R = HandlerOutcome<T>>(
+    event: E,
+    context: HandlerContext,
+    then?: (outcome: HandlerOutcome<T>) => R,
+    after?: (value: R) => unknown,
+  ) => callHandler(handler, deadlines, event, context, then, after);
+}
 
 afterEach(() => {
   vi.useRealTimers();
 });
 
-describe("handlerRunner", () => {
+describe("callHandler", () => {
   it("hands a synchronous handler's outcome to the continuation at once, with no promise", () => {
     const run = handlerRunner((event: number) => event * 2, new DeadlineQueue(1000));
     const seen: HandlerOutcome<number>[] = [];
